@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-sca",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "SCACore", targets: ["SCACore"]),
+        .library(name: "SCAStorage", targets: ["SCAStorage"]),
+        .library(name: "SCAStorageSQLite", targets: ["SCAStorageSQLite"]),
+        .library(name: "SCAServer", targets: ["SCAServer"]),
+        .executable(name: "sca-server", targets: ["sca-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
+        .target(
+            name: "SCACore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // The store protocol, written in atomic domain operations.
+        .target(name: "SCAStorage", dependencies: ["SCACore"]),
+        // Embedded default backend (GRDB, WAL).
+        .target(
+            name: "SCAStorageSQLite",
+            dependencies: [
+                "SCAStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Services and HTTP routes.
+        .target(
+            name: "SCAServer",
+            dependencies: [
+                "SCACore",
+                "SCAStorage",
+                "SCAStorageSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "sca-server",
+            dependencies: [
+                "SCAServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
+        .testTarget(name: "SCAStorageSQLiteTests", dependencies: ["SCAStorageSQLite"]),
+        .testTarget(
+            name: "SCAServerTests",
+            dependencies: [
+                "SCAServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+    ]
+)
