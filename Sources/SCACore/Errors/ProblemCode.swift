@@ -1,0 +1,38 @@
+/// The stable, machine-readable `code` of a problem response. Clients switch on these;
+/// the set only grows.
+public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let requestInvalid = ProblemCode(rawValue: "request.invalid")
+    public static let requestTooLarge = ProblemCode(rawValue: "request.too_large")
+    public static let notFound = ProblemCode(rawValue: "resource.not_found")
+    public static let methodNotAllowed = ProblemCode(rawValue: "request.method_not_allowed")
+    public static let internalError = ProblemCode(rawValue: "server.internal")
+    public static let serverBusy = ProblemCode(rawValue: "server.busy")
+
+    public static let challengeNotFound = ProblemCode(rawValue: "challenge.not_found")
+    public static let challengeExpired = ProblemCode(rawValue: "challenge.expired")
+    public static let challengeCompleted = ProblemCode(rawValue: "challenge.completed")
+    public static let challengeCancelled = ProblemCode(rawValue: "challenge.cancelled")
+    public static let challengeFailed = ProblemCode(rawValue: "challenge.failed")
+    public static let methodNotOffered = ProblemCode(rawValue: "method.not_offered")
+    public static let proofRejected = ProblemCode(rawValue: "sca.proof_rejected")
+    public static let authenticationFailed = ProblemCode(rawValue: "sca.authentication_failed")
+    public static let attemptsInProgress = ProblemCode(rawValue: "sca.attempts_in_progress")
+    public static let userLocked = ProblemCode(rawValue: "user.locked")
+    public static let userExists = ProblemCode(rawValue: "user.exists")
+    public static let userNotFound = ProblemCode(rawValue: "user.not_found")
+
+    public static let otpResendTooSoon = ProblemCode(rawValue: "otp.resend_too_soon")
+    public static let otpSendLimit = ProblemCode(rawValue: "otp.send_limit")
+    public static let otpDeliveryFailed = ProblemCode(rawValue: "otp.delivery_failed")
+
+    public static let tokenInvalid = ProblemCode(rawValue: "token.invalid")
+    public static let tokenReused = ProblemCode(rawValue: "token.reused")
+    public static let sessionExpired = ProblemCode(rawValue: "session.expired")
+
+    public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
+    public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The shapes of user-supplied values, checked the same way by server and client.
+/// Each check returns nil for a good value and a short reason otherwise.
+public enum InputRules {
+    public static let maxEmailLength = 254
+    public static let passwordLength = 8...1024
+    public static let pinLength = 4...12
+    public static let maxCredentialLength = 1024
+    public static let maxIDLength = 64
+
+    /// Lower-cases and trims an e-mail address.
+    public static func normalizedEmail(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    public static func emailProblem(_ email: String) -> String? {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= maxEmailLength, parts.count == 2, !parts[0].isEmpty,
+            parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            !email.contains(where: { $0.isWhitespace || $0.isControlCharacter })
+        else { return "email must be an address such as name@example.com" }
+        return nil
+    }
+
+    public static func passwordProblem(_ password: String) -> String? {
+        passwordLength.contains(password.count) ? nil : "password must have 8 to 1024 characters"
+    }
+
+    public static func pinProblem(_ pin: String) -> String? {
+        pinLength.contains(pin.count) && pin.allSatisfy(\.isASCIIDigit) ? nil : "pin must be 4 to 12 digits"
+    }
+
+    /// E.164: `+` and 7 to 15 digits, not starting with 0.
+    public static func phoneProblem(_ phone: String) -> String? {
+        let digits = phone.dropFirst()
+        guard phone.first == "+", (7...15).contains(digits.count), digits.first != "0",
+            digits.allSatisfy(\.isASCIIDigit)
+        else { return "phone must be in E.164 form, e.g. +33612345678" }
+        return nil
+    }
+
+    /// Ids we issue: a short lower-case prefix, `_`, and base64url characters.
+    public static func isWellFormedID(_ id: String, prefix: String) -> Bool {
+        guard id.utf8.count <= maxIDLength, id.hasPrefix(prefix + "_") else { return false }
+        let body = id.dropFirst(prefix.count + 1)
+        return !body.isEmpty && body.allSatisfy { $0.isASCIIAlphanumeric || $0 == "-" || $0 == "_" }
+    }
+
+    /// Exactly `count` ASCII digits.
+    public static func isDigits(_ value: String, count: Int) -> Bool {
+        value.count == count && value.allSatisfy(\.isASCIIDigit)
+    }
+
+    /// A display string: 1 to `maxLength` characters, no control characters.
+    public static func isPlainText(_ value: String, maxLength: Int) -> Bool {
+        !value.isEmpty && value.count <= maxLength && !value.contains(where: \.isControlCharacter)
+            && value.trimmingCharacters(in: .whitespaces) == value
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+    var isASCIIAlphanumeric: Bool { isASCII && (isLetter || isNumber) }
+    var isControlCharacter: Bool { unicodeScalars.contains { $0.properties.generalCategory == .control } }
+}

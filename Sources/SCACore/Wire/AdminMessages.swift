@@ -1,0 +1,101 @@
+import Foundation
+
+/// `POST /admin/v1/users`.
+public struct CreateUserRequest: Codable, Sendable, Equatable {
+    public var email: String
+    public var password: String?
+    public var pin: String?
+    public var phone: String?
+    public var roles: [String]?
+    /// Whether one-time codes may be sent to the e-mail address (default true).
+    public var emailCodes: Bool?
+
+    public init(
+        email: String, password: String? = nil, pin: String? = nil, phone: String? = nil,
+        roles: [String]? = nil, emailCodes: Bool? = nil
+    ) {
+        self.email = email
+        self.password = password
+        self.pin = pin
+        self.phone = phone
+        self.roles = roles
+        self.emailCodes = emailCodes
+    }
+}
+
+/// `201` for a created user.
+public struct CreatedUserResponse: Codable, Sendable, Equatable {
+    public var userId: String
+    public init(userId: String) { self.userId = userId }
+}
+
+/// `PATCH /admin/v1/users/{id}`: every field optional; absent fields are left alone.
+public struct UpdateUserRequest: Codable, Sendable, Equatable {
+    public var email: String?
+    public var password: String?
+    public var pin: String?
+    public var phone: String?
+    public var emailCodes: Bool?
+
+    public init(
+        email: String? = nil, password: String? = nil, pin: String? = nil, phone: String? = nil,
+        emailCodes: Bool? = nil
+    ) {
+        self.email = email
+        self.password = password
+        self.pin = pin
+        self.phone = phone
+        self.emailCodes = emailCodes
+    }
+}
+
+/// The lock state of a user, as an operator sees it.
+public struct LockStatus: Codable, Sendable, Equatable {
+    /// `none`, `temporary` or `permanent`.
+    public var state: String
+    public var failedAttempts: Int
+    public var temporaryBlocks: Int
+    public var lockedUntil: Date?
+
+    public init(state: String, failedAttempts: Int, temporaryBlocks: Int, lockedUntil: Date?) {
+        self.state = state
+        self.failedAttempts = failedAttempts
+        self.temporaryBlocks = temporaryBlocks
+        self.lockedUntil = lockedUntil
+    }
+}
+
+/// `GET /admin/v1/users/{id}`.
+public struct UserResponse: Codable, Sendable, Equatable {
+    public var userId: String
+    public var email: String
+    public var phone: String?
+    public var roles: [String]
+    public var methods: [AuthenticationMethod]
+    public var lock: LockStatus
+    public var createdAt: Date
+
+    public init(
+        userId: String, email: String, phone: String?, roles: [String],
+        methods: [AuthenticationMethod], lock: LockStatus, createdAt: Date
+    ) {
+        self.userId = userId
+        self.email = email
+        self.phone = phone
+        self.roles = roles
+        self.methods = methods
+        self.lock = lock
+        self.createdAt = createdAt
+    }
+}
+
+/// `201` for a TOTP enrolment: the seed is shown this once.
+public struct TOTPEnrollmentResponse: Codable, Sendable, Equatable {
+    public var secret: String
+    public var otpauthUri: String
+
+    public init(secret: String, otpauthUri: String) {
+        self.secret = secret
+        self.otpauthUri = otpauthUri
+    }
+}

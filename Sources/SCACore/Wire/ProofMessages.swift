@@ -1,0 +1,68 @@
+/// `POST /v1/challenges/{id}/proofs`: one factor.
+public struct ProofRequest: Codable, Sendable, Equatable {
+    public var method: AuthenticationMethod
+    /// The password, PIN or code, for typed methods.
+    public var credential: String?
+    /// The signing device, for device signatures.
+    public var deviceId: String?
+    /// base64url raw `r||s` ECDSA signature, for device signatures.
+    public var signature: String?
+
+    public init(
+        method: AuthenticationMethod, credential: String? = nil, deviceId: String? = nil,
+        signature: String? = nil
+    ) {
+        self.method = method
+        self.credential = credential
+        self.deviceId = deviceId
+        self.signature = signature
+    }
+}
+
+/// Whether a challenge needs more proofs or is done.
+public enum ProofStatus: String, Codable, Sendable {
+    case partial
+    case complete
+}
+
+/// The answer to a proof: `partial` with progress, or `complete` with the tokens.
+public struct ProofResponse: Codable, Sendable, Equatable {
+    public var status: ProofStatus
+    public var satisfiedCategories: [Category]
+    public var remainingCategories: Int
+    /// Present when `status` is `complete`.
+    public var accessToken: String?
+    public var tokenType: String?
+    public var expiresIn: Int?
+    public var refreshToken: String?
+    public var operation: OperationKind?
+    public var amr: [AuthenticationMethod]?
+    public var acr: String?
+
+    public init(status: ProofStatus, satisfiedCategories: [Category], remainingCategories: Int) {
+        self.status = status
+        self.satisfiedCategories = satisfiedCategories
+        self.remainingCategories = remainingCategories
+    }
+
+    public init(satisfiedCategories: [Category], tokens: TokenResponse) {
+        self.status = .complete
+        self.satisfiedCategories = satisfiedCategories
+        self.remainingCategories = 0
+        self.accessToken = tokens.accessToken
+        self.tokenType = tokens.tokenType
+        self.expiresIn = tokens.expiresIn
+        self.refreshToken = tokens.refreshToken
+        self.operation = tokens.operation
+        self.amr = tokens.amr
+        self.acr = tokens.acr
+    }
+
+    /// The tokens, when the challenge is complete.
+    public var tokens: TokenResponse? {
+        guard status == .complete, let accessToken, let operation else { return nil }
+        return TokenResponse(
+            accessToken: accessToken, expiresIn: expiresIn ?? 0, refreshToken: refreshToken,
+            operation: operation, amr: amr ?? [], acr: acr ?? TokenResponse.scaACR)
+    }
+}

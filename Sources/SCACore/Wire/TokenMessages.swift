@@ -1,0 +1,79 @@
+import Foundation
+
+/// Tokens issued when a challenge completes, or when a refresh token is rotated.
+public struct TokenResponse: Codable, Sendable, Equatable {
+    /// The `acr` value of a token earned through strong customer authentication.
+    public static let scaACR = "psd2.sca"
+
+    public var accessToken: String
+    public var tokenType: String
+    public var expiresIn: Int
+    /// Present for session operations (`login`, `account_info`); one-shot operations such as a
+    /// payment get no refresh token, since their authorisation must not be renewable.
+    public var refreshToken: String?
+    public var operation: OperationKind
+    public var amr: [AuthenticationMethod]
+    public var acr: String
+
+    public init(
+        accessToken: String, tokenType: String = "Bearer", expiresIn: Int, refreshToken: String?,
+        operation: OperationKind, amr: [AuthenticationMethod], acr: String = TokenResponse.scaACR
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.operation = operation
+        self.amr = amr
+        self.acr = acr
+    }
+}
+
+/// `POST /v1/tokens/refresh`.
+public struct RefreshRequest: Codable, Sendable, Equatable {
+    public var refreshToken: String
+    public init(refreshToken: String) { self.refreshToken = refreshToken }
+}
+
+/// `POST /v1/tokens/revoke`: an access or refresh token; either ends its session.
+public struct RevokeRequest: Codable, Sendable, Equatable {
+    public var token: String
+    public init(token: String) { self.token = token }
+}
+
+/// `POST /v1/tokens/introspect` (RFC 7662 style).
+public struct IntrospectRequest: Codable, Sendable, Equatable {
+    public var token: String
+    /// Active only if this transaction's digest equals the token's `txn`.
+    public var transaction: Transaction?
+    /// Active only if the token was issued for this operation.
+    public var operation: OperationKind?
+    /// Burn the token: a payment token is accepted this way once, ever.
+    public var consume: Bool?
+
+    public init(
+        token: String, transaction: Transaction? = nil, operation: OperationKind? = nil,
+        consume: Bool? = nil
+    ) {
+        self.token = token
+        self.transaction = transaction
+        self.operation = operation
+        self.consume = consume
+    }
+}
+
+/// The introspection answer. Only `active` is present when the token is not active.
+public struct IntrospectResponse: Codable, Sendable, Equatable {
+    public var active: Bool
+    public var sub: String?
+    public var op: OperationKind?
+    public var sid: String?
+    public var jti: String?
+    public var amr: [AuthenticationMethod]?
+    public var acr: String?
+    public var txn: String?
+    public var iat: Int?
+    public var exp: Int?
+
+    public init(active: Bool) { self.active = active }
+}
