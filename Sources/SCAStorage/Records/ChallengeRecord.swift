@@ -1,0 +1,60 @@
+import Foundation
+import SCACore
+
+/// A challenge as stored. `version` grows with every change, so that updates are
+/// compare-and-set and a challenge completes at most once.
+public struct ChallengeRecord: Sendable, Equatable {
+    public var id: String
+    /// The owner; nil for a decoy challenge issued to an unknown user.
+    public var userID: String?
+    public var operation: OperationKind
+    public var verdict: Verdict
+    public var requiredCategories: Int
+    public var methods: [AuthenticationMethod]
+    /// 32 random bytes, base64url; part of every device-signed payload.
+    public var nonce: String
+    /// The transaction being approved (payments only) and its digest.
+    public var transaction: Transaction?
+    public var transactionDigest: String?
+    public var deviceID: String?
+    public var state: ChallengeState
+    /// Methods whose proofs were accepted, in order (the token's `amr`).
+    public var acceptedMethods: [AuthenticationMethod]
+    /// Deferred verdict: methods whose proofs were collected but wrong, not yet revealed.
+    public var rejectedMethods: [AuthenticationMethod]
+    /// Wrong proofs recorded on this challenge. A real user's failures are counted per user
+    /// (`LockoutState`); a decoy has no user, so it counts here to answer like one.
+    public var failedAttempts: Int
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var completedAt: Date?
+    public var version: Int
+
+    public init(
+        id: String, userID: String?, operation: OperationKind, verdict: Verdict,
+        requiredCategories: Int, methods: [AuthenticationMethod], nonce: String,
+        transaction: Transaction? = nil, transactionDigest: String? = nil, deviceID: String? = nil,
+        state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
+        rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
+        completedAt: Date? = nil, version: Int = 0
+    ) {
+        self.id = id
+        self.userID = userID
+        self.operation = operation
+        self.verdict = verdict
+        self.requiredCategories = requiredCategories
+        self.methods = methods
+        self.nonce = nonce
+        self.transaction = transaction
+        self.transactionDigest = transactionDigest
+        self.deviceID = deviceID
+        self.state = state
+        self.acceptedMethods = acceptedMethods
+        self.rejectedMethods = rejectedMethods
+        self.failedAttempts = failedAttempts
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.completedAt = completedAt
+        self.version = version
+    }
+}

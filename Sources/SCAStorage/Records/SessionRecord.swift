@@ -1,0 +1,61 @@
+import Foundation
+import SCACore
+
+/// What a completed challenge opens: the `sid` of its tokens and the family of its refresh
+/// tokens. Revoking it ends every token of the family.
+public struct SessionRecord: Sendable, Equatable {
+    public var id: String
+    public var userID: String
+    public var operation: OperationKind
+    public var challengeID: String
+    public var createdAt: Date
+    /// Refreshed on every use; a login session ends after a set time without use.
+    public var lastUsedAt: Date
+    public var revokedAt: Date?
+
+    public init(
+        id: String, userID: String, operation: OperationKind, challengeID: String, createdAt: Date,
+        lastUsedAt: Date, revokedAt: Date? = nil
+    ) {
+        self.id = id
+        self.userID = userID
+        self.operation = operation
+        self.challengeID = challengeID
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+    }
+}
+
+/// A refresh token, by the SHA-256 of its value. Each is used once; its successor is issued
+/// in the same step.
+public struct RefreshTokenRecord: Sendable, Equatable {
+    public var tokenHash: [UInt8]
+    public var sessionID: String
+    public var issuedAt: Date
+    public var expiresAt: Date
+    public var usedAt: Date?
+
+    public init(tokenHash: [UInt8], sessionID: String, issuedAt: Date, expiresAt: Date, usedAt: Date? = nil) {
+        self.tokenHash = tokenHash
+        self.sessionID = sessionID
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.usedAt = usedAt
+    }
+}
+
+/// A token-signing key, its private half sealed with the server key.
+public struct SigningKeyRecord: Sendable, Equatable {
+    public var keyID: String
+    public var algorithm: String
+    public var sealedPrivateKey: [UInt8]
+    public var createdAt: Date
+
+    public init(keyID: String, algorithm: String, sealedPrivateKey: [UInt8], createdAt: Date) {
+        self.keyID = keyID
+        self.algorithm = algorithm
+        self.sealedPrivateKey = sealedPrivateKey
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import SCACore
+
+/// A user as stored. Secrets are never held in clear: password and PIN as scrypt PHC strings,
+/// the TOTP seed sealed with the server key.
+public struct UserRecord: Sendable, Equatable {
+    public var id: String
+    /// Lower-cased, unique.
+    public var email: String
+    public var phone: String?
+    public var passwordHash: String?
+    public var pinHash: String?
+    /// The TOTP seed sealed with the server key (`SecretBox`), or nil when not enrolled.
+    public var sealedTOTPSeed: [UInt8]?
+    /// Whether one-time codes may be sent to `email` (an explicit enrolment, like a phone).
+    public var emailOTPEnabled: Bool
+    public var roles: [String]
+    public var createdAt: Date
+    public var lockout: LockoutState
+
+    public init(
+        id: String, email: String, phone: String? = nil, passwordHash: String? = nil,
+        pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool = false,
+        roles: [String] = [], createdAt: Date, lockout: LockoutState = LockoutState()
+    ) {
+        self.id = id
+        self.email = email
+        self.phone = phone
+        self.passwordHash = passwordHash
+        self.pinHash = pinHash
+        self.sealedTOTPSeed = sealedTOTPSeed
+        self.emailOTPEnabled = emailOTPEnabled
+        self.roles = roles
+        self.createdAt = createdAt
+        self.lockout = lockout
+    }
+
+    /// The methods this user can prove today, from what is enrolled.
+    public var enrolledMethods: [AuthenticationMethod] {
+        var methods: [AuthenticationMethod] = []
+        if passwordHash != nil { methods.append(.password) }
+        if pinHash != nil { methods.append(.pin) }
+        if sealedTOTPSeed != nil { methods.append(.totp) }
+        if phone != nil { methods.append(.smsOTP) }
+        if emailOTPEnabled { methods.append(.emailOTP) }
+        return methods
+    }
+}
+
+/// Consecutive failed attempts and blocks of one user (RTS art. 4(3)(b)).
+public struct LockoutState: Sendable, Equatable {
+    /// Attempts counted since the last success or block, including those still being evaluated.
+    public var failedAttempts: Int
+    /// Temporary blocks since the last success.
+    public var temporaryBlocks: Int
+    /// End of the current temporary block, if any.
+    public var lockedUntil: Date?
+    public var permanentlyLocked: Bool
+    /// The last TOTP time step accepted; a step is accepted once, and never an older one.
+    public var lastTOTPStep: Int64?
+
+    public init(
+        failedAttempts: Int = 0, temporaryBlocks: Int = 0, lockedUntil: Date? = nil,
+        permanentlyLocked: Bool = false, lastTOTPStep: Int64? = nil
+    ) {
+        self.failedAttempts = failedAttempts
+        self.temporaryBlocks = temporaryBlocks
+        self.lockedUntil = lockedUntil
+        self.permanentlyLocked = permanentlyLocked
+        self.lastTOTPStep = lastTOTPStep
+    }
+}
+
+/// A change to a user's profile or credentials; nil fields are left alone.
+public struct UserUpdate: Sendable, Equatable {
+    public var email: String?
+    public var phone: String?
+    public var passwordHash: String?
+    public var pinHash: String?
+    public var sealedTOTPSeed: [UInt8]?
+    public var emailOTPEnabled: Bool?
+
+    public init(
+        email: String? = nil, phone: String? = nil, passwordHash: String? = nil,
+        pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool? = nil
+    ) {
+        self.email = email
+        self.phone = phone
+        self.passwordHash = passwordHash
+        self.pinHash = pinHash
+        self.sealedTOTPSeed = sealedTOTPSeed
+        self.emailOTPEnabled = emailOTPEnabled
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SCACore
+
+/// The persistence of swift-sca, written as domain operations. Each method is atomic on its
+/// own, across threads and across server instances sharing one database, so a check that
+/// must happen once (complete a challenge, count a failure, burn a TOTP step, rotate a
+/// refresh token, consume a payment token) is one call here.
+public protocol SCAStore: Sendable {
+    // MARK: Users
+
+    /// - Throws: `StoreError.conflict` when the id or e-mail is taken.
+    func createUser(_ user: UserRecord) async throws
+    func user(id: String) async throws -> UserRecord?
+    /// - Parameter email: compared lower-cased.
+    func user(email: String) async throws -> UserRecord?
+    /// All users, oldest first.
+    func users() async throws -> [UserRecord]
+    /// Applies the non-nil fields of `update`.
+    /// - Throws: `StoreError.notFound`, or `StoreError.conflict` when the new e-mail is taken.
+    @discardableResult
+    func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord
+
+    // MARK: Lockout
+
+    /// Counts one attempt up front unless the user is blocked or the allowance is taken by
+    /// attempts still being evaluated. A temporary block that has run out is lifted here.
+    func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation
+    /// A reserved attempt turned out wrong: keep it counted and block when the limit is reached.
+    func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome
+    /// A reserved attempt turned out right but the authentication is not finished yet:
+    /// give the reserved attempt back (`failed_attempts - 1`, never below zero). Unlike
+    /// `recordSuccess`, earlier failures stay counted, so knowing one element never buys
+    /// more guesses at another.
+    func releaseAttempt(userID: String) async throws
+    /// The whole authentication succeeded (a challenge completed): failures and temporary
+    /// blocks start again from zero.
+    func recordSuccess(userID: String) async throws
+    /// Lifts any block and clears the counters (an operator's decision).
+    /// - Returns: false when there is no such user.
+    func unblockUser(id: String) async throws -> Bool
+
+    // MARK: TOTP
+
+    /// Burns a TOTP time step: true only if `step` is newer than every step accepted before.
+    func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool
+
+    // MARK: Challenges
+
+    func insertChallenge(_ challenge: ChallengeRecord) async throws
+    func challenge(id: String) async throws -> ChallengeRecord?
+    /// Compare-and-set: stores `challenge` with version `expectedVersion + 1` only if the
+    /// stored version is still `expectedVersion`.
+    /// - Returns: false when another update came first.
+    func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool
+
+    // MARK: One-time codes
+
+    /// Replaces the challenge's code for `method` unless the last one was sent less than
+    /// `minimumInterval` ago or `maximumSends` were sent already.
+    func issueCode(
+        challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date,
+        expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int
+    ) async throws -> CodeIssueOutcome
+    /// Marks the code used if it matches, is unused and has not expired.
+    /// - Returns: true exactly once per code.
+    func consumeCode(challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date) async throws -> Bool
+
+    // MARK: Sessions and tokens
+
+    func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws
+    func session(id: String) async throws -> SessionRecord?
+    /// Marks a use of the session, ending it instead when it was idle longer than `idleTimeout`.
+    func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse
+    func revokeSession(id: String, now: Date) async throws
+    /// The session a refresh token belongs to, used or not.
+    func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String?
+    /// Uses the presented refresh token once and stores its successor in the same step.
+    func rotateRefreshToken(
+        presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
+        idleTimeout: TimeInterval
+    ) async throws -> RefreshRotation
+    /// Burns an access token id: true the first time only.
+    func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool
+
+    // MARK: Signing keys
+
+    /// Signing keys, newest first.
+    func signingKeys() async throws -> [SigningKeyRecord]
+    /// Stores `candidate` unless a key exists already, and returns the newest key either way,
+    /// so that instances starting together agree on one key.
+    func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord
+
+    // MARK: Health
+
+    /// Throws when the database cannot be reached.
+    func checkHealth() async throws
+}
