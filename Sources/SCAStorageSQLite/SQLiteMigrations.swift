@@ -1,0 +1,138 @@
+import GRDB
+
+/// The schema, as an ordered list of named steps.
+///
+/// The identifiers name what a step does to the schema ("v1-users"), not when it was
+/// written, and must never change once released: GRDB records them in `grdb_migrations` and
+/// a PostgreSQL backend reuses them. A change to the schema is a new step appended here.
+enum SQLiteMigrations {
+    static let identifiers = steps.map(\.id)
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for step in steps {
+            migrator.registerMigration(step.id) { db in
+                try db.execute(sql: step.sql)
+            }
+        }
+        return migrator
+    }
+
+    // Dates are REAL unix seconds; lists and the transaction are JSON text; secrets only
+    // ever arrive here hashed or sealed.
+    private static let steps: [(id: String, sql: String)] = [
+        (
+            "v1-users",
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY NOT NULL,
+                email TEXT NOT NULL UNIQUE,
+                phone TEXT,
+                password_hash TEXT,
+                pin_hash TEXT,
+                sealed_totp_seed BLOB,
+                email_otp_enabled INTEGER NOT NULL DEFAULT 0,
+                roles TEXT NOT NULL DEFAULT '[]',
+                created_at REAL NOT NULL,
+                failed_attempts INTEGER NOT NULL DEFAULT 0,
+                temporary_blocks INTEGER NOT NULL DEFAULT 0,
+                locked_until REAL,
+                permanently_locked INTEGER NOT NULL DEFAULT 0,
+                last_totp_step INTEGER
+            );
+            CREATE INDEX users_created_at ON users (created_at);
+            """
+        ),
+        (
+            "v1-challenges",
+            """
+            CREATE TABLE challenges (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT,
+                operation TEXT NOT NULL,
+                verdict TEXT NOT NULL,
+                required_categories INTEGER NOT NULL,
+                methods TEXT NOT NULL,
+                nonce TEXT NOT NULL,
+                transaction_json TEXT,
+                transaction_digest TEXT,
+                device_id TEXT,
+                state TEXT NOT NULL,
+                accepted_methods TEXT NOT NULL,
+                rejected_methods TEXT NOT NULL,
+                failed_attempts INTEGER NOT NULL DEFAULT 0,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                completed_at REAL,
+                version INTEGER NOT NULL
+            );
+            CREATE INDEX challenges_user_id ON challenges (user_id);
+            """
+        ),
+        (
+            "v1-one-time-codes",
+            """
+            CREATE TABLE one_time_codes (
+                challenge_id TEXT NOT NULL REFERENCES challenges (id) ON DELETE CASCADE,
+                method TEXT NOT NULL,
+                code_hash BLOB NOT NULL,
+                sent_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                send_count INTEGER NOT NULL,
+                used INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (challenge_id, method)
+            );
+            """
+        ),
+        (
+            "v1-sessions",
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                challenge_id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                last_used_at REAL NOT NULL,
+                revoked_at REAL
+            );
+            CREATE INDEX sessions_user_id ON sessions (user_id);
+            """
+        ),
+        (
+            "v1-refresh-tokens",
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash BLOB PRIMARY KEY NOT NULL,
+                session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                issued_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                used_at REAL
+            );
+            CREATE INDEX refresh_tokens_session_id ON refresh_tokens (session_id);
+            """
+        ),
+        (
+            "v1-consumed-tokens",
+            """
+            CREATE TABLE consumed_tokens (
+                jti TEXT PRIMARY KEY NOT NULL,
+                expires_at REAL NOT NULL
+            );
+            CREATE INDEX consumed_tokens_expires_at ON consumed_tokens (expires_at);
+            """
+        ),
+        (
+            "v1-signing-keys",
+            """
+            CREATE TABLE signing_keys (
+                key_id TEXT PRIMARY KEY NOT NULL,
+                algorithm TEXT NOT NULL,
+                sealed_private_key BLOB NOT NULL,
+                created_at REAL NOT NULL
+            );
+            CREATE INDEX signing_keys_created_at ON signing_keys (created_at);
+            """
+        ),
+    ]
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+extension SQLiteStore {
+    /// - Throws: `StoreError.conflict("id")` when a challenge with this id exists.
+    public func insertChallenge(_ challenge: ChallengeRecord) async throws {
+        let columns = try ChallengeColumns.arguments(challenge)
+        try await writer.write { db in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO challenges (
+                            id, user_id, operation, verdict, required_categories, methods, nonce,
+                            transaction_json, transaction_digest, device_id, state, accepted_methods,
+                            rejected_methods, failed_attempts, created_at, expires_at, completed_at, version
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
+                )
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("id")
+            }
+        }
+    }
+
+    public func challenge(id: String) async throws -> ChallengeRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM challenges WHERE id = ?", arguments: [id])
+                .map(ChallengeRecord.init(row:))
+        }
+    }
+
+    /// Writes every field but the id, with version `expectedVersion + 1`, in one conditional
+    /// UPDATE: of several updates made from the same version, exactly one lands.
+    public func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
+        let columns = try ChallengeColumns.arguments(challenge)
+        return try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE challenges SET
+                        user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
+                        nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
+                        accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
+                        completed_at = ?, version = ?
+                    WHERE id = ? AND version = ?
+                    """,
+                arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
+            )
+            return db.changesCount == 1
+        }
+    }
+}
+
+/// The column values of a challenge other than its id and version, in schema order. They are
+/// encoded before entering the write transaction so that the writer is held no longer than needed.
+private enum ChallengeColumns {
+    static func arguments(_ challenge: ChallengeRecord) throws -> StatementArguments {
+        [
+            challenge.userID,
+            challenge.operation.rawValue,
+            challenge.verdict.rawValue,
+            challenge.requiredCategories,
+            try JSONColumn.text(rawValues: challenge.methods),
+            challenge.nonce,
+            try challenge.transaction.map { try JSONColumn.text($0) },
+            challenge.transactionDigest,
+            challenge.deviceID,
+            challenge.state.rawValue,
+            try JSONColumn.text(rawValues: challenge.acceptedMethods),
+            try JSONColumn.text(rawValues: challenge.rejectedMethods),
+            challenge.failedAttempts,
+            challenge.createdAt.unixSeconds,
+            challenge.expiresAt.unixSeconds,
+            challenge.completedAt?.unixSeconds,
+        ]
+    }
+}
+
+extension ChallengeRecord {
+    init(row: Row) throws {
+        self.init(
+            id: try row.value("id"),
+            userID: try row.value("user_id"),
+            operation: try row.rawValue("operation"),
+            verdict: try row.rawValue("verdict"),
+            requiredCategories: try row.value("required_categories"),
+            methods: try row.rawValues("methods"),
+            nonce: try row.value("nonce"),
+            transaction: try row.optionalJSON("transaction_json"),
+            transactionDigest: try row.value("transaction_digest"),
+            deviceID: try row.value("device_id"),
+            state: try row.rawValue("state"),
+            acceptedMethods: try row.rawValues("accepted_methods"),
+            rejectedMethods: try row.rawValues("rejected_methods"),
+            failedAttempts: try row.value("failed_attempts"),
+            createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"),
+            completedAt: try row.optionalDate("completed_at"),
+            version: try row.value("version")
+        )
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+// Each operation reads the user's counters and writes them back inside one write
+// transaction, so concurrent guesses are counted one after the other.
+extension SQLiteStore {
+    /// - Throws: `StoreError.notFound` when there is no such user.
+    public func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
+        try await writer.write { db in
+            var lockout = try Self.lockout(db, userID: userID)
+            if lockout.permanentlyLocked {
+                return .locked(until: nil)
+            }
+            if let until = lockout.lockedUntil {
+                if until > now { return .locked(until: until) }
+                // The block has run out. Its number stays, so the next block is longer.
+                lockout.lockedUntil = nil
+            }
+            let reservation: AttemptReservation
+            if lockout.failedAttempts >= policy.maxFailedAttempts {
+                reservation = .saturated
+            } else {
+                lockout.failedAttempts += 1
+                reservation = .granted(remaining: policy.maxFailedAttempts - lockout.failedAttempts)
+            }
+            try Self.save(lockout, db, userID: userID)
+            return reservation
+        }
+    }
+
+    /// - Throws: `StoreError.notFound` when there is no such user.
+    public func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
+        try await writer.write { db in
+            var lockout = try Self.lockout(db, userID: userID)
+            if lockout.permanentlyLocked {
+                return .permanentlyBlocked
+            }
+            if let until = lockout.lockedUntil, until > now {
+                // Another attempt of the same burst started the block already.
+                return .temporarilyBlocked(until: until, block: lockout.temporaryBlocks)
+            }
+            guard lockout.failedAttempts >= policy.maxFailedAttempts else {
+                return .counted(remaining: policy.maxFailedAttempts - lockout.failedAttempts)
+            }
+            lockout.temporaryBlocks += 1
+            lockout.failedAttempts = 0
+            let outcome: FailureOutcome
+            if lockout.temporaryBlocks > policy.maxTemporaryBlocks {
+                lockout.permanentlyLocked = true
+                lockout.lockedUntil = nil
+                outcome = .permanentlyBlocked
+            } else {
+                let until = now.addingTimeInterval(policy.blockDuration(forBlock: lockout.temporaryBlocks))
+                lockout.lockedUntil = until
+                outcome = .temporarilyBlocked(until: until, block: lockout.temporaryBlocks)
+            }
+            try Self.save(lockout, db, userID: userID)
+            return outcome
+        }
+    }
+
+    /// Gives one reserved attempt back, never going below zero. Blocks are left alone: a block
+    /// started meanwhile by another attempt has reset the counter already.
+    /// - Throws: `StoreError.notFound` when there is no such user.
+    public func releaseAttempt(userID: String) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE users SET failed_attempts = MAX(failed_attempts - 1, 0) WHERE id = ?",
+                arguments: [userID]
+            )
+            if db.changesCount == 0 { throw StoreError.notFound }
+        }
+    }
+
+    /// Leaves a permanent lock alone: a permanently locked user is never granted an attempt,
+    /// so a success here can only come from an attempt reserved before the lock.
+    /// - Throws: `StoreError.notFound` when there is no such user.
+    public func recordSuccess(userID: String) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE users SET failed_attempts = 0, temporary_blocks = 0, locked_until = NULL
+                    WHERE id = ?
+                    """,
+                arguments: [userID]
+            )
+            if db.changesCount == 0 { throw StoreError.notFound }
+        }
+    }
+
+    /// Clears counters and blocks, permanent ones included. The last accepted TOTP step is
+    /// kept, so an unblock never lets an old code be replayed.
+    public func unblockUser(id: String) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE users
+                    SET failed_attempts = 0, temporary_blocks = 0, locked_until = NULL, permanently_locked = 0
+                    WHERE id = ?
+                    """,
+                arguments: [id]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    /// - Throws: `StoreError.notFound` when there is no such user.
+    public func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool {
+        try await writer.write { db in
+            // The condition and the write are one statement: a step is burnt exactly once.
+            try db.execute(
+                sql: """
+                    UPDATE users SET last_totp_step = ?
+                    WHERE id = ? AND (last_totp_step IS NULL OR last_totp_step < ?)
+                    """,
+                arguments: [step, userID, step]
+            )
+            if db.changesCount > 0 { return true }
+            guard try db.exists("SELECT 1 FROM users WHERE id = ?", arguments: [userID]) else {
+                throw StoreError.notFound
+            }
+            return false
+        }
+    }
+
+    private static func lockout(_ db: Database, userID: String) throws -> LockoutState {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
+                FROM users WHERE id = ?
+                """,
+            arguments: [userID]
+        )
+        guard let row else { throw StoreError.notFound }
+        return try LockoutState(row: row)
+    }
+
+    private static func save(_ lockout: LockoutState, _ db: Database, userID: String) throws {
+        try db.execute(
+            sql: """
+                UPDATE users
+                SET failed_attempts = ?, temporary_blocks = ?, locked_until = ?, permanently_locked = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                lockout.failedAttempts, lockout.temporaryBlocks, lockout.lockedUntil?.unixSeconds,
+                lockout.permanentlyLocked, userID,
+            ]
+        )
+    }
+}

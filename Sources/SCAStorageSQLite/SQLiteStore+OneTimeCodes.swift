@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+extension SQLiteStore {
+    /// - Throws: `StoreError.notFound` when there is no such challenge.
+    public func issueCode(
+        challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date,
+        expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int
+    ) async throws -> CodeIssueOutcome {
+        try await writer.write { db in
+            let current = try Row.fetchOne(
+                db,
+                sql: "SELECT sent_at, send_count FROM one_time_codes WHERE challenge_id = ? AND method = ?",
+                arguments: [challengeID, method.rawValue]
+            )
+            var sendCount = 0
+            if let current {
+                let elapsed = now.timeIntervalSince(try current.date("sent_at"))
+                if elapsed < minimumInterval {
+                    // Whole seconds for a Retry-After header, rounded up so that a client
+                    // waiting that long is never refused again.
+                    return .tooSoon(retryAfter: max(1, Int((minimumInterval - elapsed).rounded(.up))))
+                }
+                sendCount = try current.value("send_count")
+                if sendCount >= maximumSends { return .limitReached }
+            }
+            sendCount += 1
+            do {
+                // The new code replaces the old one, which can no longer be used.
+                try db.execute(
+                    sql: """
+                        INSERT INTO one_time_codes (challenge_id, method, code_hash, sent_at, expires_at, send_count, used)
+                        VALUES (?, ?, ?, ?, ?, ?, 0)
+                        ON CONFLICT (challenge_id, method) DO UPDATE SET
+                            code_hash = excluded.code_hash, sent_at = excluded.sent_at,
+                            expires_at = excluded.expires_at, send_count = excluded.send_count, used = 0
+                        """,
+                    arguments: [
+                        challengeID, method.rawValue, Data(codeHash), now.unixSeconds, expiresAt.unixSeconds,
+                        sendCount,
+                    ]
+                )
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+                throw StoreError.notFound
+            }
+            return .issued(sendCount: sendCount)
+        }
+    }
+
+    /// One conditional UPDATE: of several concurrent presentations of a code, one wins.
+    public func consumeCode(
+        challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
+    ) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE one_time_codes SET used = 1
+                    WHERE challenge_id = ? AND method = ? AND code_hash = ? AND used = 0 AND expires_at > ?
+                    """,
+                arguments: [challengeID, method.rawValue, Data(codeHash), now.unixSeconds]
+            )
+            return db.changesCount == 1
+        }
+    }
+}

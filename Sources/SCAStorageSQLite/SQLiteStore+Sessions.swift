@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+extension SQLiteStore {
+    /// Stores the session and its first refresh token together.
+    /// - Throws: `StoreError.conflict("id")` when the session id or token hash exists.
+    public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
+        try await writer.write { db in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        session.id, session.userID, session.operation.rawValue, session.challengeID,
+                        session.createdAt.unixSeconds, session.lastUsedAt.unixSeconds, session.revokedAt?.unixSeconds,
+                    ]
+                )
+                if let refreshToken {
+                    try Self.insert(refreshToken, db)
+                }
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("id")
+            }
+        }
+    }
+
+    public func session(id: String) async throws -> SessionRecord? {
+        try await writer.read { db in
+            try Self.session(db, id: id)
+        }
+    }
+
+    public func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
+        try await writer.write { db in
+            guard var session = try Self.session(db, id: id) else { return .notFound }
+            if session.revokedAt != nil { return .revoked }
+            if Self.isIdle(session, now: now, idleTimeout: idleTimeout) {
+                try Self.revoke(db, sessionID: id, now: now)
+                return .idle
+            }
+            try Self.touch(db, sessionID: id, now: now)
+            session.lastUsedAt = now
+            return .active(session)
+        }
+    }
+
+    /// Ends the session and so every token of its family. Revoking twice keeps the first date;
+    /// an unknown id is ignored.
+    public func revokeSession(id: String, now: Date) async throws {
+        try await writer.write { db in
+            try Self.revoke(db, sessionID: id, now: now)
+        }
+    }
+
+    static func session(_ db: Database, id: String) throws -> SessionRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id])
+            .map(SessionRecord.init(row:))
+    }
+
+    static func isIdle(_ session: SessionRecord, now: Date, idleTimeout: TimeInterval) -> Bool {
+        now.timeIntervalSince(session.lastUsedAt) > idleTimeout
+    }
+
+    static func revoke(_ db: Database, sessionID: String, now: Date) throws {
+        try db.execute(
+            sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            arguments: [now.unixSeconds, sessionID]
+        )
+    }
+
+    static func touch(_ db: Database, sessionID: String, now: Date) throws {
+        try db.execute(
+            sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?",
+            arguments: [now.unixSeconds, sessionID]
+        )
+    }
+}
+
+extension SessionRecord {
+    init(row: Row) throws {
+        self.init(
+            id: try row.value("id"),
+            userID: try row.value("user_id"),
+            operation: try row.rawValue("operation"),
+            challengeID: try row.value("challenge_id"),
+            createdAt: try row.date("created_at"),
+            lastUsedAt: try row.date("last_used_at"),
+            revokedAt: try row.optionalDate("revoked_at")
+        )
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+extension SQLiteStore {
+    /// Signing keys, newest first.
+    public func signingKeys() async throws -> [SigningKeyRecord] {
+        try await writer.read { db in
+            try Self.signingKeys(db)
+        }
+    }
+
+    /// The check and the insert share one write transaction, so of several instances starting
+    /// on one database the first stores its key and the others adopt it.
+    public func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
+        try await writer.write { db in
+            if let newest = try Self.signingKeys(db, limit: 1).first {
+                return newest
+            }
+            try db.execute(
+                sql: "INSERT INTO signing_keys (key_id, algorithm, sealed_private_key, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [
+                    candidate.keyID, candidate.algorithm, Data(candidate.sealedPrivateKey),
+                    candidate.createdAt.unixSeconds,
+                ]
+            )
+            return candidate
+        }
+    }
+
+    private static func signingKeys(_ db: Database, limit: Int = -1) throws -> [SigningKeyRecord] {
+        // SQLite reads a negative LIMIT as no limit.
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM signing_keys ORDER BY created_at DESC, rowid DESC LIMIT ?", arguments: [limit]
+        )
+        .map(SigningKeyRecord.init(row:))
+    }
+}
+
+extension SigningKeyRecord {
+    init(row: Row) throws {
+        self.init(
+            keyID: try row.value("key_id"),
+            algorithm: try row.value("algorithm"),
+            sealedPrivateKey: try row.bytes("sealed_private_key"),
+            createdAt: try row.date("created_at")
+        )
+    }
+}

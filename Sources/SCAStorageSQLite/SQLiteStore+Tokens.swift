@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+extension SQLiteStore {
+    public func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String? {
+        try await writer.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT session_id FROM refresh_tokens WHERE token_hash = ?", arguments: [Data(hash)]
+            )
+        }
+    }
+
+    /// Reads the token and its session and writes the outcome in one transaction, so a token
+    /// presented twice at once rotates once and the second presentation is seen as reuse.
+    public func rotateRefreshToken(
+        presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
+        idleTimeout: TimeInterval
+    ) async throws -> RefreshRotation {
+        try await writer.write { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [Data(presentedHash)]
+            )
+            guard let row else { return .unknown }
+            let token = try RefreshTokenRecord(row: row)
+            if token.usedAt != nil {
+                // A used token presented again was copied: end the whole family (refresh token rotation, RFC 9700).
+                try Self.revoke(db, sessionID: token.sessionID, now: now)
+                return .reuseDetected(sessionID: token.sessionID)
+            }
+            guard var session = try Self.session(db, id: token.sessionID), session.revokedAt == nil else {
+                return .sessionEnded
+            }
+            if token.expiresAt <= now {
+                return .sessionEnded
+            }
+            if Self.isIdle(session, now: now, idleTimeout: idleTimeout) {
+                try Self.revoke(db, sessionID: session.id, now: now)
+                return .sessionEnded
+            }
+            try db.execute(
+                sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?",
+                arguments: [now.unixSeconds, Data(presentedHash)]
+            )
+            try Self.insert(
+                RefreshTokenRecord(
+                    tokenHash: replacementHash, sessionID: session.id, issuedAt: now, expiresAt: replacementExpiresAt
+                ),
+                db
+            )
+            try Self.touch(db, sessionID: session.id, now: now)
+            session.lastUsedAt = now
+            return .rotated(session)
+        }
+    }
+
+    /// Remembers the id until its token expires, and forgets ids past their expiry in the same
+    /// transaction so that the table does not grow without end. A token past its expiry is
+    /// refused by its verifier before its id is looked up, so a forgotten id is never needed.
+    public func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM consumed_tokens WHERE expires_at < ?", arguments: [now.unixSeconds])
+            try db.execute(
+                sql: "INSERT INTO consumed_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING",
+                arguments: [id, expiresAt.unixSeconds]
+            )
+            return db.changesCount == 1
+        }
+    }
+
+    static func insert(_ token: RefreshTokenRecord, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at, used_at)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                Data(token.tokenHash), token.sessionID, token.issuedAt.unixSeconds, token.expiresAt.unixSeconds,
+                token.usedAt?.unixSeconds,
+            ]
+        )
+    }
+}
+
+extension RefreshTokenRecord {
+    init(row: Row) throws {
+        self.init(
+            tokenHash: try row.bytes("token_hash"),
+            sessionID: try row.value("session_id"),
+            issuedAt: try row.date("issued_at"),
+            expiresAt: try row.date("expires_at"),
+            usedAt: try row.optionalDate("used_at")
+        )
+    }
+}

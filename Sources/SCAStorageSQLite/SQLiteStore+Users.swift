@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+extension SQLiteStore {
+    /// Stores a new user, its e-mail lower-cased.
+    /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("email")` when taken.
+    public func createUser(_ user: UserRecord) async throws {
+        let email = user.email.lowercased()
+        try await writer.write { db in
+            // Checked before inserting so that the error names the field; the UNIQUE
+            // constraints below stay the last word.
+            if try db.exists("SELECT 1 FROM users WHERE id = ?", arguments: [user.id]) {
+                throw StoreError.conflict("id")
+            }
+            if try db.exists("SELECT 1 FROM users WHERE email = ?", arguments: [email]) {
+                throw StoreError.conflict("email")
+            }
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO users (
+                            id, email, phone, password_hash, pin_hash, sealed_totp_seed,
+                            email_otp_enabled, roles, created_at, failed_attempts, temporary_blocks,
+                            locked_until, permanently_locked, last_totp_step
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        user.id, email, user.phone, user.passwordHash, user.pinHash,
+                        user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles),
+                        user.createdAt.unixSeconds, user.lockout.failedAttempts,
+                        user.lockout.temporaryBlocks, user.lockout.lockedUntil?.unixSeconds,
+                        user.lockout.permanentlyLocked, user.lockout.lastTOTPStep,
+                    ]
+                )
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("email")
+            }
+        }
+    }
+
+    public func user(id: String) async throws -> UserRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id])
+                .map(UserRecord.init(row:))
+        }
+    }
+
+    /// - Parameter email: compared lower-cased.
+    public func user(email: String) async throws -> UserRecord? {
+        let email = email.lowercased()
+        return try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [email])
+                .map(UserRecord.init(row:))
+        }
+    }
+
+    /// All users, oldest first (insertion order among equal creation dates).
+    public func users() async throws -> [UserRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY created_at, rowid")
+                .map(UserRecord.init(row:))
+        }
+    }
+
+    /// Applies the non-nil fields of `update`; a new e-mail is lower-cased.
+    /// - Throws: `StoreError.notFound`, or `StoreError.conflict("email")` when the new
+    ///   e-mail belongs to another user.
+    @discardableResult
+    public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
+        try await writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else {
+                throw StoreError.notFound
+            }
+            var user = try UserRecord(row: row)
+            if let email = update.email?.lowercased(), email != user.email {
+                if try db.exists("SELECT 1 FROM users WHERE email = ? AND id <> ?", arguments: [email, id]) {
+                    throw StoreError.conflict("email")
+                }
+                user.email = email
+            }
+            if let phone = update.phone { user.phone = phone }
+            if let passwordHash = update.passwordHash { user.passwordHash = passwordHash }
+            if let pinHash = update.pinHash { user.pinHash = pinHash }
+            if let seed = update.sealedTOTPSeed { user.sealedTOTPSeed = seed }
+            if let enabled = update.emailOTPEnabled { user.emailOTPEnabled = enabled }
+            do {
+                try db.execute(
+                    sql: """
+                        UPDATE users
+                        SET email = ?, phone = ?, password_hash = ?, pin_hash = ?, sealed_totp_seed = ?,
+                            email_otp_enabled = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [
+                        user.email, user.phone, user.passwordHash, user.pinHash,
+                        user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, id,
+                    ]
+                )
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("email")
+            }
+            return user
+        }
+    }
+}
+
+extension UserRecord {
+    init(row: Row) throws {
+        self.init(
+            id: try row.value("id"),
+            email: try row.value("email"),
+            phone: try row.value("phone"),
+            passwordHash: try row.value("password_hash"),
+            pinHash: try row.value("pin_hash"),
+            sealedTOTPSeed: try row.optionalBytes("sealed_totp_seed"),
+            emailOTPEnabled: try row.bool("email_otp_enabled"),
+            roles: try row.json("roles"),
+            createdAt: try row.date("created_at"),
+            lockout: try LockoutState(row: row)
+        )
+    }
+}
+
+extension LockoutState {
+    init(row: Row) throws {
+        self.init(
+            failedAttempts: try row.value("failed_attempts"),
+            temporaryBlocks: try row.value("temporary_blocks"),
+            lockedUntil: try row.optionalDate("locked_until"),
+            permanentlyLocked: try row.bool("permanently_locked"),
+            lastTOTPStep: try row.value("last_totp_step")
+        )
+    }
+}

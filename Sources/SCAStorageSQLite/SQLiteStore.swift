@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+/// The embedded ``SCAStore``: one SQLite file in WAL mode, through GRDB.
+///
+/// Each protocol method is one GRDB transaction. GRDB sends every write through a single
+/// writer connection and opens write transactions with `BEGIN IMMEDIATE`, so the read and
+/// the write of a read-modify-write cannot interleave with another write, whether it comes
+/// from this process or from another process on the same file (which waits on the busy
+/// timeout instead of failing at once).
+///
+/// Dates are stored as `REAL` unix seconds (`timeIntervalSince1970`), not as GRDB's default
+/// millisecond text, so that sub-second instants round-trip and compare in SQL as numbers.
+public final class SQLiteStore: SCAStore {
+    /// A `DatabasePool` for a file, a `DatabaseQueue` in memory. Both are `Sendable`, which
+    /// makes this class `Sendable` without any unchecked promise.
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
+    ///
+    /// - Parameter path: The SQLite file. Its parent directory is created when missing.
+    /// - Throws: A file-system error when the directory cannot be created, or a GRDB
+    ///   `DatabaseError` when the file cannot be opened or migrated.
+    public convenience init(path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // A pool always runs in WAL mode: readers do not wait for the writer.
+        let pool = try DatabasePool(path: path, configuration: Self.configuration())
+        try self.init(writer: pool)
+    }
+
+    /// A private database that lives in memory and disappears with the store; for tools and
+    /// quick experiments. Tests of the backend itself should use a file.
+    ///
+    /// - Throws: A GRDB `DatabaseError` when the database cannot be created or migrated.
+    public static func inMemory() throws -> SQLiteStore {
+        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()))
+    }
+
+    private init(writer: any DatabaseWriter) throws {
+        // Migrating is idempotent: applied steps are recorded and skipped on the next open.
+        try SQLiteMigrations.migrator.migrate(writer)
+        self.writer = writer
+    }
+
+    /// The identifiers of the schema steps, in order. Another backend of the same schema uses
+    /// the same identifiers, so that a database's history reads alike in both.
+    public static let migrationIDs: [String] = SQLiteMigrations.identifiers
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        // Several server instances may share one file; a writer waits for another instead of
+        // failing with SQLITE_BUSY.
+        configuration.busyMode = .timeout(5)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "SCAStore"
+        return configuration
+    }
+
+    // MARK: Health
+
+    /// Runs a trivial query.
+    /// - Throws: A GRDB `DatabaseError` when the database cannot be read.
+    public func checkHealth() async throws {
+        _ = try await writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT 1")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SCAStorage
+import SCAStorageSQLite
+import Testing
+
+/// The backend-neutral conformance suite, run against a fresh SQLite file for every test.
+@Suite("SQLiteStore conformance")
+struct SQLiteStoreConformanceTests {
+    /// Runs one conformance check on a new store in its own temporary directory.
+    private func check(_ body: (StoreConformance) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path)
+            try await body(StoreConformance(store: store))
+        }
+    }
+
+    @Test func userRoundTrip() async throws { try await check { try await $0.userRoundTrip() } }
+    @Test func duplicateUserConflicts() async throws { try await check { try await $0.duplicateUserConflicts() } }
+    @Test func updateUser() async throws { try await check { try await $0.updateUser() } }
+
+    @Test func lockoutSequence() async throws { try await check { try await $0.lockoutSequence() } }
+    @Test func failuresCountDown() async throws { try await check { try await $0.failuresCountDown() } }
+    @Test func successResetsCounters() async throws { try await check { try await $0.successResetsCounters() } }
+    @Test func releaseGivesOneAttemptBack() async throws { try await check { try await $0.releaseGivesOneAttemptBack() } }
+    @Test func releaseLeavesBlocksAlone() async throws { try await check { try await $0.releaseLeavesBlocksAlone() } }
+    @Test func lockoutOfUnknownUserThrows() async throws { try await check { try await $0.lockoutOfUnknownUserThrows() } }
+    @Test func parallelReservationsGrantTheAllowanceOnce() async throws {
+        try await check { try await $0.parallelReservationsGrantTheAllowanceOnce() }
+    }
+
+    @Test func totpStepsBurnOnce() async throws { try await check { try await $0.totpStepsBurnOnce() } }
+
+    @Test func challengeRoundTrip() async throws { try await check { try await $0.challengeRoundTrip() } }
+    @Test func challengeCompareAndSet() async throws { try await check { try await $0.challengeCompareAndSet() } }
+    @Test func parallelChallengeUpdatesLandOnce() async throws {
+        try await check { try await $0.parallelChallengeUpdatesLandOnce() }
+    }
+
+    @Test func codeIssuingRespectsIntervalAndLimit() async throws {
+        try await check { try await $0.codeIssuingRespectsIntervalAndLimit() }
+    }
+    @Test func codesAreConsumedOnce() async throws { try await check { try await $0.codesAreConsumedOnce() } }
+    @Test func parallelCodeConsumptionSucceedsOnce() async throws {
+        try await check { try await $0.parallelCodeConsumptionSucceedsOnce() }
+    }
+
+    @Test func sessionUseAndIdleTimeout() async throws { try await check { try await $0.sessionUseAndIdleTimeout() } }
+    @Test func revokedSessionStaysRevoked() async throws { try await check { try await $0.revokedSessionStaysRevoked() } }
+    @Test func refreshRotationAndReuse() async throws { try await check { try await $0.refreshRotationAndReuse() } }
+    @Test func parallelRotationsSucceedOnce() async throws { try await check { try await $0.parallelRotationsSucceedOnce() } }
+    @Test func refreshEndsWithExpiryOrIdleness() async throws {
+        try await check { try await $0.refreshEndsWithExpiryOrIdleness() }
+    }
+
+    @Test func tokensAreConsumedOnce() async throws { try await check { try await $0.tokensAreConsumedOnce() } }
+    @Test func firstSigningKeyWins() async throws { try await check { try await $0.firstSigningKeyWins() } }
+    @Test func healthCheckPasses() async throws { try await check { try await $0.healthCheckPasses() } }
+}
+
+/// Creates a directory that exists for the duration of `body` only.
+func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("sca-sqlite-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try await body(directory)
+}
