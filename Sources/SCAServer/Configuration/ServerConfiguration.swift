@@ -1,0 +1,100 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+/// Every setting of `sca-server`, with defaults that need no file, variable or flag:
+/// 127.0.0.1:8080, SQLite under `./.sca/`. Filled by `ConfigurationLoader` from
+/// defaults < file < `SCA_*` environment < flags.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// `0` picks a free port, printed at start-up.
+    public var port = 8080
+    public var dataDirectory = ".sca"
+    /// Bearer key of the admin API; nil switches the admin API off. Never logged.
+    public var adminKey: String?
+    /// Base64url 32-byte key sealing secrets at rest; nil reads or creates `<data-dir>/server.key`.
+    public var serverKey: String?
+    public var demo = false
+
+    public var issuer = "sca-server"
+    public var audience = "sca"
+
+    /// Seconds a challenge lives.
+    public var challengeLifetime = 300
+    /// Seconds an SMS or e-mail code is valid.
+    public var codeLifetime = 300
+    /// Seconds before another code may be sent for the same challenge.
+    public var codeResendInterval = 30
+    /// Codes that may be sent per challenge and channel.
+    public var maxCodeSends = 5
+
+    public var accessTokenLifetime = 300
+    public var refreshTokenLifetime = 86_400
+    /// Seconds without use after which a session ends (RTS art. 4(3)(d): at most 5 minutes).
+    public var sessionIdleTimeout = 300
+
+    public var lockout = LockoutPolicy()
+    public var passwordHashing = PasswordHasher.Parameters.default
+
+    /// Per-operation policy; operations not listed get `OperationPolicy()`.
+    public var policies: [OperationKind: OperationPolicy] = [:]
+
+    /// `outbox` (JSON lines under the data directory) or `webhook`.
+    public var messageSender = "outbox"
+    public var webhookURL: String?
+
+    /// Largest request body accepted, in bytes.
+    public var maxBodySize = 65_536
+
+    public init() {}
+
+    public func policy(for operation: OperationKind) -> OperationPolicy {
+        policies[operation] ?? OperationPolicy()
+    }
+
+    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("sca.sqlite") }
+    public var outboxPath: String { (dataDirectory as NSString).appendingPathComponent("outbox.jsonl") }
+    public var serverKeyPath: String { (dataDirectory as NSString).appendingPathComponent("server.key") }
+
+    /// Refuses settings that would break the RTS or make no sense.
+    /// - Throws: `ConfigurationError` naming the setting.
+    public func validate() throws {
+        guard (1...5).contains(lockout.maxFailedAttempts) else {
+            throw ConfigurationError("maxFailedAttempts must be between 1 and 5 (RTS art. 4(3)(b)), got \(lockout.maxFailedAttempts)")
+        }
+        guard lockout.maxTemporaryBlocks >= 0, lockout.firstBlockDuration > 0 else {
+            throw ConfigurationError("lockout durations and counts must be positive")
+        }
+        guard (1...300).contains(sessionIdleTimeout) else {
+            throw ConfigurationError("sessionIdleTimeout must be between 1 and 300 seconds (RTS art. 4(3)(d))")
+        }
+        guard (1...65_535).contains(port) || port == 0 else { throw ConfigurationError("port out of range: \(port)") }
+        for positive in [challengeLifetime, codeLifetime, accessTokenLifetime, refreshTokenLifetime, maxCodeSends, maxBodySize]
+        where positive <= 0 {
+            throw ConfigurationError("lifetimes, limits and sizes must be positive")
+        }
+        guard codeResendInterval >= 0 else { throw ConfigurationError("codeResendInterval must not be negative") }
+        for (operation, policy) in policies {
+            guard (1...3).contains(policy.requiredCategories) else {
+                throw ConfigurationError("requiredCategories.\(operation.rawValue) must be 1, 2 or 3")
+            }
+        }
+        switch messageSender {
+        case "outbox": break
+        case "webhook":
+            guard let webhookURL, let url = URL(string: webhookURL), url.scheme == "http" || url.scheme == "https" else {
+                throw ConfigurationError("messageSender webhook needs webhookURL (http or https)")
+            }
+        default: throw ConfigurationError("messageSender must be outbox or webhook, got \(messageSender)")
+        }
+        if let adminKey, adminKey.count < 16 {
+            throw ConfigurationError("adminKey must have at least 16 characters")
+        }
+    }
+}
+
+/// A setting that cannot be used, with the reason.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

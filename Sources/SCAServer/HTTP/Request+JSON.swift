@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+import SCACore
+
+extension Request {
+    /// Decodes a JSON body of at most `limit` bytes.
+    /// - Throws: `Problem` 413 for a larger body, 400 for anything that is not the expected JSON.
+    ///   The detail names the field, never its value (it may be a secret).
+    func decodeJSON<Value: Decodable>(_ type: Value.Type, limit: Int) async throws -> Value {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: limit)
+        } catch {
+            throw Problem.tooLarge(limit: limit)
+        }
+        do {
+            return try WireJSON.decoder().decode(Value.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw Problem.invalidRequest(Self.describe(error))
+        } catch {
+            throw Problem.invalidRequest("body must be JSON")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let joined = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return joined.isEmpty ? "body" : joined
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is required"
+        case .typeMismatch(_, let context): return "\(path(context.codingPath)) has the wrong type"
+        case .valueNotFound(_, let context): return "\(path(context.codingPath)) must not be null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "body must be JSON" : "\(path(context.codingPath)) has an invalid value"
+        @unknown default: return "body is invalid"
+        }
+    }
+}

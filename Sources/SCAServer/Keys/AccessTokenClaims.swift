@@ -1,0 +1,24 @@
+import JWTKit
+import SCACore
+
+/// The claims of an access token (API.md, "Result: tokens").
+struct AccessTokenClaims: JWTPayload, Equatable {
+    var iss: IssuerClaim
+    var sub: SubjectClaim
+    var aud: AudienceClaim
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
+    var jti: IDClaim
+    /// The session (and refresh-token family) the token belongs to.
+    var sid: String
+    /// The one operation this token authorises.
+    var op: OperationKind
+    var amr: [AuthenticationMethod]
+    var acr: String
+    /// For payments: the transaction digest the proofs were bound to.
+    var txn: String?
+
+    /// Signature only: expiry, issuer and audience are checked by `TokenService` against the
+    /// injected clock and the configuration, so tests control time.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,72 @@
+import Crypto
+import Foundation
+import JWTKit
+import SCACore
+import SCAStorage
+
+/// Signs and verifies access tokens with the ES256 keys kept (sealed) in the store, and
+/// publishes their public halves as a JWKS.
+struct TokenSigner: Sendable {
+    private static let sealingContext = "signing-key"
+
+    private let keys: JWTKeyCollection
+    /// The key new tokens are signed with (the newest).
+    let currentKeyID: String
+    let jwks: JSONWebKeySet
+
+    /// Loads the keys, generating the first one when the store has none. Instances sharing a
+    /// database end up with the same key.
+    static func load(store: any SCAStore, box: SecretBox, now: Date) async throws -> TokenSigner {
+        let fresh = P256.Signing.PrivateKey()
+        let candidate = SigningKeyRecord(
+            keyID: keyID(of: fresh.publicKey), algorithm: "ES256",
+            sealedPrivateKey: try box.seal(Array(fresh.rawRepresentation), context: sealingContext),
+            createdAt: now)
+        let current = try await store.addSigningKeyIfNone(candidate)
+        let keys = JWTKeyCollection()
+        var published: [JSONWebKeySet.Key] = []
+        for record in try await store.signingKeys() where record.algorithm == "ES256" {
+            let raw = try box.open(record.sealedPrivateKey, context: sealingContext)
+            let privateKey = try P256.Signing.PrivateKey(rawRepresentation: raw)
+            await keys.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: record.keyID))
+            published.append(.init(publicKey: privateKey.publicKey, keyID: record.keyID))
+        }
+        return TokenSigner(keys: keys, currentKeyID: current.keyID, jwks: JSONWebKeySet(keys: published))
+    }
+
+    func sign(_ claims: AccessTokenClaims) async throws -> String {
+        try await keys.sign(claims, kid: JWKIdentifier(string: currentKeyID))
+    }
+
+    /// - Throws: when the token is malformed or its signature does not verify with our keys.
+    func verify(_ token: String) async throws -> AccessTokenClaims {
+        try await keys.verify(token, as: AccessTokenClaims.self)
+    }
+
+    /// A stable key id: the first 16 bytes of SHA-256 over the public point, base64url.
+    static func keyID(of publicKey: P256.Signing.PublicKey) -> String {
+        Base64URL.encode(SHA256.hash(data: publicKey.x963Representation).prefix(16))
+    }
+}
+
+/// `GET /.well-known/jwks.json` (RFC 7517).
+struct JSONWebKeySet: Codable, Sendable, Equatable {
+    struct Key: Codable, Sendable, Equatable {
+        var kty = "EC"
+        var crv = "P-256"
+        var x: String
+        var y: String
+        var kid: String
+        var alg = "ES256"
+        var use = "sig"
+
+        init(publicKey: P256.Signing.PublicKey, keyID: String) {
+            let point = Array(publicKey.x963Representation)  // 0x04 || X(32) || Y(32)
+            self.x = Base64URL.encode(point[1..<33])
+            self.y = Base64URL.encode(point[33..<65])
+            self.kid = keyID
+        }
+    }
+
+    var keys: [Key]
+}

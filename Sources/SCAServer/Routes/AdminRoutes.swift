@@ -1,0 +1,60 @@
+import Hummingbird
+import SCACore
+import SCAStorage
+
+/// `/admin/v1`: user management for operators, behind the admin API key.
+struct AdminRoutes<Context: RequestContext> {
+    let users: UserService
+    let adminKey: String?
+    let maxBodySize: Int
+
+    struct Unblocked: Encodable { var userId: String; var unblocked = true }
+
+    func register(on router: Router<Context>) {
+        let group = router.group("admin/v1").add(middleware: AdminKeyMiddleware<Context>(adminKey: adminKey))
+        group.post("users") { request, _ in
+            let body = try await request.decodeJSON(CreateUserRequest.self, limit: maxBodySize)
+            let user = try await users.create(body)
+            return try Response.json(CreatedUserResponse(userId: user.id), status: .created)
+        }
+        group.get("users") { _, _ in
+            try Response.json(try await users.list().map(users.describe))
+        }
+        group.get("users/:id") { _, context in
+            try Response.json(users.describe(try await user(context)))
+        }
+        group.patch("users/:id") { request, context in
+            let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
+            return try Response.json(users.describe(try await users.update(userID: try await user(context).id, body)))
+        }
+        group.post("users/:id/totp") { _, context in
+            try Response.json(try await users.enrollTOTP(userID: try await user(context).id), status: .created)
+        }
+        group.post("users/:id/unblock") { _, context in
+            let user = try await user(context)
+            try await users.unblock(userID: user.id)
+            return try Response.json(Unblocked(userId: user.id))
+        }
+    }
+
+    private func user(_ context: Context) async throws -> UserRecord {
+        let id = try context.parameters.require("id")
+        guard InputRules.isWellFormedID(id, prefix: "usr"), let user = try await users.find(id) else {
+            throw Problem.userNotFound
+        }
+        return user
+    }
+}
+
+/// Admits a request only with `Authorization: Bearer <admin key>`, compared in constant time.
+struct AdminKeyMiddleware<Context: RequestContext>: RouterMiddleware {
+    let adminKey: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let adminKey else { throw Problem.adminDisabled }
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            ConstantTime.equals(Array(header.dropFirst(7).utf8), Array(adminKey.utf8))
+        else { throw Problem.unauthorized }
+        return try await next(request, context)
+    }
+}

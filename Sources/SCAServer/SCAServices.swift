@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import SCACore
+import SCAStorage
+import SCAStorageSQLite
+
+/// The assembled server: configuration, store, services, and the HTTP router over them.
+/// Executables and tests build one of these; nothing else wires services together.
+public struct SCAServices: Sendable {
+    public let configuration: ServerConfiguration
+    public let store: any SCAStore
+    public let runtime: ServerRuntime
+    public let users: UserService
+    public let challenges: ChallengeService
+    public let tokens: TokenService
+    /// The development outbox, when that is the configured sender.
+    public let outbox: OutboxMessageSender?
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - store: the database; nil opens SQLite under the data directory.
+    ///   - messageSender: overrides the configured sender (tests may capture messages).
+    /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
+    public static func make(
+        configuration: ServerConfiguration, store: (any SCAStore)? = nil, runtime: ServerRuntime = ServerRuntime(),
+        messageSender: (any MessageSender)? = nil, logger: Logger = Logger(label: "sca-server")
+    ) async throws -> SCAServices {
+        try configuration.validate()
+        let store = try store ?? SQLiteStore(path: configuration.databasePath)
+        let box = SecretBox(key: try ServerKey.load(configuration: configuration, random: runtime.random))
+        let hasher = PasswordHasher(parameters: configuration.passwordHashing, random: runtime.random)
+
+        var outbox: OutboxMessageSender?
+        let sender: any MessageSender
+        if let messageSender {
+            sender = messageSender
+        } else if configuration.messageSender == "webhook", let url = configuration.webhookURL.flatMap(URL.init(string:)) {
+            sender = WebhookMessageSender(url: url)
+        } else {
+            let created = OutboxMessageSender(path: configuration.outboxPath)
+            outbox = created
+            sender = created
+        }
+
+        let decoySecret = Base64URL.encode(runtime.random.bytes(16))
+        let decoyHash = try await BlockingWork.run { try hasher.hash(decoySecret) }
+        let verifier = FactorVerifier(store: store, hasher: hasher, box: box, runtime: runtime, decoyHash: decoyHash)
+        let signer = try await TokenSigner.load(store: store, box: box, now: runtime.now())
+        let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime)
+        let lockout = LockoutService(
+            store: store, policy: configuration.lockout, alerts: sender, runtime: runtime, logger: logger)
+        let codes = CodeService(
+            store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger)
+        let challenges = ChallengeService(
+            store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
+            configuration: configuration, runtime: runtime, logger: logger)
+        let users = UserService(store: store, hasher: hasher, box: box, runtime: runtime, issuer: "swift-sca")
+        return SCAServices(
+            configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
+            tokens: tokens, outbox: outbox, logger: logger)
+    }
+
+    /// Every route of API.md behind the problem middleware.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
+        ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: router)
+        TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: router)
+        AdminRoutes(users: users, adminKey: configuration.adminKey, maxBodySize: configuration.maxBodySize).register(on: router)
+        MetadataRoutes(tokens: tokens, store: store).register(on: router)
+        return router
+    }
+
+    /// The HTTP server on the configured host and port.
+    /// - Parameter onServerRunning: called with the bound port (useful with port 0).
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "sca-server"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Logging
+import SCACore
+import SCAStorage
+
+/// The three phases: open a challenge, take proofs one at a time, and issue tokens when enough
+/// categories are proven. The client never decides it is done; this service does.
+public struct ChallengeService: Sendable {
+    let store: any SCAStore
+    let verifier: FactorVerifier
+    let tokens: TokenService
+    let codes: CodeService
+    let lockout: LockoutService
+    let configuration: ServerConfiguration
+    let runtime: ServerRuntime
+    let logger: Logger
+
+    /// Methods an unknown user's decoy challenge offers: the most common enrolment, so the
+    /// decoy looks like an ordinary challenge.
+    static let decoyEnrolment: [AuthenticationMethod] = [.password, .smsOTP, .emailOTP]
+
+    /// Compare-and-set retries before giving up on a challenge under heavy contention.
+    private static let maxUpdateRetries = 32
+
+    // MARK: Phase 1
+
+    /// - Throws: `Problem.invalidRequest` for a malformed request; nothing is written then.
+    public func create(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
+        let transaction = try Self.validatedTransaction(request)
+        let user = try await findUser(request.user)
+        if let device = request.device, !InputRules.isWellFormedID(device.deviceId, prefix: "dev") {
+            throw Problem.invalidRequest("device.deviceId is malformed")
+        }
+        let policy = configuration.policy(for: request.operation)
+        let enrolled = user?.enrolledMethods ?? Self.decoyEnrolment
+        let now = runtime.now()
+        let challenge = ChallengeRecord(
+            id: runtime.makeID(prefix: "ch"), userID: user?.id, operation: request.operation,
+            verdict: policy.verdict, requiredCategories: policy.requiredCategories,
+            methods: policy.methods.filter(enrolled.contains), nonce: Base64URL.encode(runtime.random.bytes(32)),
+            transaction: transaction, transactionDigest: transaction?.digest, deviceID: request.device?.deviceId,
+            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)))
+        try await store.insertChallenge(challenge)
+        logger.info("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
+        return Self.describe(challenge)
+    }
+
+    /// - Throws: `Problem.challengeNotFound`.
+    public func get(_ challengeID: String) async throws -> ChallengeResponse {
+        Self.describe(try await load(challengeID))
+    }
+
+    /// Cancels a pending challenge (the user gave up).
+    /// - Throws: `Problem.challengeNotFound`, or 409 when it is no longer pending.
+    public func cancel(_ challengeID: String) async throws -> ChallengeResponse {
+        var challenge = try await load(challengeID)
+        for _ in 0..<Self.maxUpdateRetries {
+            guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+            var cancelled = challenge
+            cancelled.state = .cancelled
+            if try await store.updateChallenge(cancelled, expectedVersion: challenge.version) {
+                cancelled.version += 1
+                return Self.describe(cancelled)
+            }
+            challenge = try await load(challengeID)
+        }
+        throw Problem.contention
+    }
+
+    /// Sends (or resends) the SMS or e-mail code of a challenge.
+    public func sendCode(_ request: SendCodeRequest, for challengeID: String) async throws -> CodeSentResponse {
+        let challenge = try await load(challengeID)
+        guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+        guard request.method.isDeliveredCode, challenge.methods.contains(request.method) else {
+            throw Problem.methodNotOffered(request.method)
+        }
+        let user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
+        return try await codes.send(request.method, for: challenge, to: user)
+    }
+
+    // MARK: Phase 2
+
+    /// Takes one proof. Returns `partial` or `complete` (with tokens).
+    /// - Throws: `Problem`: 400, 401 (`sca.proof_rejected`, `sca.authentication_failed`), 404, 409,
+    ///   422 `method.not_offered`, 423 `user.locked`, 429 `sca.attempts_in_progress`.
+    public func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
+        if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
+        let challenge = try await load(challengeID)
+        guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+        guard challenge.methods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
+        guard let userID = challenge.userID, let user = try await store.user(id: userID) else {
+            return try await submitToDecoy(proof, challenge: challenge)
+        }
+        guard user.enrolledMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
+
+        // Count the attempt before evaluating it, so parallel guesses can never exceed the limit.
+        try await lockout.reserveAttempt(for: user)
+        let passed = try await verifier.verify(proof, user: user, challenge: challenge)
+        logger.info(
+            "proof evaluated",
+            metadata: ["challenge": "\(challenge.id)", "method": "\(proof.method.rawValue)", "outcome": "\(passed ? "accepted" : "rejected")"])
+        let remaining: Int
+        if passed {
+            try await store.releaseAttempt(userID: user.id)
+            remaining = try await lockout.remainingAttempts(for: user.id)
+        } else {
+            // The attempt that reaches the limit is answered like any wrong one, with nothing
+            // left; the block shows as 423 from the next attempt on. So every evaluated guess
+            // is one 401, and a refused one never is.
+            if case .counted(let left) = try await lockout.recordFailure(for: user) {
+                remaining = left
+            } else {
+                remaining = 0
+            }
+            if challenge.verdict == .immediate { throw Problem.proofRejected(remaining: remaining) }
+        }
+        return try await record(proof.method, passed: passed, on: challenge, user: user, remaining: remaining)
+    }
+
+    /// Adds one evaluated proof to the challenge and decides. Compare-and-set, so of many
+    /// parallel proofs exactly one completes the challenge.
+    private func record(
+        _ method: AuthenticationMethod, passed: Bool, on loaded: ChallengeRecord, user: UserRecord?, remaining: Int
+    ) async throws -> ProofResponse {
+        var challenge = loaded
+        for _ in 0..<Self.maxUpdateRetries {
+            guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+            guard runtime.now() < challenge.expiresAt else { throw Problem.challengeClosed(.expired) }
+            var next = challenge
+            if passed {
+                if !next.acceptedMethods.contains(method) { next.acceptedMethods.append(method) }
+            } else {
+                next.rejectedMethods.append(method)
+                next.failedAttempts += 1
+            }
+            let collected = Self.categories(of: next.acceptedMethods + next.rejectedMethods)
+            let decided = collected.count >= next.requiredCategories
+            if decided && next.rejectedMethods.isEmpty, let user {
+                next.state = .completed
+                next.completedAt = runtime.now()
+                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
+                    try await store.recordSuccess(userID: user.id)
+                    let issued = try await tokens.issue(for: next, userID: user.id)
+                    logger.info("challenge completed", metadata: ["challenge": "\(next.id)"])
+                    return ProofResponse(satisfiedCategories: Self.categories(of: next.acceptedMethods).sorted(), tokens: issued)
+                }
+            } else if decided {
+                // Deferred verdict: something was wrong. Discard what was collected and let the
+                // user try again on the same challenge, without saying which element failed.
+                next.acceptedMethods = []
+                next.rejectedMethods = []
+                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
+                    throw Problem.authenticationFailed(remaining: remaining)
+                }
+            } else {
+                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
+                    // Deferred: rejected elements count as collected, so nothing is revealed yet.
+                    return ProofResponse(
+                        status: .partial, satisfiedCategories: collected.sorted(),
+                        remainingCategories: next.requiredCategories - collected.count)
+                }
+            }
+            challenge = try await load(challenge.id)
+        }
+        throw Problem.contention
+    }
+
+    /// An unknown user's challenge: every proof fails, after the same work and with the same
+    /// answers a real user would get, counting down to a block. (The count lives on the
+    /// challenge, not on the e-mail address: a new decoy challenge starts again from zero.)
+    private func submitToDecoy(_ proof: ProofRequest, challenge: ChallengeRecord) async throws -> ProofResponse {
+        await verifier.imitateVerification(of: proof)
+        let maxFailures = configuration.lockout.maxFailedAttempts
+        guard challenge.failedAttempts < maxFailures else {
+            throw Problem.userLocked(until: runtime.now().addingTimeInterval(configuration.lockout.firstBlockDuration), now: runtime.now())
+        }
+        let remaining = maxFailures - challenge.failedAttempts - 1
+        guard challenge.verdict == .deferred else {
+            var next = challenge
+            next.failedAttempts += 1
+            _ = try await store.updateChallenge(next, expectedVersion: challenge.version)
+            throw Problem.proofRejected(remaining: remaining)
+        }
+        return try await record(proof.method, passed: false, on: challenge, user: nil, remaining: remaining)
+    }
+
+    /// Loads a challenge, turning a pending one past its lifetime into `expired`.
+    private func load(_ challengeID: String) async throws -> ChallengeRecord {
+        guard InputRules.isWellFormedID(challengeID, prefix: "ch"), var challenge = try await store.challenge(id: challengeID) else {
+            throw Problem.challengeNotFound
+        }
+        if challenge.state == .pending && runtime.now() >= challenge.expiresAt {
+            var expired = challenge
+            expired.state = .expired
+            if try await store.updateChallenge(expired, expectedVersion: challenge.version) {
+                expired.version += 1
+                challenge = expired
+            } else if let reloaded = try await store.challenge(id: challengeID) {
+                challenge = reloaded
+            }
+        }
+        return challenge
+    }
+
+    private func findUser(_ reference: UserReference) async throws -> UserRecord? {
+        switch (reference.email, reference.userId) {
+        case (let email?, nil):
+            let normalized = InputRules.normalizedEmail(email)
+            if let problem = InputRules.emailProblem(normalized) { throw Problem.invalidRequest("user.\(problem)") }
+            return try await store.user(email: normalized)
+        case (nil, let userID?):
+            guard InputRules.isWellFormedID(userID, prefix: "usr") else { throw Problem.invalidRequest("user.userId is malformed") }
+            return try await store.user(id: userID)
+        default:
+            throw Problem.invalidRequest("user must have exactly one of email and userId")
+        }
+    }
+
+    private static func validatedTransaction(_ request: CreateChallengeRequest) throws -> Transaction? {
+        guard request.operation.requiresTransaction else {
+            guard request.transaction == nil else {
+                throw Problem.invalidRequest("transaction is only allowed for payment")
+            }
+            return nil
+        }
+        guard let transaction = request.transaction else { throw Problem.invalidRequest("payment needs a transaction") }
+        switch TransactionRules.normalized(transaction) {
+        case .success(let normalized): return normalized
+        case .failure(let violation): throw Problem.invalidRequest("transaction: \(violation.reason)")
+        }
+    }
+
+    static func categories(of methods: [AuthenticationMethod]) -> Set<Category> {
+        Set(methods.map(\.category))
+    }
+
+    static func describe(_ challenge: ChallengeRecord) -> ChallengeResponse {
+        ChallengeResponse(
+            challengeId: challenge.id, operation: challenge.operation, state: challenge.state,
+            expiresAt: challenge.expiresAt, requiredCategories: challenge.requiredCategories,
+            satisfiedCategories: categories(of: challenge.acceptedMethods + challenge.rejectedMethods).sorted(),
+            verdict: challenge.verdict, methods: challenge.methods.map(OfferedMethod.init), nonce: challenge.nonce,
+            transactionDigest: challenge.transactionDigest,
+            display: challenge.transaction.map {
+                TransactionDisplay(
+                    amount: $0.amount, currency: $0.currency, payee: $0.payee.name,
+                    iban: $0.payee.iban.map(TransactionRules.maskedIBAN))
+            })
+    }
+}
+
+extension Optional {
+    func asyncFlatMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped?) async rethrows -> Mapped? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

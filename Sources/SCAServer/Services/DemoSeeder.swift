@@ -1,0 +1,50 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+/// Seeds the four demo users of `sca-server serve --demo`, so a newcomer can log in at once.
+/// Running it again resets their passwords and gives the admin a fresh TOTP seed.
+public struct DemoSeeder: Sendable {
+    /// What a demo user can prove with, printed at start-up.
+    public struct Credentials: Sendable {
+        public var email: String
+        public var password: String
+        public var pin: String?
+        public var phone: String?
+        public var emailCodes: Bool
+        public var totpURI: String?
+        public var roles: [String]
+    }
+
+    let users: UserService
+
+    public init(users: UserService) { self.users = users }
+
+    public func seed() async throws -> [Credentials] {
+        let demo: [(CreateUserRequest, totp: Bool)] = [
+            (CreateUserRequest(email: "savvy@example.com", password: "savvy-demo-pass", phone: "+33600000001", emailCodes: true), false),
+            (CreateUserRequest(email: "sam@example.com", password: "sam-demo-pass", phone: "+33600000002", emailCodes: false), false),
+            (CreateUserRequest(
+                email: "admin@example.com", password: "admin-demo-pass", pin: "2468", phone: "+33600000003",
+                roles: ["admin"], emailCodes: true), true),
+            (CreateUserRequest(email: "mail@example.com", password: "mail-demo-pass", emailCodes: true), false),
+        ]
+        var seeded: [Credentials] = []
+        for (request, wantsTOTP) in demo {
+            let user: UserRecord
+            if let existing = try await users.find(request.email) {
+                user = try await users.update(
+                    userID: existing.id,
+                    UpdateUserRequest(password: request.password, pin: request.pin, phone: request.phone, emailCodes: request.emailCodes))
+                try await users.unblock(userID: user.id)
+            } else {
+                user = try await users.create(request)
+            }
+            let totp = wantsTOTP ? try await users.enrollTOTP(userID: user.id).otpauthUri : nil
+            seeded.append(Credentials(
+                email: user.email, password: request.password ?? "", pin: request.pin, phone: request.phone,
+                emailCodes: request.emailCodes ?? true, totpURI: totp, roles: request.roles ?? []))
+        }
+        return seeded
+    }
+}

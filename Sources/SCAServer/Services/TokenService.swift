@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import JWTKit
+import SCACore
+import SCAStorage
+
+/// Issues operation-scoped tokens when a challenge completes, rotates refresh tokens, revokes
+/// sessions and answers introspection.
+public struct TokenService: Sendable {
+    let store: any SCAStore
+    let signer: TokenSigner
+    let configuration: ServerConfiguration
+    let runtime: ServerRuntime
+
+    /// Operations whose tokens open a session that may be extended with a refresh token.
+    /// One-shot operations (a payment, a settings change) get an access token alone.
+    static func isSessionOperation(_ operation: OperationKind) -> Bool {
+        operation == .login || operation == .accountInfo
+    }
+
+    /// Opens a session for a completed challenge and signs its first tokens.
+    func issue(for challenge: ChallengeRecord, userID: String) async throws -> TokenResponse {
+        let now = runtime.now()
+        let session = SessionRecord(
+            id: runtime.makeID(prefix: "ses"), userID: userID, operation: challenge.operation,
+            challengeID: challenge.id, createdAt: now, lastUsedAt: now)
+        var refreshToken: String?
+        var refreshRecord: RefreshTokenRecord?
+        if Self.isSessionOperation(challenge.operation) {
+            let token = runtime.makeSecret()
+            refreshToken = token
+            refreshRecord = RefreshTokenRecord(
+                tokenHash: Self.hash(token), sessionID: session.id, issuedAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime)))
+        }
+        try await store.createSession(session, refreshToken: refreshRecord)
+        return try await tokens(for: session, challenge: challenge, refreshToken: refreshToken, now: now)
+    }
+
+    /// Uses a refresh token once and returns a new access token and refresh token.
+    /// - Throws: `Problem` `token.invalid`, `token.reused` (the family is now revoked) or
+    ///   `session.expired`.
+    func refresh(_ refreshToken: String) async throws -> TokenResponse {
+        guard let bytes = Base64URL.decode(refreshToken), bytes.count == 32 else { throw Problem.tokenInvalid }
+        let now = runtime.now()
+        let replacement = runtime.makeSecret()
+        let rotation = try await store.rotateRefreshToken(
+            presentedHash: Self.hash(refreshToken), replacementHash: Self.hash(replacement),
+            replacementExpiresAt: now.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime)), now: now,
+            idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
+        switch rotation {
+        case .rotated(let session):
+            guard let challenge = try await store.challenge(id: session.challengeID) else { throw Problem.tokenInvalid }
+            return try await tokens(for: session, challenge: challenge, refreshToken: replacement, now: now)
+        case .unknown: throw Problem.tokenInvalid
+        case .reuseDetected: throw Problem.tokenReused
+        case .sessionEnded: throw Problem.sessionExpired
+        }
+    }
+
+    /// Ends the session of an access or refresh token. Unknown tokens are ignored (RFC 7009).
+    func revoke(_ token: String) async throws {
+        let now = runtime.now()
+        if let claims = try? await signer.verify(token) {
+            try await store.revokeSession(id: claims.sid, now: now)
+        } else if let sessionID = try await store.sessionID(forRefreshTokenHash: Self.hash(token)) {
+            try await store.revokeSession(id: sessionID, now: now)
+        }
+    }
+
+    /// RFC 7662-style introspection, narrowed by operation and transaction, optionally
+    /// consuming the token.
+    /// - Throws: `Problem.invalidRequest` for a malformed transaction.
+    func introspect(_ request: IntrospectRequest) async throws -> IntrospectResponse {
+        var expectedDigest: String?
+        if let transaction = request.transaction {
+            switch TransactionRules.normalized(transaction) {
+            case .success(let normalized): expectedDigest = normalized.digest
+            case .failure(let violation): throw Problem.invalidRequest(violation.reason)
+            }
+        }
+        let inactive = IntrospectResponse(active: false)
+        guard request.token.utf8.count <= 8_192, let claims = try? await signer.verify(request.token) else { return inactive }
+        let now = runtime.now()
+        guard claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.audience),
+            claims.exp.value > now, claims.iat.value <= now.addingTimeInterval(60)
+        else { return inactive }
+        if let operation = request.operation, operation != claims.op { return inactive }
+        if let expectedDigest, claims.txn != expectedDigest { return inactive }
+        guard case .active = try await store.useSession(
+            id: claims.sid, now: now, idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
+        else { return inactive }
+        if request.consume == true {
+            guard try await store.consumeToken(id: claims.jti.value, expiresAt: claims.exp.value, now: now) else {
+                return inactive
+            }
+        }
+        var response = IntrospectResponse(active: true)
+        response.sub = claims.sub.value
+        response.op = claims.op
+        response.sid = claims.sid
+        response.jti = claims.jti.value
+        response.amr = claims.amr
+        response.acr = claims.acr
+        response.txn = claims.txn
+        response.iat = Int(claims.iat.value.timeIntervalSince1970)
+        response.exp = Int(claims.exp.value.timeIntervalSince1970)
+        return response
+    }
+
+    var jwks: JSONWebKeySet { signer.jwks }
+
+    private func tokens(
+        for session: SessionRecord, challenge: ChallengeRecord, refreshToken: String?, now: Date
+    ) async throws -> TokenResponse {
+        // JWT times are whole seconds; truncate so `iat`/`exp` round-trip exactly.
+        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = AccessTokenClaims(
+            iss: IssuerClaim(value: configuration.issuer), sub: SubjectClaim(value: session.userID),
+            aud: AudienceClaim(value: [configuration.audience]), iat: IssuedAtClaim(value: issuedAt),
+            exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(configuration.accessTokenLifetime))),
+            jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: challenge.operation,
+            amr: challenge.acceptedMethods, acr: TokenResponse.scaACR, txn: challenge.transactionDigest)
+        return TokenResponse(
+            accessToken: try await signer.sign(claims), expiresIn: configuration.accessTokenLifetime,
+            refreshToken: refreshToken, operation: challenge.operation, amr: challenge.acceptedMethods)
+    }
+
+    /// Refresh tokens are stored as SHA-256: high-entropy secrets need no slow hash.
+    static func hash(_ token: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(token.utf8)))
+    }
+}

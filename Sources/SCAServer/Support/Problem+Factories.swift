@@ -1,0 +1,91 @@
+import Foundation
+import SCACore
+
+/// The problems the server answers with, in one place so titles and statuses stay consistent.
+extension Problem {
+    static func invalidRequest(_ detail: String) -> Problem {
+        Problem(status: 400, code: .requestInvalid, title: "Invalid request", detail: detail)
+    }
+
+    static func tooLarge(limit: Int) -> Problem {
+        Problem(status: 413, code: .requestTooLarge, title: "Request too large", detail: "Bodies are limited to \(limit) bytes.")
+    }
+
+    static let notFound = Problem(status: 404, code: .notFound, title: "Not found")
+    static let challengeNotFound = Problem(status: 404, code: .challengeNotFound, title: "Challenge not found")
+    static let userNotFound = Problem(status: 404, code: .userNotFound, title: "User not found")
+
+    static func challengeClosed(_ state: ChallengeState) -> Problem {
+        switch state {
+        case .completed: Problem(status: 409, code: .challengeCompleted, title: "Challenge already completed")
+        case .cancelled: Problem(status: 409, code: .challengeCancelled, title: "Challenge cancelled")
+        case .failed: Problem(status: 409, code: .challengeFailed, title: "Challenge failed")
+        case .expired, .pending: Problem(status: 409, code: .challengeExpired, title: "Challenge expired")
+        }
+    }
+
+    static func methodNotOffered(_ method: AuthenticationMethod) -> Problem {
+        Problem(
+            status: 422, code: .methodNotOffered, title: "Method not offered",
+            detail: "\(method.rawValue) is not offered by this challenge.")
+    }
+
+    static func proofRejected(remaining: Int) -> Problem {
+        Problem(
+            status: 401, code: .proofRejected, title: "Proof rejected", remainingAttempts: remaining)
+    }
+
+    static func authenticationFailed(remaining: Int) -> Problem {
+        Problem(
+            status: 401, code: .authenticationFailed, title: "Authentication failed",
+            detail: "One or more elements were wrong; all collected proofs were discarded.",
+            remainingAttempts: remaining)
+    }
+
+    /// `until` nil: permanent.
+    static func userLocked(until: Date?, now: Date) -> Problem {
+        guard let until else {
+            return Problem(
+                status: 423, code: .userLocked, title: "User locked",
+                detail: "Too many failed attempts; the account is blocked until an operator unblocks it.",
+                remainingAttempts: 0)
+        }
+        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        return Problem(
+            status: 423, code: .userLocked, title: "User locked",
+            detail: "Too many failed attempts; try again later.", remainingAttempts: 0, retryAfter: seconds)
+    }
+
+    static let attemptsInProgress = Problem(
+        status: 429, code: .attemptsInProgress, title: "Attempts in progress",
+        detail: "Other attempts for this user are being checked; try again shortly.", retryAfter: 1)
+
+    static func resendTooSoon(retryAfter: Int) -> Problem {
+        Problem(status: 429, code: .otpResendTooSoon, title: "Code sent recently", retryAfter: retryAfter)
+    }
+
+    static let sendLimit = Problem(
+        status: 429, code: .otpSendLimit, title: "Send limit reached",
+        detail: "No more codes can be sent for this challenge; start a new one.")
+
+    static let deliveryFailed = Problem(status: 502, code: .otpDeliveryFailed, title: "Code could not be delivered")
+
+    static let userExists = Problem(status: 409, code: .userExists, title: "User exists")
+
+    static let unauthorized = Problem(status: 401, code: .unauthorized, title: "Unauthorized")
+    static let adminDisabled = Problem(
+        status: 403, code: .adminDisabled, title: "Admin API disabled",
+        detail: "Start the server with an admin key to use the admin API.")
+
+    static let tokenInvalid = Problem(status: 401, code: .tokenInvalid, title: "Invalid token")
+    static let tokenReused = Problem(
+        status: 401, code: .tokenReused, title: "Refresh token reused",
+        detail: "The refresh token had been used before; its session has been revoked.")
+    static let sessionExpired = Problem(status: 401, code: .sessionExpired, title: "Session ended")
+
+    /// Too many concurrent updates of one challenge; rare, and safe to retry.
+    static let contention = Problem(
+        status: 503, code: .serverBusy, title: "Busy", detail: "The challenge is being updated; try again.", retryAfter: 1)
+
+    static let internalError = Problem(status: 500, code: .internalError, title: "Internal error")
+}

@@ -1,0 +1,23 @@
+import Foundation
+import SCACore
+
+/// Time and randomness, injected so tests can pin them. Ids are drawn from `random`.
+public struct ServerRuntime: Sendable {
+    public var now: @Sendable () -> Date
+    public var random: any RandomSource
+
+    public init(now: @escaping @Sendable () -> Date = { Date() }, random: any RandomSource = SystemRandom()) {
+        self.now = now
+        self.random = random
+    }
+
+    /// A fresh identifier such as `ch_3kT…`: a type prefix and 16 random bytes in base64url.
+    func makeID(prefix: String) -> String {
+        "\(prefix)_\(Base64URL.encode(random.bytes(16)))"
+    }
+
+    /// A fresh opaque secret (refresh tokens): 32 random bytes in base64url.
+    func makeSecret() -> String {
+        Base64URL.encode(random.bytes(32))
+    }
+}

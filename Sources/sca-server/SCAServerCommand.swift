@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SCAServer
+
+@main
+struct SCAServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sca-server",
+        abstract: "Strong Customer Authentication server (PSD2 SCA in three phases).",
+        subcommands: [Serve.self, UserCommand.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Options every subcommand shares: where the configuration and the data live.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "JSON configuration file (also SCA_CONFIG).")
+    var config: String?
+
+    @Option(help: "Directory for the database, server key and outbox (default ./.sca).")
+    var dataDir: String?
+
+    /// Defaults < file < SCA_* environment < these flags.
+    func load(flags extra: [String: String] = [:]) throws -> ServerConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        var flags = extra
+        if let dataDir { flags["dataDir"] = dataDir }
+        do {
+            return try ConfigurationLoader().load(file: config ?? environment["SCA_CONFIG"], environment: environment, flags: flags)
+        } catch let error as ConfigurationError {
+            throw ValidationError("configuration: \(error.description)")
+        }
+    }
+}
+
+func bootstrapLogging() {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .info
+        return handler
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import SCAServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP server (127.0.0.1:8080, SQLite under ./.sca by default).")
+
+    @OptionGroup var common: CommonOptions
+    @Option(help: "Address to bind.") var host: String?
+    @Option(help: "Port to bind; 0 picks a free one and prints it.") var port: Int?
+    @Option(help: "Admin API key (also SCA_ADMIN_KEY); without one the admin API is off.") var adminKey: String?
+    @Flag(help: "Seed demo users and print their credentials.") var demo = false
+
+    func run() async throws {
+        var flags: [String: String] = [:]
+        if let host { flags["host"] = host }
+        if let port { flags["port"] = String(port) }
+        if let adminKey { flags["adminKey"] = adminKey }
+        if demo { flags["demo"] = "true" }
+        let configuration = try common.load(flags: flags)
+        bootstrapLogging()
+        let services = try await SCAServices.make(configuration: configuration)
+        if configuration.demo {
+            printDemo(try await DemoSeeder(users: services.users).seed(), configuration: configuration)
+        }
+        let host = configuration.host
+        let app = services.application { port in
+            printUnbuffered("sca-server listening on http://\(host):\(port)")
+        }
+        try await app.runService()
+    }
+
+    private func printDemo(_ users: [DemoSeeder.Credentials], configuration: ServerConfiguration) {
+        printUnbuffered("Demo users (codes are written to \(configuration.outboxPath)):")
+        for user in users {
+            var methods = ["password \(user.password)"]
+            if let pin = user.pin { methods.append("PIN \(pin)") }
+            if let phone = user.phone { methods.append("SMS to \(phone)") }
+            if user.emailCodes { methods.append("e-mail codes") }
+            let roles = user.roles.isEmpty ? "" : " [\(user.roles.joined(separator: ", "))]"
+            printUnbuffered("  \(user.email)\(roles): \(methods.joined(separator: ", "))")
+            if let uri = user.totpURI { printUnbuffered("    TOTP: \(uri)") }
+        }
+    }
+}
+
+/// Writes a line straight to standard output, so a parent process reading a pipe (a test, a
+/// script waiting for the port) sees it at once.
+func printUnbuffered(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import SCACore
+import SCAServer
+
+/// `sca-server user …`: the admin CLI, working directly on the server's database.
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage users on the server's database.",
+        subcommands: [Add.self, List.self, SetPassword.self, SetPIN.self, EnrollTOTP.self, Unblock.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a user.")
+        @OptionGroup var common: CommonOptions
+        @Option(help: "E-mail address (the login name).") var email: String
+        @Option(help: "Password (prefer --password-stdin: flags show in the process list).") var password: String?
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+        @Option(help: "PIN (4 to 12 digits).") var pin: String?
+        @Option(help: "Phone number in E.164 form, enables SMS codes.") var phone: String?
+        @Option(help: "A role; repeat for several.") var role: [String] = []
+        @Flag(help: "Do not send one-time codes by e-mail.") var noEmailCodes = false
+
+        func run() async throws {
+            let services = try await openServices(common)
+            let secret = try readSecret(password, fromStdin: passwordStdin)
+            let user = try await services.users.create(CreateUserRequest(
+                email: email, password: secret, pin: pin, phone: phone, roles: role.isEmpty ? nil : role,
+                emailCodes: !noEmailCodes))
+            print(user.id)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List users with their methods and lock state.")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let services = try await openServices(common)
+            for user in try await services.users.list() {
+                let view = services.users.describe(user)
+                print("\(view.userId)  \(view.email)  [\(view.methods.map(\.rawValue).joined(separator: ","))]  lock: \(view.lock.state)")
+            }
+        }
+    }
+
+    struct SetPassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set-password", abstract: "Set a user's password.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "User id or e-mail.") var user: String
+        @Option var password: String?
+        @Flag(help: "Read the password from standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let services = try await openServices(common)
+            let id = try await resolve(user, in: services)
+            try await services.users.update(userID: id, UpdateUserRequest(password: try readSecret(password, fromStdin: passwordStdin)))
+            print("password set for \(id)")
+        }
+    }
+
+    struct SetPIN: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set-pin", abstract: "Set a user's PIN.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "User id or e-mail.") var user: String
+        @Option var pin: String?
+        @Flag(help: "Read the PIN from standard input.") var pinStdin = false
+
+        func run() async throws {
+            let services = try await openServices(common)
+            let id = try await resolve(user, in: services)
+            try await services.users.update(userID: id, UpdateUserRequest(pin: try readSecret(pin, fromStdin: pinStdin)))
+            print("PIN set for \(id)")
+        }
+    }
+
+    struct EnrollTOTP: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "enroll-totp", abstract: "Give a user a new authenticator seed and print its otpauth URI.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "User id or e-mail.") var user: String
+
+        func run() async throws {
+            let services = try await openServices(common)
+            let enrollment = try await services.users.enrollTOTP(userID: try await resolve(user, in: services))
+            print(enrollment.otpauthUri)
+        }
+    }
+
+    struct Unblock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lift a user's temporary or permanent block.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "User id or e-mail.") var user: String
+
+        func run() async throws {
+            let services = try await openServices(common)
+            let id = try await resolve(user, in: services)
+            try await services.users.unblock(userID: id)
+            print("unblocked \(id)")
+        }
+    }
+}
+
+private func openServices(_ common: CommonOptions) async throws -> SCAServices {
+    do {
+        return try await SCAServices.make(configuration: try common.load())
+    } catch let problem as Problem {
+        throw ValidationError(problem.detail ?? problem.title)
+    }
+}
+
+private func resolve(_ user: String, in services: SCAServices) async throws -> String {
+    guard let record = try await services.users.find(user) else { throw ValidationError("no such user: \(user)") }
+    return record.id
+}
+
+/// A secret from its flag, or from the first line of standard input.
+private func readSecret(_ flag: String?, fromStdin: Bool) throws -> String? {
+    guard fromStdin else { return flag }
+    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        throw ValidationError("expected the secret on standard input")
+    }
+    return line
+}
