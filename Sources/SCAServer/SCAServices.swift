@@ -28,6 +28,12 @@ public struct SCAServices: Sendable {
         messageSender: (any MessageSender)? = nil, logger: Logger = Logger(label: "sca-server")
     ) async throws -> SCAServices {
         try configuration.validate()
+        if !FileManager.default.fileExists(atPath: configuration.dataDirectory) {
+            // The directory holds the database, the server key and live codes: owner only.
+            try FileManager.default.createDirectory(
+                atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
         let store = try store ?? SQLiteStore(path: configuration.databasePath)
         let box = SecretBox(key: try ServerKey.load(configuration: configuration, random: runtime.random))
         let hasher = PasswordHasher(parameters: configuration.passwordHashing, random: runtime.random)
