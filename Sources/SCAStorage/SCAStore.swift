@@ -90,6 +90,42 @@ public protocol SCAStore: Sendable {
     /// so that instances starting together agree on one key.
     func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord
 
+    // MARK: Devices
+
+    /// Stores a new activation code. Whether an existing code is still live is judged at
+    /// `code.createdAt`.
+    /// - Throws: `StoreError.conflict("lookupID")` when a *live* code (unused, unexpired, not
+    ///   void) has the same lookup id (a dead one with that id is replaced);
+    ///   `StoreError.notFound` when the user does not exist.
+    func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws
+    /// All in one step: finds the live code by `lookupID`, compares `codeHash` (counting a
+    /// wrong try, the code becoming void at `maximumTries`), checks the user's device limit
+    /// (devices not removed), stores `device` with the code's user as its owner (the record's
+    /// `userID` is replaced) and marks the code used.
+    /// - Throws: `StoreError.conflict("id")` when the device id is taken (the code stays unused).
+    func registerDevice(
+        _ device: DeviceRecord, lookupID: String, codeHash: [UInt8], now: Date, maximumTries: Int, maximumDevices: Int
+    ) async throws -> DeviceRegistration
+    func device(id: String) async throws -> DeviceRecord?
+    /// A user's devices, removed ones included, oldest first.
+    func devices(userID: String) async throws -> [DeviceRecord]
+    /// Moves a device to `status`. A removed device stays removed; setting `.active` clears
+    /// `failCount`.
+    /// - Returns: the device after the change, or nil when there is no such device.
+    @discardableResult
+    func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord?
+    /// Counts a wrong signature (whatever the status); at `maximumFailures` an active device
+    /// becomes blocked.
+    /// - Returns: the device after the change, or nil when there is no such device.
+    func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord?
+    /// A good signature: `failCount` back to zero and `lastUsedAt` set (a block is not lifted).
+    /// - Throws: `StoreError.notFound` when there is no such device.
+    func recordDeviceSuccess(id: String, now: Date) async throws
+    /// Burns a device signature (by a hash the caller chooses): true the first time only,
+    /// until `expiresAt`, after which the row may be cleaned up. The caller binds the hash to
+    /// something that expires no later (the challenge), so once is once, ever.
+    func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

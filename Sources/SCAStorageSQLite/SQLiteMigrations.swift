@@ -134,5 +134,47 @@ enum SQLiteMigrations {
             CREATE INDEX signing_keys_created_at ON signing_keys (created_at);
             """
         ),
+        (
+            "v1-devices",
+            """
+            CREATE TABLE devices (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id),
+                name TEXT NOT NULL,
+                platform TEXT NOT NULL,
+                possession_key BLOB NOT NULL,
+                biometry_key BLOB,
+                status TEXT NOT NULL,
+                fail_count INTEGER NOT NULL DEFAULT 0,
+                created_at REAL NOT NULL,
+                last_used_at REAL
+            );
+            CREATE INDEX devices_user_id ON devices (user_id);
+            """
+        ),
+        (
+            "v1-activation-codes",
+            """
+            CREATE TABLE activation_codes (
+                lookup_id TEXT PRIMARY KEY NOT NULL,
+                code_hash BLOB NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id),
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                failed_tries INTEGER NOT NULL DEFAULT 0,
+                used_at REAL
+            );
+            """
+        ),
+        (
+            "v1-used-signatures",
+            """
+            CREATE TABLE used_signatures (
+                hash BLOB PRIMARY KEY NOT NULL,
+                expires_at REAL NOT NULL
+            );
+            CREATE INDEX used_signatures_expires_at ON used_signatures (expires_at);
+            """
+        ),
     ]
 }

@@ -55,6 +55,33 @@ struct SQLiteStoreConformanceTests {
     @Test func tokensAreConsumedOnce() async throws { try await check { try await $0.tokensAreConsumedOnce() } }
     @Test func firstSigningKeyWins() async throws { try await check { try await $0.firstSigningKeyWins() } }
     @Test func healthCheckPasses() async throws { try await check { try await $0.healthCheckPasses() } }
+
+    @Test func activationCodeConflictsAndReplacement() async throws {
+        try await check { try await $0.activationCodeConflictsAndReplacement() }
+    }
+    @Test func deviceRegistration() async throws { try await check { try await $0.deviceRegistration() } }
+    @Test func wrongActivationCodeCountsTries() async throws {
+        try await check { try await $0.wrongActivationCodeCountsTries() }
+    }
+    @Test func expiredActivationCodeIsInvalid() async throws {
+        try await check { try await $0.expiredActivationCodeIsInvalid() }
+    }
+    @Test func deviceLimitExcludesRemovedDevices() async throws {
+        try await check { try await $0.deviceLimitExcludesRemovedDevices() }
+    }
+    @Test func devicesAreListedOldestFirst() async throws { try await check { try await $0.devicesAreListedOldestFirst() } }
+    @Test func parallelRegistrationsUseTheCodeOnce() async throws {
+        try await check { try await $0.parallelRegistrationsUseTheCodeOnce() }
+    }
+    @Test func deviceStatusChanges() async throws { try await check { try await $0.deviceStatusChanges() } }
+    @Test func failuresBlockAnActiveDevice() async throws { try await check { try await $0.failuresBlockAnActiveDevice() } }
+    @Test func parallelDeviceFailuresAreAllCounted() async throws {
+        try await check { try await $0.parallelDeviceFailuresAreAllCounted() }
+    }
+    @Test func signaturesAreUsedOnce() async throws { try await check { try await $0.signaturesAreUsedOnce() } }
+    @Test func usedSignaturesAreForgottenAfterExpiry() async throws {
+        try await check { try await $0.usedSignaturesAreForgottenAfterExpiry() }
+    }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -556,4 +556,286 @@ struct StoreConformance {
     func healthCheckPasses() async throws {
         try await store.checkHealth()
     }
+
+    // MARK: Devices
+
+    /// A device with keys shaped like X9.63 P-256 public keys.
+    func makeDevice(
+        _ id: String = "d1", userID: String = "u1", biometryKey: [UInt8]? = [4] + [UInt8](repeating: 2, count: 64),
+        createdAt: Date = StoreConformance.t0
+    ) -> DeviceRecord {
+        DeviceRecord(
+            id: id, userID: userID, name: "Phone \(id)", platform: "ios",
+            possessionKey: [4] + [UInt8](repeating: 1, count: 64), biometryKey: biometryKey, createdAt: createdAt
+        )
+    }
+
+    /// A code living ten minutes from `createdAt`.
+    func makeActivationCode(
+        _ lookupID: String = "AAAAA", hash: [UInt8] = [1, 2, 3], userID: String = "u1",
+        createdAt: Date = StoreConformance.t0
+    ) -> ActivationCodeRecord {
+        ActivationCodeRecord(
+            lookupID: lookupID, codeHash: hash, userID: userID, createdAt: createdAt, expiresAt: createdAt + 600
+        )
+    }
+
+    func register(
+        _ device: DeviceRecord, lookupID: String = "AAAAA", hash: [UInt8] = [1, 2, 3],
+        now: Date = StoreConformance.t0 + 1, maximumTries: Int = 3, maximumDevices: Int = 5
+    ) async throws -> DeviceRegistration {
+        try await store.registerDevice(
+            device, lookupID: lookupID, codeHash: hash, now: now, maximumTries: maximumTries,
+            maximumDevices: maximumDevices
+        )
+    }
+
+    /// Registers `device` through a code of its own.
+    func addDevice(_ device: DeviceRecord) async throws {
+        let lookupID = "L-\(device.id)"
+        try await store.createActivationCode(
+            makeActivationCode(lookupID, hash: [9], userID: device.userID, createdAt: device.createdAt), maximumTries: 3
+        )
+        let registration = try await register(
+            device, lookupID: lookupID, hash: [9], now: device.createdAt, maximumDevices: 100
+        )
+        #expect(registration == .registered(device))
+    }
+
+    func activationCodeConflictsAndReplacement() async throws {
+        try await store.createUser(makeUser())
+        try await store.createActivationCode(makeActivationCode(hash: [1]), maximumTries: 3)
+        // Another lookup id is another code.
+        try await store.createActivationCode(makeActivationCode("BBBBB", hash: [1]), maximumTries: 3)
+
+        // A live code keeps its lookup id up to its expiry, which is exclusive.
+        await #expect(throws: StoreError.conflict("lookupID")) {
+            try await store.createActivationCode(makeActivationCode(hash: [2], createdAt: t0 + 599.5), maximumTries: 3)
+        }
+        try await store.createActivationCode(makeActivationCode(hash: [2], createdAt: t0 + 600), maximumTries: 3)
+        #expect(
+            try await register(makeDevice("d1"), hash: [1], now: t0 + 601) == .codeWrong(remaining: 2),
+            "the expired code was replaced"
+        )
+        #expect(try await register(makeDevice("d1"), hash: [2], now: t0 + 601) == .registered(makeDevice("d1")))
+
+        // A used code is replaced.
+        try await store.createActivationCode(makeActivationCode(hash: [3], createdAt: t0 + 602), maximumTries: 3)
+        #expect(try await register(makeDevice("d2"), hash: [9], now: t0 + 603) == .codeWrong(remaining: 2))
+        #expect(try await register(makeDevice("d2"), hash: [9], now: t0 + 603) == .codeWrong(remaining: 1))
+
+        // Whether a code is void depends on the limit of tries in force.
+        await #expect(throws: StoreError.conflict("lookupID")) {
+            try await store.createActivationCode(makeActivationCode(hash: [4], createdAt: t0 + 604), maximumTries: 3)
+        }
+        try await store.createActivationCode(makeActivationCode(hash: [4], createdAt: t0 + 604), maximumTries: 2)
+        #expect(try await register(makeDevice("d2"), hash: [4], now: t0 + 605) == .registered(makeDevice("d2")))
+    }
+
+    func deviceRegistration() async throws {
+        try await store.createUser(makeUser("u1"))
+        try await store.createUser(makeUser("u2", email: "bob@example.com"))
+        try await store.createActivationCode(makeActivationCode(), maximumTries: 3)
+        #expect(try await store.device(id: "d1") == nil)
+
+        // The code decides the owner, not the record.
+        let first = makeDevice("d1")
+        #expect(try await register(makeDevice("d1", userID: "u2")) == .registered(first))
+        #expect(try await store.device(id: "d1") == first)
+        #expect(try await store.devices(userID: "u1") == [first])
+        #expect(try await store.devices(userID: "u2").isEmpty)
+
+        #expect(try await register(makeDevice("d2"), now: t0 + 2) == .codeInvalid, "the code is used")
+        #expect(try await store.devices(userID: "u1") == [first])
+
+        // A taken device id leaves the code unused.
+        try await store.createActivationCode(makeActivationCode("BBBBB", hash: [4]), maximumTries: 3)
+        await #expect(throws: StoreError.conflict("id")) {
+            try await register(makeDevice("d1"), lookupID: "BBBBB", hash: [4])
+        }
+        let second = makeDevice("d2", biometryKey: nil, createdAt: t0 + 1)
+        #expect(try await register(second, lookupID: "BBBBB", hash: [4]) == .registered(second))
+        #expect(try await store.device(id: "d2") == second)
+        #expect(try await store.devices(userID: "u1") == [first, second])
+    }
+
+    func wrongActivationCodeCountsTries() async throws {
+        try await store.createUser(makeUser())
+        try await store.createActivationCode(makeActivationCode(hash: [1, 2, 3]), maximumTries: 3)
+        #expect(try await register(makeDevice(), hash: [1, 2, 4]) == .codeWrong(remaining: 2))
+        #expect(try await register(makeDevice(), hash: [1, 2, 3, 4]) == .codeWrong(remaining: 1))
+        #expect(try await register(makeDevice(), hash: []) == .codeWrong(remaining: 0))
+        #expect(try await register(makeDevice(), hash: [1, 2, 3]) == .codeInvalid, "void after the last try")
+        #expect(try await register(makeDevice(), lookupID: "ZZZZZ") == .codeInvalid, "unknown")
+        #expect(try await store.device(id: "d1") == nil)
+    }
+
+    func expiredActivationCodeIsInvalid() async throws {
+        try await store.createUser(makeUser())
+        try await store.createActivationCode(makeActivationCode(), maximumTries: 3)
+        try await store.createActivationCode(makeActivationCode("BBBBB"), maximumTries: 3)
+        #expect(try await register(makeDevice(), now: t0 + 600) == .codeInvalid, "expiry is exclusive")
+        #expect(try await register(makeDevice(), hash: [9], now: t0 + 600) == .codeInvalid, "no try on a dead code")
+        #expect(try await register(makeDevice(), lookupID: "BBBBB", now: t0 + 599.5) == .registered(makeDevice()))
+    }
+
+    func deviceLimitExcludesRemovedDevices() async throws {
+        try await store.createUser(makeUser("u1"))
+        try await store.createUser(makeUser("u2", email: "bob@example.com"))
+        try await addDevice(makeDevice("d1"))
+        try await addDevice(makeDevice("d2", createdAt: t0 + 1))
+        try await addDevice(makeDevice("d9", userID: "u2"))
+        // Blocked devices count.
+        try await store.setDeviceStatus(id: "d2", to: .blocked)
+
+        try await store.createActivationCode(makeActivationCode(), maximumTries: 3)
+        let third = makeDevice("d3", createdAt: t0 + 2)
+        #expect(try await register(third, maximumDevices: 2) == .deviceLimitReached)
+        // The code is left as it was: unused, its tries untouched.
+        #expect(try await register(third, hash: [0], maximumDevices: 2) == .codeWrong(remaining: 2))
+        #expect(try await register(third, maximumDevices: 2) == .deviceLimitReached)
+        #expect(try await store.devices(userID: "u1").count == 2)
+
+        try await store.setDeviceStatus(id: "d1", to: .removed)
+        #expect(try await register(third, maximumDevices: 2) == .registered(third))
+        #expect(try await store.devices(userID: "u1").map(\.id) == ["d1", "d2", "d3"], "removed devices are listed")
+
+        try await store.createActivationCode(makeActivationCode("BBBBB"), maximumTries: 3)
+        #expect(try await register(makeDevice("d4"), lookupID: "BBBBB", maximumDevices: 2) == .deviceLimitReached)
+    }
+
+    func devicesAreListedOldestFirst() async throws {
+        try await store.createUser(makeUser("u1"))
+        try await store.createUser(makeUser("u2", email: "bob@example.com"))
+        try await addDevice(makeDevice("d2", createdAt: t0 + 1))
+        try await addDevice(makeDevice("d1", createdAt: t0 + 1))
+        try await addDevice(makeDevice("d0", createdAt: t0 + 2.5))
+        try await addDevice(makeDevice("d9", createdAt: t0))
+        try await addDevice(makeDevice("d5", userID: "u2", createdAt: t0))
+        #expect(try await store.devices(userID: "u1").map(\.id) == ["d9", "d1", "d2", "d0"])
+        #expect(try await store.devices(userID: "u2").map(\.id) == ["d5"])
+        #expect(try await store.devices(userID: "nobody").isEmpty)
+    }
+
+    func parallelRegistrationsUseTheCodeOnce() async throws {
+        try await store.createUser(makeUser())
+        try await store.createActivationCode(makeActivationCode(), maximumTries: 3)
+        let store = self.store
+        let devices = (0..<20).map { makeDevice("d\($0)") }
+        let results = try await withThrowingTaskGroup(of: DeviceRegistration.self) { group in
+            for device in devices {
+                group.addTask {
+                    try await store.registerDevice(
+                        device, lookupID: "AAAAA", codeHash: [1, 2, 3], now: Self.t0 + 1, maximumTries: 3,
+                        maximumDevices: 5
+                    )
+                }
+            }
+            var results: [DeviceRegistration] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        #expect(results.filter { if case .registered = $0 { true } else { false } }.count == 1)
+        #expect(results.filter { $0 == .codeInvalid }.count == 19)
+        #expect(try await store.devices(userID: "u1").count == 1)
+    }
+
+    func deviceStatusChanges() async throws {
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        #expect(try await store.setDeviceStatus(id: "nobody", to: .blocked) == nil)
+
+        _ = try await store.recordDeviceFailure(id: "d1", maximumFailures: 5)
+        _ = try await store.recordDeviceFailure(id: "d1", maximumFailures: 5)
+        var expected = makeDevice()
+        expected.status = .blocked
+        expected.failCount = 2
+        #expect(try await store.setDeviceStatus(id: "d1", to: .blocked) == expected, "blocking keeps the count")
+        expected.status = .active
+        expected.failCount = 0
+        #expect(try await store.setDeviceStatus(id: "d1", to: .active) == expected, "unblocking clears the count")
+        #expect(try await store.device(id: "d1") == expected)
+
+        _ = try await store.recordDeviceFailure(id: "d1", maximumFailures: 5)
+        expected.status = .removed
+        expected.failCount = 1
+        #expect(try await store.setDeviceStatus(id: "d1", to: .removed) == expected)
+        for status in DeviceStatus.allCases {
+            #expect(try await store.setDeviceStatus(id: "d1", to: status) == expected, "removed is final")
+        }
+        #expect(try await store.device(id: "d1") == expected)
+    }
+
+    func failuresBlockAnActiveDevice() async throws {
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice("d1"))
+        try await addDevice(makeDevice("d2"))
+        for count in 1...4 {
+            let device = try await store.recordDeviceFailure(id: "d1", maximumFailures: 5)
+            #expect(device?.failCount == count)
+            #expect(device?.status == .active)
+        }
+        var expected = makeDevice("d1")
+        expected.failCount = 5
+        expected.status = .blocked
+        #expect(try await store.recordDeviceFailure(id: "d1", maximumFailures: 5) == expected)
+        expected.failCount = 6
+        #expect(try await store.recordDeviceFailure(id: "d1", maximumFailures: 5) == expected)
+        #expect(try await store.device(id: "d1") == expected)
+
+        // A success restarts the count and does not lift the block.
+        try await store.recordDeviceSuccess(id: "d1", now: t0 + 30.5)
+        expected.failCount = 0
+        expected.lastUsedAt = t0 + 30.5
+        #expect(try await store.device(id: "d1") == expected)
+
+        // A removed device stays removed.
+        try await store.setDeviceStatus(id: "d2", to: .removed)
+        for _ in 0..<5 { _ = try await store.recordDeviceFailure(id: "d2", maximumFailures: 5) }
+        #expect(try await store.device(id: "d2")?.status == .removed)
+
+        #expect(try await store.recordDeviceFailure(id: "nobody", maximumFailures: 5) == nil)
+        await #expect(throws: StoreError.notFound) {
+            try await store.recordDeviceSuccess(id: "nobody", now: t0)
+        }
+    }
+
+    func parallelDeviceFailuresAreAllCounted() async throws {
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        let store = self.store
+        let results = try await inParallel(20) {
+            try await store.recordDeviceFailure(id: "d1", maximumFailures: 5)
+        }
+        #expect(results.compactMap { $0?.failCount }.sorted() == Array(1...20))
+        #expect(results.filter { $0?.status == .active }.count == 4)
+        let device = try await store.device(id: "d1")
+        #expect(device?.failCount == 20)
+        #expect(device?.status == .blocked)
+    }
+
+    func signaturesAreUsedOnce() async throws {
+        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 300, now: t0))
+        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 300, now: t0 + 1) == false)
+        #expect(try await store.markSignatureUsed([1, 0], expiresAt: t0 + 300, now: t0 + 1))
+
+        let store = self.store
+        let results = try await inParallel(20) {
+            try await store.markSignatureUsed([2], expiresAt: Self.t0 + 300, now: Self.t0 + 2)
+        }
+        #expect(results.filter { $0 }.count == 1)
+    }
+
+    /// A used signature is remembered until its expiry and may be forgotten after it, when
+    /// the same hash is accepted again. The caller must therefore bind each signature to
+    /// something that itself expires no later (the challenge it signs) and refuse a replay on
+    /// that ground before asking here.
+    func usedSignaturesAreForgottenAfterExpiry() async throws {
+        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 60, now: t0))
+        #expect(try await store.markSignatureUsed([2], expiresAt: t0 + 600, now: t0 + 30))
+        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 60, now: t0 + 60) == false, "up to its expiry")
+        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 120, now: t0 + 60.5), "forgotten after it")
+        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 120, now: t0 + 61) == false)
+        #expect(try await store.markSignatureUsed([2], expiresAt: t0 + 600, now: t0 + 61) == false, "others are kept")
+    }
 }

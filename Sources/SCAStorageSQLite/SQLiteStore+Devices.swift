@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+// Devices are stored by `registerDevice` (SQLiteStore+ActivationCodes.swift). A status change
+// and the counting of a failure are each one write transaction, so concurrent signatures are
+// counted one after the other.
+extension SQLiteStore {
+    public func device(id: String) async throws -> DeviceRecord? {
+        try await writer.read { db in
+            try Self.device(db, id: id)
+        }
+    }
+
+    /// Oldest first; devices created at the same instant by id.
+    public func devices(userID: String) async throws -> [DeviceRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id", arguments: [userID]
+            )
+            .map(DeviceRecord.init(row:))
+        }
+    }
+
+    /// A removed device is returned unchanged. Moving to `active` clears `failCount`; moving to
+    /// `blocked` or `removed` keeps it.
+    @discardableResult
+    public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
+        try await writer.write { db in
+            guard var device = try Self.device(db, id: id) else { return nil }
+            if device.status == .removed { return device }
+            device.status = status
+            if status == .active { device.failCount = 0 }
+            try db.execute(
+                sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
+                arguments: [device.status.rawValue, device.failCount, id]
+            )
+            return device
+        }
+    }
+
+    /// Counts the failure whatever the status; only an active device becomes blocked, so a
+    /// removed device stays removed.
+    public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
+        try await writer.write { db in
+            guard var device = try Self.device(db, id: id) else { return nil }
+            device.failCount += 1
+            if device.status == .active && device.failCount >= maximumFailures {
+                device.status = .blocked
+            }
+            try db.execute(
+                sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
+                arguments: [device.status.rawValue, device.failCount, id]
+            )
+            return device
+        }
+    }
+
+    /// Leaves the status alone: a signature verified before a block does not lift it.
+    /// - Throws: `StoreError.notFound` when there is no such device.
+    public func recordDeviceSuccess(id: String, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE devices SET fail_count = 0, last_used_at = ? WHERE id = ?",
+                arguments: [now.unixSeconds, id]
+            )
+            if db.changesCount == 0 { throw StoreError.notFound }
+        }
+    }
+
+    /// Remembers the hash until `expiresAt`, and forgets hashes past their expiry in the same
+    /// transaction so that the table does not grow without end. A forgotten hash is accepted
+    /// again: the caller must bind each signature to something that itself expires no later
+    /// than `expiresAt` (the challenge it signs), so that a replay after that is refused
+    /// before its hash is looked up.
+    public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM used_signatures WHERE expires_at < ?", arguments: [now.unixSeconds])
+            try db.execute(
+                sql: "INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
+                arguments: [Data(hash), expiresAt.unixSeconds]
+            )
+            return db.changesCount == 1
+        }
+    }
+
+    static func device(_ db: Database, id: String) throws -> DeviceRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE id = ?", arguments: [id])
+            .map(DeviceRecord.init(row:))
+    }
+
+    static func insert(_ device: DeviceRecord, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO devices (
+                    id, user_id, name, platform, possession_key, biometry_key, status, fail_count,
+                    created_at, last_used_at
+                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                device.id, device.userID, device.name, device.platform, Data(device.possessionKey),
+                device.biometryKey.map { Data($0) }, device.status.rawValue, device.failCount,
+                device.createdAt.unixSeconds, device.lastUsedAt?.unixSeconds,
+            ]
+        )
+    }
+}
+
+extension DeviceRecord {
+    init(row: Row) throws {
+        self.init(
+            id: try row.value("id"),
+            userID: try row.value("user_id"),
+            name: try row.value("name"),
+            platform: try row.value("platform"),
+            possessionKey: try row.bytes("possession_key"),
+            biometryKey: try row.optionalBytes("biometry_key"),
+            status: try row.rawValue("status"),
+            failCount: try row.value("fail_count"),
+            createdAt: try row.date("created_at"),
+            lastUsedAt: try row.optionalDate("last_used_at")
+        )
+    }
+}
