@@ -15,6 +15,8 @@ public struct SCAServices: Sendable {
     public let users: UserService
     public let challenges: ChallengeService
     public let tokens: TokenService
+    public let devices: DeviceService
+    public let account: AccountService
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
     let logger: Logger
@@ -52,7 +54,9 @@ public struct SCAServices: Sendable {
 
         let decoySecret = Base64URL.encode(runtime.random.bytes(16))
         let decoyHash = try await BlockingWork.run { try hasher.hash(decoySecret) }
-        let verifier = FactorVerifier(store: store, hasher: hasher, box: box, runtime: runtime, decoyHash: decoyHash)
+        let verifier = FactorVerifier(
+            store: store, hasher: hasher, box: box, runtime: runtime, maxDeviceFailures: configuration.maxDeviceFailures,
+            decoyHash: decoyHash)
         let signer = try await TokenSigner.load(store: store, box: box, now: runtime.now())
         let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime)
         let lockout = LockoutService(
@@ -61,11 +65,13 @@ public struct SCAServices: Sendable {
             store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger)
         let challenges = ChallengeService(
             store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
-            configuration: configuration, runtime: runtime, logger: logger)
+            risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger)
         let users = UserService(store: store, hasher: hasher, box: box, runtime: runtime, issuer: "swift-sca")
+        let devices = DeviceService(store: store, box: box, configuration: configuration, runtime: runtime, logger: logger)
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
-            tokens: tokens, outbox: outbox, logger: logger)
+            tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
+            outbox: outbox, logger: logger)
     }
 
     /// Every route of API.md behind the problem middleware.
@@ -74,7 +80,9 @@ public struct SCAServices: Sendable {
         router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
         ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: router)
         TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: router)
-        AdminRoutes(users: users, adminKey: configuration.adminKey, maxBodySize: configuration.maxBodySize).register(on: router)
+        DeviceRoutes(devices: devices, account: account, maxBodySize: configuration.maxBodySize).register(on: router)
+        AdminRoutes(users: users, devices: devices, adminKey: configuration.adminKey, maxBodySize: configuration.maxBodySize)
+            .register(on: router)
         MetadataRoutes(tokens: tokens, store: store).register(on: router)
         return router
     }

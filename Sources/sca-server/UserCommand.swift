@@ -37,7 +37,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let services = try await openServices(common)
             for user in try await services.users.list() {
-                let view = services.users.describe(user)
+                let view = try await services.users.describe(user)
                 print("\(view.userId)  \(view.email)  [\(view.methods.map(\.rawValue).joined(separator: ","))]  lock: \(view.lock.state)")
             }
         }

@@ -33,6 +33,14 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let tokenReused = ProblemCode(rawValue: "token.reused")
     public static let sessionExpired = ProblemCode(rawValue: "session.expired")
 
+    public static let activationCodeInvalid = ProblemCode(rawValue: "activation.code_invalid")
+    public static let deviceProofInvalid = ProblemCode(rawValue: "device.proof_invalid")
+    public static let deviceLimitReached = ProblemCode(rawValue: "device.limit_reached")
+    public static let deviceNotFound = ProblemCode(rawValue: "device.not_found")
+    public static let deviceBlocked = ProblemCode(rawValue: "device.blocked")
+    public static let deviceRemoved = ProblemCode(rawValue: "device.removed")
+    public static let forbidden = ProblemCode(rawValue: "auth.forbidden")
+
     public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
     public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
 }

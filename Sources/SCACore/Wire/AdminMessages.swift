@@ -73,11 +73,12 @@ public struct UserResponse: Codable, Sendable, Equatable {
     public var roles: [String]
     public var methods: [AuthenticationMethod]
     public var lock: LockStatus
+    public var devices: [DeviceResponse]
     public var createdAt: Date
 
     public init(
         userId: String, email: String, phone: String?, roles: [String],
-        methods: [AuthenticationMethod], lock: LockStatus, createdAt: Date
+        methods: [AuthenticationMethod], lock: LockStatus, devices: [DeviceResponse] = [], createdAt: Date
     ) {
         self.userId = userId
         self.email = email
@@ -85,6 +86,7 @@ public struct UserResponse: Codable, Sendable, Equatable {
         self.roles = roles
         self.methods = methods
         self.lock = lock
+        self.devices = devices
         self.createdAt = createdAt
     }
 }

@@ -17,7 +17,12 @@ public struct ConfigurationLoader: Sendable {
             "accessTokenLifetime", "refreshTokenLifetime", "sessionIdleTimeout",
             "maxFailedAttempts", "firstBlockSeconds", "maxTemporaryBlocks",
             "scryptLogN", "scryptR", "scryptP", "messageSender", "webhookURL", "maxBodySize",
+            "maxDevicesPerUser", "maxDeviceFailures", "activationCodeLifetime", "activationCodeMaxTries",
+            "highValuePaymentThreshold",
         ]
+        for currency in Currency.all where currency.code != "EUR" {
+            keys.append("exchangeRates.\(currency.code)")
+        }
         for operation in OperationKind.allCases {
             keys += ["requiredCategories.\(operation.rawValue)", "verdict.\(operation.rawValue)", "methods.\(operation.rawValue)"]
         }
@@ -144,6 +149,13 @@ public struct ConfigurationLoader: Sendable {
         case "messageSender": configuration.messageSender = value
         case "webhookURL": configuration.webhookURL = value.isEmpty ? nil : value
         case "maxBodySize": configuration.maxBodySize = try integer()
+        case "maxDevicesPerUser": configuration.maxDevicesPerUser = try integer()
+        case "maxDeviceFailures": configuration.maxDeviceFailures = try integer()
+        case "activationCodeLifetime": configuration.activationCodeLifetime = try integer()
+        case "activationCodeMaxTries": configuration.activationCodeMaxTries = try integer()
+        case "highValuePaymentThreshold": configuration.highValuePaymentThreshold = value
+        case _ where key.hasPrefix("exchangeRates."):
+            configuration.exchangeRates[String(key.dropFirst("exchangeRates.".count)).uppercased()] = value
         default:
             let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let operation = OperationKind(rawValue: parts[1]) else {

@@ -36,6 +36,20 @@ public struct ServerConfiguration: Sendable {
     public var lockout = LockoutPolicy()
     public var passwordHashing = PasswordHasher.Parameters.default
 
+    /// Devices a user may have that are not removed.
+    public var maxDevicesPerUser = 5
+    /// Consecutive wrong signatures that block a device.
+    public var maxDeviceFailures = 5
+    /// Seconds an activation code lives, and wrong tries before it is void.
+    public var activationCodeLifetime = 300
+    public var activationCodeMaxTries = 5
+
+    /// Payments from this amount (in EUR, decimal string) need all three categories.
+    public var highValuePaymentThreshold = "1000.00"
+    /// EUR value of one unit of each other currency, for the threshold. A payment in a
+    /// currency without a rate is treated as high value (fail safe).
+    public var exchangeRates: [String: String] = [:]
+
     /// Per-operation policy; operations not listed get `OperationPolicy()`.
     public var policies: [OperationKind: OperationPolicy] = [:]
 
@@ -72,6 +86,20 @@ public struct ServerConfiguration: Sendable {
         for positive in [challengeLifetime, codeLifetime, accessTokenLifetime, refreshTokenLifetime, maxCodeSends, maxBodySize]
         where positive <= 0 {
             throw ConfigurationError("lifetimes, limits and sizes must be positive")
+        }
+        for (name, value) in [("maxDevicesPerUser", maxDevicesPerUser), ("activationCodeLifetime", activationCodeLifetime)] where value <= 0 {
+            throw ConfigurationError("\(name) must be positive")
+        }
+        guard (1...5).contains(maxDeviceFailures), (1...5).contains(activationCodeMaxTries) else {
+            throw ConfigurationError("maxDeviceFailures and activationCodeMaxTries must be between 1 and 5")
+        }
+        guard Decimal(string: highValuePaymentThreshold, locale: Locale(identifier: "en_US_POSIX")).map({ $0 > 0 }) == true else {
+            throw ConfigurationError("highValuePaymentThreshold must be a positive decimal, got \(highValuePaymentThreshold)")
+        }
+        for (currency, rate) in exchangeRates {
+            guard Currency(code: currency) != nil, Decimal(string: rate, locale: Locale(identifier: "en_US_POSIX")).map({ $0 > 0 }) == true else {
+                throw ConfigurationError("exchangeRates.\(currency) must be a positive decimal for a known currency")
+            }
         }
         guard codeResendInterval >= 0 else { throw ConfigurationError("codeResendInterval must not be negative") }
         for (operation, policy) in policies {

@@ -5,6 +5,7 @@ import SCAStorage
 /// `/admin/v1`: user management for operators, behind the admin API key.
 struct AdminRoutes<Context: RequestContext> {
     let users: UserService
+    let devices: DeviceService
     let adminKey: String?
     let maxBodySize: Int
 
@@ -18,14 +19,16 @@ struct AdminRoutes<Context: RequestContext> {
             return try Response.json(CreatedUserResponse(userId: user.id), status: .created)
         }
         group.get("users") { _, _ in
-            try Response.json(try await users.list().map(users.describe))
+            var described: [UserResponse] = []
+            for user in try await users.list() { described.append(try await users.describe(user)) }
+            return try Response.json(described)
         }
         group.get("users/:id") { _, context in
-            try Response.json(users.describe(try await user(context)))
+            try Response.json(try await users.describe(try await user(context)))
         }
         group.patch("users/:id") { request, context in
             let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
-            return try Response.json(users.describe(try await users.update(userID: try await user(context).id, body)))
+            return try Response.json(try await users.describe(try await users.update(userID: try await user(context).id, body)))
         }
         group.post("users/:id/totp") { _, context in
             try Response.json(try await users.enrollTOTP(userID: try await user(context).id), status: .created)
@@ -34,6 +37,18 @@ struct AdminRoutes<Context: RequestContext> {
             let user = try await user(context)
             try await users.unblock(userID: user.id)
             return try Response.json(Unblocked(userId: user.id))
+        }
+        group.post("users/:id/activations") { _, context in
+            try Response.json(try await devices.issueActivationCode(for: try await user(context).id), status: .created)
+        }
+        group.post("devices/:id/block") { _, context in
+            try Response.json(try await devices.setStatus(of: context.parameters.require("id"), to: .blocked))
+        }
+        group.post("devices/:id/unblock") { _, context in
+            try Response.json(try await devices.setStatus(of: context.parameters.require("id"), to: .active))
+        }
+        group.delete("devices/:id") { _, context in
+            try Response.json(try await devices.setStatus(of: context.parameters.require("id"), to: .removed))
         }
     }
 

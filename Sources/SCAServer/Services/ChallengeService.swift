@@ -11,6 +11,7 @@ public struct ChallengeService: Sendable {
     let tokens: TokenService
     let codes: CodeService
     let lockout: LockoutService
+    let risk: RiskPolicy
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let logger: Logger
@@ -28,15 +29,20 @@ public struct ChallengeService: Sendable {
     public func create(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
         let transaction = try Self.validatedTransaction(request)
         let user = try await findUser(request.user)
-        if let device = request.device, !InputRules.isWellFormedID(device.deviceId, prefix: "dev") {
-            throw Problem.invalidRequest("device.deviceId is malformed")
-        }
+        let device = try await namedDevice(request.device, of: user)
         let policy = configuration.policy(for: request.operation)
-        let enrolled = user?.enrolledMethods ?? Self.decoyEnrolment
+        var enrolled = user?.enrolledMethods ?? Self.decoyEnrolment
+        if let device {
+            enrolled.append(.deviceKey)
+            if device.biometryKey != nil { enrolled.append(.biometricKey) }
+        }
+        let required = risk.requiredCategories(
+            base: policy.requiredCategories,
+            for: RiskContext(operation: request.operation, transaction: transaction, user: user, device: device))
         let now = runtime.now()
         let challenge = ChallengeRecord(
             id: runtime.makeID(prefix: "ch"), userID: user?.id, operation: request.operation,
-            verdict: policy.verdict, requiredCategories: policy.requiredCategories,
+            verdict: policy.verdict, requiredCategories: required,
             methods: policy.methods.filter(enrolled.contains), nonce: Base64URL.encode(runtime.random.bytes(32)),
             transaction: transaction, transactionDigest: transaction?.digest, deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)))
@@ -91,11 +97,18 @@ public struct ChallengeService: Sendable {
         guard let userID = challenge.userID, let user = try await store.user(id: userID) else {
             return try await submitToDecoy(proof, challenge: challenge)
         }
-        guard user.enrolledMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
+        var device: DeviceRecord?
+        if proof.method.isDeviceSignature {
+            // Only the device the challenge names may sign, and only while it is active.
+            guard let deviceID = challenge.deviceID, proof.deviceId == deviceID else { throw Problem.methodNotOffered(proof.method) }
+            device = try await namedDevice(DeviceReference(deviceId: deviceID), of: user)
+        } else {
+            guard user.enrolledMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
+        }
 
         // Count the attempt before evaluating it, so parallel guesses can never exceed the limit.
         try await lockout.reserveAttempt(for: user)
-        let passed = try await verifier.verify(proof, user: user, challenge: challenge)
+        let passed = try await verifier.verify(proof, user: user, challenge: challenge, device: device)
         logger.info(
             "proof evaluated",
             metadata: ["challenge": "\(challenge.id)", "method": "\(proof.method.rawValue)", "outcome": "\(passed ? "accepted" : "rejected")"])
@@ -200,6 +213,22 @@ public struct ChallengeService: Sendable {
             }
         }
         return challenge
+    }
+
+    /// The device a request names: it must exist, be the user's, and be active. An unknown
+    /// user has no devices, so a decoy answers like a real user naming someone else's device.
+    /// - Throws: `Problem` 400 (malformed id), 404 `device.not_found`, 403 `device.blocked` /
+    ///   `device.removed`.
+    private func namedDevice(_ reference: DeviceReference?, of user: UserRecord?) async throws -> DeviceRecord? {
+        guard let reference else { return nil }
+        guard InputRules.isWellFormedID(reference.deviceId, prefix: "dev") else {
+            throw Problem.invalidRequest("device.deviceId is malformed")
+        }
+        guard let user, let device = try await store.device(id: reference.deviceId), device.userID == user.id else {
+            throw Problem.deviceNotFound
+        }
+        guard device.status == .active else { throw Problem.deviceUnusable(device.status) }
+        return device
     }
 
     private func findUser(_ reference: UserReference) async throws -> UserRecord? {

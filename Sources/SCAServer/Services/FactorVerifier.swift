@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SCACore
 import SCAStorage
@@ -9,6 +10,7 @@ struct FactorVerifier: Sendable {
     let hasher: PasswordHasher
     let box: SecretBox
     let runtime: ServerRuntime
+    let maxDeviceFailures: Int
     /// A hash of a random secret with the configured parameters: decoys verify against it so an
     /// unknown user costs the same time as a known one.
     let decoyHash: String
@@ -16,7 +18,15 @@ struct FactorVerifier: Sendable {
     /// The shape a credential must have before it is worth an attempt; a malformed one is a
     /// bad request, not a guess.
     static func credentialProblem(for proof: ProofRequest) -> String? {
-        guard !proof.method.isDeviceSignature else { return nil }
+        if proof.method.isDeviceSignature {
+            guard let deviceID = proof.deviceId, InputRules.isWellFormedID(deviceID, prefix: "dev") else {
+                return "deviceId is required for \(proof.method.rawValue)"
+            }
+            guard let signature = proof.signature.flatMap(Base64URL.decode), signature.count == 64 else {
+                return "signature must be a 64-byte raw ECDSA signature in base64url"
+            }
+            return nil
+        }
         guard let credential = proof.credential, !credential.isEmpty else { return "credential is required for \(proof.method.rawValue)" }
         guard credential.utf8.count <= InputRules.maxCredentialLength else { return "credential is too long" }
         switch proof.method {
@@ -28,8 +38,10 @@ struct FactorVerifier: Sendable {
         }
     }
 
+    /// - Parameter device: the challenge's device, already checked to be the user's and active,
+    ///   for device signatures.
     /// - Returns: whether the proof is right. Throws only for I/O failures.
-    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord) async throws -> Bool {
+    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> Bool {
         let credential = proof.credential ?? ""
         switch proof.method {
         case .password:
@@ -48,8 +60,32 @@ struct FactorVerifier: Sendable {
             let hash = Self.codeHash(box: box, code: credential, method: proof.method, challenge: challenge)
             return try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now())
         case .deviceKey, .biometricKey:
-            return false  // Devices are not bound yet; the methods are never offered.
+            guard let device else { return false }
+            return try await verifySignature(proof, by: device, challenge: challenge)
         }
+    }
+
+    /// ECDSA P-256 over exactly the payload of API.md: method, challenge, nonce, operation and
+    /// transaction digest, so a signature is worth nothing for anything else. A wrong signature
+    /// counts against the device; a right one is accepted once.
+    private func verifySignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) async throws -> Bool {
+        let key = proof.method == .deviceKey ? device.possessionKey : device.biometryKey
+        guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return false }
+        let payload = DeviceSignature.payload(
+            method: proof.method, challengeID: challenge.id, nonce: challenge.nonce, operation: challenge.operation,
+            transactionDigest: challenge.transactionDigest)
+        guard DeviceSignature.isValid(signature: signature, over: payload, publicKey: key) else {
+            _ = try await store.recordDeviceFailure(id: device.id, maximumFailures: maxDeviceFailures)
+            return false
+        }
+        // Burn by r, not by the whole signature: (r, s) and (r, n - s) are both valid, and a
+        // replay must not pass by flipping s. A fresh signature has a fresh r.
+        let burn = SHA256.hash(data: Array("\(challenge.id)|\(proof.method.rawValue)|".utf8) + signature.prefix(32))
+        guard try await store.markSignatureUsed(Array(burn), expiresAt: challenge.expiresAt, now: runtime.now()) else {
+            return false
+        }
+        try await store.recordDeviceSuccess(id: device.id, now: runtime.now())
+        return true
     }
 
     /// Spends the time a real check would, for a decoy challenge.

@@ -80,16 +80,11 @@ public struct TokenService: Sendable {
             }
         }
         let inactive = IntrospectResponse(active: false)
-        guard request.token.utf8.count <= 8_192, let claims = try? await signer.verify(request.token) else { return inactive }
         let now = runtime.now()
-        guard claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.audience),
-            claims.exp.value > now, claims.iat.value <= now.addingTimeInterval(60)
-        else { return inactive }
+        guard let claims = await verifiedClaims(request.token, now: now) else { return inactive }
         if let operation = request.operation, operation != claims.op { return inactive }
         if let expectedDigest, claims.txn != expectedDigest { return inactive }
-        guard case .active = try await store.useSession(
-            id: claims.sid, now: now, idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
-        else { return inactive }
+        guard try await sessionIsActive(claims, now: now) else { return inactive }
         if request.consume == true {
             guard try await store.consumeToken(id: claims.jti.value, expiresAt: claims.exp.value, now: now) else {
                 return inactive
@@ -108,7 +103,46 @@ public struct TokenService: Sendable {
         return response
     }
 
+    /// The claims of a bearer token that may do one of `operations`.
+    /// - Parameters:
+    ///   - authorization: the `Authorization` header.
+    ///   - consume: burn the token, so it authorises this one action only.
+    /// - Throws: `Problem` 401 (`auth.unauthorized`, `token.invalid`, `session.expired`) or
+    ///   403 `auth.forbidden` for a token of another operation.
+    func authorize(_ authorization: String?, for operations: Set<OperationKind>, consume: Bool) async throws -> AccessTokenClaims {
+        guard let authorization, authorization.hasPrefix("Bearer ") else { throw Problem.unauthorized }
+        let now = runtime.now()
+        guard let claims = await verifiedClaims(String(authorization.dropFirst(7)), now: now) else { throw Problem.tokenInvalid }
+        guard try await sessionIsActive(claims, now: now) else { throw Problem.sessionExpired }
+        guard operations.contains(claims.op) else { throw Problem.forbidden }
+        if consume {
+            guard try await store.consumeToken(id: claims.jti.value, expiresAt: claims.exp.value, now: now) else {
+                throw Problem.tokenInvalid
+            }
+        }
+        return claims
+    }
+
     var jwks: JSONWebKeySet { signer.jwks }
+
+    /// Signature, issuer, audience and lifetime, against the injected clock; nil if any fails.
+    private func verifiedClaims(_ token: String, now: Date) async -> AccessTokenClaims? {
+        guard token.utf8.count <= 8_192, let claims = try? await signer.verify(token) else { return nil }
+        guard claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.audience),
+            claims.exp.value > now, claims.iat.value <= now.addingTimeInterval(60)
+        else { return nil }
+        return claims
+    }
+
+    /// Marks a use of the token's session; false when it was revoked or idle too long.
+    private func sessionIsActive(_ claims: AccessTokenClaims, now: Date) async throws -> Bool {
+        if case .active = try await store.useSession(
+            id: claims.sid, now: now, idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
+        {
+            return true
+        }
+        return false
+    }
 
     private func tokens(
         for session: SessionRecord, challenge: ChallengeRecord, refreshToken: String?, now: Date

@@ -15,10 +15,7 @@ public struct UserService: Sendable {
     /// - Throws: `Problem` (`request.invalid`, `user.exists`).
     public func create(_ request: CreateUserRequest) async throws -> UserRecord {
         let email = InputRules.normalizedEmail(request.email)
-        try check(InputRules.emailProblem(email))
-        try check(request.password.flatMap(InputRules.passwordProblem))
-        try check(request.pin.flatMap(InputRules.pinProblem))
-        try check(request.phone.flatMap(InputRules.phoneProblem))
+        try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
         let roles = request.roles ?? []
         guard roles.allSatisfy({ InputRules.isPlainText($0, maxLength: 64) }), roles.count <= 16 else {
             throw Problem.invalidRequest("roles must be up to 16 names of 1 to 64 characters")
@@ -39,10 +36,7 @@ public struct UserService: Sendable {
     @discardableResult
     public func update(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
         let email = request.email.map(InputRules.normalizedEmail)
-        try check(email.flatMap(InputRules.emailProblem))
-        try check(request.password.flatMap(InputRules.passwordProblem))
-        try check(request.pin.flatMap(InputRules.pinProblem))
-        try check(request.phone.flatMap(InputRules.phoneProblem))
+        try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
         let update = UserUpdate(
             email: email, phone: request.phone, passwordHash: try await hash(request.password),
             pinHash: try await hash(request.pin), emailOTPEnabled: request.emailCodes)
@@ -83,8 +77,8 @@ public struct UserService: Sendable {
         try await store.users()
     }
 
-    /// The operator's view of a user: never a secret, only what is enrolled.
-    public func describe(_ user: UserRecord) -> UserResponse {
+    /// The operator's view of a user: never a secret, only what is enrolled, and the devices.
+    public func describe(_ user: UserRecord) async throws -> UserResponse {
         let lock = user.lockout
         let now = runtime.now()
         let state: String =
@@ -94,6 +88,7 @@ public struct UserService: Sendable {
             lock: LockStatus(
                 state: state, failedAttempts: lock.failedAttempts, temporaryBlocks: lock.temporaryBlocks,
                 lockedUntil: state == "temporary" ? lock.lockedUntil : nil),
+            devices: try await store.devices(userID: user.id).map(DeviceService.describe),
             createdAt: user.createdAt)
     }
 
@@ -103,7 +98,13 @@ public struct UserService: Sendable {
         return try await BlockingWork.run { try hasher.hash(secret) }
     }
 
-    private func check(_ problem: String?) throws {
+    /// Checks the shape of whichever values are given.
+    /// - Throws: `Problem.invalidRequest` naming the first bad one.
+    static func validate(email: String?, password: String?, pin: String?, phone: String?) throws {
+        let problem =
+            email.map(InputRules.normalizedEmail).flatMap(InputRules.emailProblem)
+            ?? password.flatMap(InputRules.passwordProblem) ?? pin.flatMap(InputRules.pinProblem)
+            ?? phone.flatMap(InputRules.phoneProblem)
         if let problem { throw Problem.invalidRequest(problem) }
     }
 }

@@ -87,5 +87,28 @@ extension Problem {
     static let contention = Problem(
         status: 503, code: .serverBusy, title: "Busy", detail: "The challenge is being updated; try again.", retryAfter: 1)
 
+    static func activationCodeInvalid(remaining: Int? = nil) -> Problem {
+        Problem(
+            status: 400, code: .activationCodeInvalid, title: "Activation code not valid",
+            detail: "The code is unknown, used, expired or mistyped.", remainingAttempts: remaining)
+    }
+
+    static let deviceProofInvalid = Problem(
+        status: 400, code: .deviceProofInvalid, title: "Proof of possession failed",
+        detail: "proof must be a signature by possessionKey over sca-v1|activation|<activation code>.")
+    static let deviceLimitReached = Problem(
+        status: 409, code: .deviceLimitReached, title: "Too many devices",
+        detail: "Remove a device before activating another.")
+    static let deviceNotFound = Problem(status: 404, code: .deviceNotFound, title: "Device not found")
+
+    /// A device that can no longer sign: blocked after wrong signatures, or removed.
+    static func deviceUnusable(_ status: DeviceStatus) -> Problem {
+        status == .removed
+            ? Problem(status: 403, code: .deviceRemoved, title: "Device removed", detail: "Activate the device again.")
+            : Problem(status: 403, code: .deviceBlocked, title: "Device blocked", detail: "Too many wrong signatures; ask for it to be unblocked.")
+    }
+
+    static let forbidden = Problem(status: 403, code: .forbidden, title: "Forbidden", detail: "The token does not allow this.")
+
     static let internalError = Problem(status: 500, code: .internalError, title: "Internal error")
 }

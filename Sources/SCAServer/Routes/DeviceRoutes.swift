@@ -1,0 +1,34 @@
+import Hummingbird
+import SCACore
+
+/// `/v1/activations`, `/v1/devices` and `/v1/me`: device binding and the user's own account.
+struct DeviceRoutes<Context: RequestContext> {
+    let devices: DeviceService
+    let account: AccountService
+    let maxBodySize: Int
+
+    func register(on router: Router<Context>) {
+        router.post("v1/activations") { request, _ in
+            try Response.json(
+                try await account.issueActivationCode(authorization: request.headers[.authorization]), status: .created)
+        }
+        router.post("v1/devices") { request, _ in
+            let body = try await request.decodeJSON(RegisterDeviceRequest.self, limit: maxBodySize)
+            return try Response.json(try await devices.register(body), status: .created)
+        }
+        router.get("v1/devices") { request, _ in
+            try Response.json(try await account.devices(authorization: request.headers[.authorization]))
+        }
+        router.get("v1/devices/:id/status") { _, context in
+            try Response.json(try await devices.status(of: context.parameters.require("id")))
+        }
+        router.delete("v1/devices/:id") { request, context in
+            try Response.json(
+                try await account.removeDevice(context.parameters.require("id"), authorization: request.headers[.authorization]))
+        }
+        router.patch("v1/me") { request, _ in
+            let body = try await request.decodeJSON(SettingsChangeRequest.self, limit: maxBodySize)
+            return try Response.json(try await account.changeSettings(body, authorization: request.headers[.authorization]))
+        }
+    }
+}

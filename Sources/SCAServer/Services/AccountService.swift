@@ -1,0 +1,46 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+/// What a signed-in user does with a bearer token: list and remove their devices, issue an
+/// activation code for a new device, change their settings. Sensitive changes need a token of
+/// a completed `settings_change` challenge, used once.
+public struct AccountService: Sendable {
+    let tokens: TokenService
+    let users: UserService
+    let devices: DeviceService
+
+    /// Operations whose token may issue an activation code. API.md names `login` and
+    /// `device_activation`; a `settings_change` token serves too. Each token issues one code.
+    static let activationOperations: Set<OperationKind> = [.login, .deviceActivation, .settingsChange]
+
+    public func issueActivationCode(authorization: String?) async throws -> ActivationCodeResponse {
+        let claims = try await tokens.authorize(authorization, for: Self.activationOperations, consume: true)
+        return try await devices.issueActivationCode(for: claims.sub.value)
+    }
+
+    public func devices(authorization: String?) async throws -> [DeviceResponse] {
+        let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo, .settingsChange], consume: false)
+        return try await devices.devices(of: claims.sub.value)
+    }
+
+    /// Removing a device ends what it can prove; a login token is enough, since removing only
+    /// takes power away.
+    public func removeDevice(_ deviceID: String, authorization: String?) async throws -> DeviceResponse {
+        let claims = try await tokens.authorize(authorization, for: [.login, .settingsChange], consume: false)
+        return try await devices.setStatus(of: deviceID, to: .removed, owner: claims.sub.value)
+    }
+
+    public func changeSettings(_ request: SettingsChangeRequest, authorization: String?) async throws -> UserResponse {
+        guard request.email != nil || request.password != nil || request.pin != nil || request.phone != nil else {
+            throw Problem.invalidRequest("nothing to change")
+        }
+        // Validate before burning the token, so a typo does not cost the user a new SCA.
+        try UserService.validate(email: request.email, password: request.password, pin: request.pin, phone: request.phone)
+        let claims = try await tokens.authorize(authorization, for: [.settingsChange], consume: true)
+        let user = try await users.update(
+            userID: claims.sub.value,
+            UpdateUserRequest(email: request.email, password: request.password, pin: request.pin, phone: request.phone))
+        return try await users.describe(user)
+    }
+}

@@ -1,0 +1,124 @@
+import Crypto
+import Foundation
+import Logging
+import SCACore
+import SCAStorage
+
+/// Binding devices to users: activation codes, registration with proof of possession of the
+/// key, and the device's life (active, blocked, removed).
+public struct DeviceService: Sendable {
+    let store: any SCAStore
+    let box: SecretBox
+    let configuration: ServerConfiguration
+    let runtime: ServerRuntime
+    let logger: Logger
+
+    /// Issues a single-use activation code for `userID`.
+    /// - Throws: `Problem.userNotFound`.
+    public func issueActivationCode(for userID: String) async throws -> ActivationCodeResponse {
+        guard try await store.user(id: userID) != nil else { throw Problem.userNotFound }
+        let now = runtime.now()
+        let expiresAt = now.addingTimeInterval(TimeInterval(configuration.activationCodeLifetime))
+        // The first group identifies the code; a clash with another live code is rare (25 bits)
+        // and simply means drawing again.
+        for _ in 0..<8 {
+            let code = ActivationCode.generate(using: runtime.random)
+            let record = ActivationCodeRecord(
+                lookupID: code.lookupID, codeHash: hash(code), userID: userID, createdAt: now, expiresAt: expiresAt)
+            do {
+                try await store.createActivationCode(record, maximumTries: configuration.activationCodeMaxTries)
+                logger.info("activation code issued", metadata: ["user": "\(userID)"])
+                return ActivationCodeResponse(activationCode: code.description, expiresAt: expiresAt)
+            } catch StoreError.conflict {
+                continue
+            }
+        }
+        throw Problem.contention
+    }
+
+    /// Registers a device: checks every field and the proof of possession before the code is
+    /// touched, so bad input writes nothing.
+    /// - Throws: `Problem` 400 (`request.invalid`, `device.proof_invalid`, `activation.code_invalid`),
+    ///   409 `device.limit_reached`.
+    public func register(_ request: RegisterDeviceRequest) async throws -> RegisteredDeviceResponse {
+        guard let code = ActivationCode(request.activationCode) else { throw Problem.activationCodeInvalid() }
+        guard InputRules.isPlainText(request.name, maxLength: 64) else {
+            throw Problem.invalidRequest("name must be 1 to 64 characters")
+        }
+        guard InputRules.isPlainText(request.platform, maxLength: 32) else {
+            throw Problem.invalidRequest("platform must be 1 to 32 characters")
+        }
+        let possessionKey = try Self.publicKey(request.possessionKey, field: "possessionKey")
+        let biometryKey = try request.biometryKey.map { try Self.publicKey($0, field: "biometryKey") }
+        guard let proof = Base64URL.decode(request.proof), proof.count == 64 else {
+            throw Problem.invalidRequest("proof must be a 64-byte raw ECDSA signature in base64url")
+        }
+        guard DeviceSignature.isValid(signature: proof, over: DeviceSignature.activationPayload(for: code), publicKey: possessionKey) else {
+            throw Problem.deviceProofInvalid
+        }
+        let now = runtime.now()
+        let candidate = DeviceRecord(
+            id: runtime.makeID(prefix: "dev"), userID: "", name: request.name, platform: request.platform,
+            possessionKey: possessionKey, biometryKey: biometryKey, createdAt: now)
+        switch try await store.registerDevice(
+            candidate, lookupID: code.lookupID, codeHash: hash(code), now: now,
+            maximumTries: configuration.activationCodeMaxTries, maximumDevices: configuration.maxDevicesPerUser)
+        {
+        case .registered(let device):
+            logger.info("device activated", metadata: ["user": "\(device.userID)", "device": "\(device.id)"])
+            return RegisteredDeviceResponse(deviceId: device.id, userId: device.userID, status: device.status)
+        case .codeInvalid: throw Problem.activationCodeInvalid()
+        case .codeWrong(let remaining): throw Problem.activationCodeInvalid(remaining: remaining)
+        case .deviceLimitReached: throw Problem.deviceLimitReached
+        }
+    }
+
+    /// - Throws: `Problem.deviceNotFound`.
+    public func status(of deviceID: String) async throws -> DeviceStatusResponse {
+        let device = try await find(deviceID)
+        let maximum = configuration.maxDeviceFailures
+        return DeviceStatusResponse(
+            status: device.status, failCount: device.failCount, maxFailCount: maximum,
+            remainingAttempts: device.status == .active ? max(0, maximum - device.failCount) : 0)
+    }
+
+    public func devices(of userID: String) async throws -> [DeviceResponse] {
+        try await store.devices(userID: userID).map(Self.describe)
+    }
+
+    /// An operator's or the owner's decision. Removing is final.
+    /// - Parameter owner: when given, the device must belong to this user.
+    /// - Throws: `Problem.deviceNotFound`.
+    @discardableResult
+    public func setStatus(of deviceID: String, to status: DeviceStatus, owner: String? = nil) async throws -> DeviceResponse {
+        let device = try await find(deviceID)
+        guard owner == nil || device.userID == owner else { throw Problem.deviceNotFound }
+        guard let updated = try await store.setDeviceStatus(id: device.id, to: status) else { throw Problem.deviceNotFound }
+        logger.info("device status changed", metadata: ["device": "\(device.id)", "status": "\(updated.status.rawValue)"])
+        return Self.describe(updated)
+    }
+
+    func find(_ deviceID: String) async throws -> DeviceRecord {
+        guard InputRules.isWellFormedID(deviceID, prefix: "dev"), let device = try await store.device(id: deviceID) else {
+            throw Problem.deviceNotFound
+        }
+        return device
+    }
+
+    static func describe(_ device: DeviceRecord) -> DeviceResponse {
+        DeviceResponse(
+            deviceId: device.id, name: device.name, platform: device.platform, status: device.status,
+            hasBiometryKey: device.biometryKey != nil, failCount: device.failCount, createdAt: device.createdAt,
+            lastUsedAt: device.lastUsedAt)
+    }
+
+    private func hash(_ code: ActivationCode) -> [UInt8] {
+        box.mac(Array(code.description.utf8), purpose: "activation-code")
+    }
+
+    private static func publicKey(_ text: String, field: String) throws -> [UInt8] {
+        guard let bytes = Base64URL.decode(text) else { throw Problem.invalidRequest("\(field) must be base64url") }
+        if let problem = DeviceSignature.publicKeyProblem(bytes) { throw Problem.invalidRequest("\(field): \(problem)") }
+        return bytes
+    }
+}
