@@ -100,7 +100,7 @@ struct UserCommand: AsyncParsableCommand {
     }
 }
 
-private func openServices(_ common: CommonOptions) async throws -> SCAServices {
+func openServices(_ common: CommonOptions) async throws -> SCAServices {
     do {
         return try await SCAServices.make(configuration: try common.load())
     } catch let problem as Problem {
@@ -108,7 +108,7 @@ private func openServices(_ common: CommonOptions) async throws -> SCAServices {
     }
 }
 
-private func resolve(_ user: String, in services: SCAServices) async throws -> String {
+func resolve(_ user: String, in services: SCAServices) async throws -> String {
     guard let record = try await services.users.find(user) else { throw ValidationError("no such user: \(user)") }
     return record.id
 }
