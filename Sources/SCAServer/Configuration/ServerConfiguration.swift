@@ -101,6 +101,9 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("exchangeRates.\(currency) must be a positive decimal for a known currency")
             }
         }
+        guard passwordHashing.isWithinLimits else {
+            throw ConfigurationError("scrypt parameters out of range (logN 1-20, r 1-16, p 1-16, N*r*p at most 2^23)")
+        }
         guard codeResendInterval >= 0 else { throw ConfigurationError("codeResendInterval must not be negative") }
         for (operation, policy) in policies {
             guard (1...3).contains(policy.requiredCategories) else {

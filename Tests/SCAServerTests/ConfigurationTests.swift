@@ -1,0 +1,47 @@
+import Foundation
+import SCACore
+import SCAServer
+import Testing
+
+@Suite("Configuration: defaults < file < SCA_* environment < flags")
+struct ConfigurationTests {
+    @Test("the embedded default needs nothing: 127.0.0.1:8080, SQLite under ./.sca, deferred, 2 categories")
+    func defaults() throws {
+        let configuration = try ConfigurationLoader().load(file: nil, environment: [:], flags: [:])
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.databasePath == ".sca/sca.sqlite")
+        #expect(configuration.policy(for: .payment) == OperationPolicy(requiredCategories: 2, verdict: .deferred))
+        #expect(configuration.adminKey == nil)
+    }
+
+    @Test("each source overrides the one before it")
+    func precedence() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sca-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"port": 9000, "host": "0.0.0.0", "requiredCategories": {"payment": 3}, "verdict": {"login": "immediate"}, "exchangeRates": {"USD": "0.9"}}"#.utf8)
+            .write(to: file)
+        let configuration = try ConfigurationLoader().load(
+            file: file.path, environment: ["SCA_PORT": "9100", "SCA_DATA_DIR": "/tmp/sca-env", "HOME": "/root"],
+            flags: ["port": "0"])
+        #expect(configuration.port == 0)
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.dataDirectory == "/tmp/sca-env")
+        #expect(configuration.policy(for: .payment).requiredCategories == 3)
+        #expect(configuration.policy(for: .login).verdict == .immediate)
+        #expect(configuration.exchangeRates == ["USD": "0.9"])
+        #expect(ConfigurationLoader.environmentName(of: "requiredCategories.payment") == "SCA_REQUIRED_CATEGORIES_PAYMENT")
+    }
+
+    @Test("unknown keys, bad values and unsafe settings are refused at start-up")
+    func refusals() throws {
+        let loader = ConfigurationLoader()
+        for flags in [
+            ["prot": "80"], ["port": "eighty"], ["verdict.login": "later"], ["requiredCategories.login": "4"],
+            ["sessionIdleTimeout": "600"], ["scryptLogN": "40"], ["messageSender": "pigeon"],
+            ["messageSender": "webhook"], ["adminKey": "short"], ["exchangeRates.XYZ": "1"], ["maxDeviceFailures": "9"],
+        ] {
+            #expect(throws: ConfigurationError.self, "\(flags)") { try loader.load(file: nil, environment: [:], flags: flags) }
+        }
+    }
+}
