@@ -182,7 +182,7 @@ public struct ChallengeService: Sendable {
     /// answers a real user would get, counting down to a block. (The count lives on the
     /// challenge, not on the e-mail address: a new decoy challenge starts again from zero.)
     private func submitToDecoy(_ proof: ProofRequest, challenge: ChallengeRecord) async throws -> ProofResponse {
-        await verifier.imitateVerification(of: proof)
+        try await verifier.imitateVerification(of: proof, on: challenge)
         let maxFailures = configuration.lockout.maxFailedAttempts
         guard challenge.failedAttempts < maxFailures else {
             throw Problem.userLocked(until: runtime.now().addingTimeInterval(configuration.lockout.firstBlockDuration), now: runtime.now())

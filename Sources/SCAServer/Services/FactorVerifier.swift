@@ -88,10 +88,17 @@ struct FactorVerifier: Sendable {
         return true
     }
 
-    /// Spends the time a real check would, for a decoy challenge.
-    func imitateVerification(of proof: ProofRequest) async {
-        if proof.method.category == .knowledge {
+    /// Does the work a real check would, for a decoy challenge: a password hash for knowledge,
+    /// a code lookup for delivered codes (a decoy's codes are stored, never sent).
+    func imitateVerification(of proof: ProofRequest, on challenge: ChallengeRecord) async throws {
+        switch proof.method {
+        case .password, .pin:
             _ = await verifySecret(proof.credential ?? "", against: decoyHash)
+        case .smsOTP, .emailOTP:
+            let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
+            _ = try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now())
+        case .totp, .deviceKey, .biometricKey:
+            break
         }
     }
 
