@@ -252,16 +252,36 @@ struct DeviceFlowTests {
     @Test("a high-value payment needs all three categories; a currency without a rate too")
     func highValuePayment() async throws {
         try await TestServer { $0.exchangeRates = ["USD": "0.90"] }.run { api in
-            _ = try await api.createUser("big@example.com")
+            let userID = try await api.createUser("big@example.com")
+            var device = TestDevice()
+            try await api.activate(&device, userID: userID)
             func required(_ amount: String, _ currency: String) async throws -> Int {
                 let transaction = Transaction(amount: amount, currency: currency, payee: .init(name: "ACME SAS"))
-                return try await api.startChallenge(.payment, email: "big@example.com", transaction: transaction).requiredCategories
+                let response = try await api.startChallenge(.payment, userID: userID, device: device, transaction: transaction)
+                return try response.decode(ChallengeResponse.self).requiredCategories
             }
             #expect(try await required("999.99", "EUR") == 2)
             #expect(try await required("1000.00", "EUR") == 3)
             #expect(try await required("1111.00", "USD") == 2)   // 999.90 EUR
             #expect(try await required("1112.00", "USD") == 3)   // 1000.80 EUR
             #expect(try await required("100.00", "GBP") == 3)    // no rate configured: fail safe
+            // Without a device that proves inherence, three categories cannot be had: refused up front.
+            let big = Transaction(amount: "5000.00", currency: "EUR", payee: .init(name: "ACME SAS"))
+            let unsatisfiable = try await api.post(
+                "/v1/challenges", CreateChallengeRequest(operation: .payment, user: UserReference(email: "big@example.com"), transaction: big))
+            #expect(unsatisfiable.status == 422)
+            #expect(unsatisfiable.problem?.code == .categoriesUnavailable)
+            var halfDevice = TestDevice()
+            try await api.activate(&halfDevice, userID: userID, withBiometry: false)
+            #expect(try await api.startChallenge(.payment, userID: userID, device: halfDevice, transaction: big).status == 422)
+            // And a high-value payment completes with all three.
+            let challenge = try await api.startChallenge(.payment, userID: userID, device: device, transaction: big)
+                .decode(ChallengeResponse.self)
+            #expect(try await api.prove(challenge.challengeId, .password, "correct horse battery").status == 200)
+            try await api.prove(challenge.challengeId, try device.proof(.deviceKey, for: challenge))
+            let done = try await api.prove(challenge.challengeId, try device.proof(.biometricKey, for: challenge)).decode(ProofResponse.self)
+            #expect(done.status == .complete)
+            #expect(done.satisfiedCategories == [.knowledge, .possession, .inherence])
             let jpy = Transaction(amount: "125.00", currency: "JPY", payee: .init(name: "ACME"))
             let refused = try await api.post(
                 "/v1/challenges", CreateChallengeRequest(operation: .payment, user: UserReference(email: "big@example.com"), transaction: jpy))
@@ -287,6 +307,7 @@ struct DeviceFlowTests {
             let listed = try await api.bearer(.get, "/v1/devices", token: login).decode([DeviceResponse].self)
             #expect(listed.map(\.deviceId) == [device.deviceID])
 
+            _ = try await api.createUser("taken@example.com")
             let change = try WireJSON.encoder().encode(SettingsChangeRequest(phone: "+33612345618"))
             #expect(try await api.bearer(.patch, "/v1/me", token: login, body: change).problem?.code == .forbidden)
 
@@ -297,6 +318,8 @@ struct DeviceFlowTests {
                 .decode(ProofResponse.self).accessToken)
             let badChange = try WireJSON.encoder().encode(SettingsChangeRequest(phone: "12"))
             #expect(try await api.bearer(.patch, "/v1/me", token: settings, body: badChange).status == 400)
+            let takenEmail = try WireJSON.encoder().encode(SettingsChangeRequest(email: "taken@example.com"))
+            #expect(try await api.bearer(.patch, "/v1/me", token: settings, body: takenEmail).status == 409)  // token not spent
             let changed = try await api.bearer(.patch, "/v1/me", token: settings, body: change)
             #expect(changed.status == 200)
             #expect(try changed.decode(UserResponse.self).phone == "+33612345618")

@@ -18,6 +18,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let challengeCancelled = ProblemCode(rawValue: "challenge.cancelled")
     public static let challengeFailed = ProblemCode(rawValue: "challenge.failed")
     public static let methodNotOffered = ProblemCode(rawValue: "method.not_offered")
+    public static let categoriesUnavailable = ProblemCode(rawValue: "sca.categories_unavailable")
     public static let proofRejected = ProblemCode(rawValue: "sca.proof_rejected")
     public static let authenticationFailed = ProblemCode(rawValue: "sca.authentication_failed")
     public static let attemptsInProgress = ProblemCode(rawValue: "sca.attempts_in_progress")

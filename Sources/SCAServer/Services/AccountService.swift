@@ -35,9 +35,14 @@ public struct AccountService: Sendable {
         guard request.email != nil || request.password != nil || request.pin != nil || request.phone != nil else {
             throw Problem.invalidRequest("nothing to change")
         }
-        // Validate before burning the token, so a typo does not cost the user a new SCA.
+        // Check everything that can be checked before burning the token, so a typo or a
+        // taken address does not cost the user a new SCA.
         try UserService.validate(email: request.email, password: request.password, pin: request.pin, phone: request.phone)
-        let claims = try await tokens.authorize(authorization, for: [.settingsChange], consume: true)
+        let claims = try await tokens.authorize(authorization, for: [.settingsChange], consume: false)
+        if let email = request.email, let owner = try await users.find(email), owner.id != claims.sub.value {
+            throw Problem.userExists
+        }
+        try await tokens.consume(claims)
         let user = try await users.update(
             userID: claims.sub.value,
             UpdateUserRequest(email: request.email, password: request.password, pin: request.pin, phone: request.phone))

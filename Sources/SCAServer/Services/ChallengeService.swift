@@ -39,11 +39,18 @@ public struct ChallengeService: Sendable {
         let required = risk.requiredCategories(
             base: policy.requiredCategories,
             for: RiskContext(operation: request.operation, transaction: transaction, user: user, device: device))
+        let methods = policy.methods.filter(enrolled.contains)
+        // When risk asks for more than the methods at hand can prove, say so now rather than
+        // open a challenge that can never complete. (Only a raised bar: what a user has
+        // enrolled for the base policy is never revealed here.)
+        if required > policy.requiredCategories, Self.categories(of: methods).count < required {
+            throw Problem.categoriesUnavailable(required: required)
+        }
         let now = runtime.now()
         let challenge = ChallengeRecord(
             id: runtime.makeID(prefix: "ch"), userID: user?.id, operation: request.operation,
             verdict: policy.verdict, requiredCategories: required,
-            methods: policy.methods.filter(enrolled.contains), nonce: Base64URL.encode(runtime.random.bytes(32)),
+            methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
             transaction: transaction, transactionDigest: transaction?.digest, deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)))
         try await store.insertChallenge(challenge)

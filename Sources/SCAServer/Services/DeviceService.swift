@@ -31,6 +31,8 @@ public struct DeviceService: Sendable {
                 return ActivationCodeResponse(activationCode: code.description, expiresAt: expiresAt)
             } catch StoreError.conflict {
                 continue
+            } catch StoreError.notFound {
+                throw Problem.userNotFound  // removed meanwhile
             }
         }
         throw Problem.contention
@@ -60,10 +62,15 @@ public struct DeviceService: Sendable {
         let candidate = DeviceRecord(
             id: runtime.makeID(prefix: "dev"), userID: "", name: request.name, platform: request.platform,
             possessionKey: possessionKey, biometryKey: biometryKey, createdAt: now)
-        switch try await store.registerDevice(
-            candidate, lookupID: code.lookupID, codeHash: hash(code), now: now,
-            maximumTries: configuration.activationCodeMaxTries, maximumDevices: configuration.maxDevicesPerUser)
-        {
+        let registration: DeviceRegistration
+        do {
+            registration = try await store.registerDevice(
+                candidate, lookupID: code.lookupID, codeHash: hash(code), now: now,
+                maximumTries: configuration.activationCodeMaxTries, maximumDevices: configuration.maxDevicesPerUser)
+        } catch StoreError.conflict {
+            throw Problem.contention  // a device id drawn twice: the code is still unused, retry
+        }
+        switch registration {
         case .registered(let device):
             logger.info("device activated", metadata: ["user": "\(device.userID)", "device": "\(device.id)"])
             return RegisteredDeviceResponse(deviceId: device.id, userId: device.userID, status: device.status)

@@ -115,12 +115,16 @@ public struct TokenService: Sendable {
         guard let claims = await verifiedClaims(String(authorization.dropFirst(7)), now: now) else { throw Problem.tokenInvalid }
         guard try await sessionIsActive(claims, now: now) else { throw Problem.sessionExpired }
         guard operations.contains(claims.op) else { throw Problem.forbidden }
-        if consume {
-            guard try await store.consumeToken(id: claims.jti.value, expiresAt: claims.exp.value, now: now) else {
-                throw Problem.tokenInvalid
-            }
-        }
+        if consume { try await self.consume(claims) }
         return claims
+    }
+
+    /// Burns an authorised token so it serves one action only.
+    /// - Throws: `Problem.tokenInvalid` when it was used already.
+    func consume(_ claims: AccessTokenClaims) async throws {
+        guard try await store.consumeToken(id: claims.jti.value, expiresAt: claims.exp.value, now: runtime.now()) else {
+            throw Problem.tokenInvalid
+        }
     }
 
     var jwks: JSONWebKeySet { signer.jwks }

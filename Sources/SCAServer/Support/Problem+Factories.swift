@@ -83,9 +83,15 @@ extension Problem {
         detail: "The refresh token had been used before; its session has been revoked.")
     static let sessionExpired = Problem(status: 401, code: .sessionExpired, title: "Session ended")
 
-    /// Too many concurrent updates of one challenge; rare, and safe to retry.
+    /// Too many concurrent updates of one record, or no free identifier; rare, and safe to retry.
     static let contention = Problem(
-        status: 503, code: .serverBusy, title: "Busy", detail: "The challenge is being updated; try again.", retryAfter: 1)
+        status: 503, code: .serverBusy, title: "Busy", detail: "Too many concurrent updates; try again.", retryAfter: 1)
+
+    static func categoriesUnavailable(required: Int) -> Problem {
+        Problem(
+            status: 422, code: .categoriesUnavailable, title: "More categories needed",
+            detail: "This operation needs \(required) categories; name a device with a biometry key to prove inherence.")
+    }
 
     static func activationCodeInvalid(remaining: Int? = nil) -> Problem {
         Problem(

@@ -1,0 +1,35 @@
+import Foundation
+import SCACore
+import SCAServer
+import Testing
+
+@Suite("openapi.yaml describes the API as built")
+struct OpenAPITests {
+    @Test("served at /openapi.yaml, naming every route and every problem code the server uses")
+    func servedAndComplete() async throws {
+        try await TestServer().run { api in
+            let response = try await api.send(.get, "/openapi.yaml")
+            #expect(response.status == 200)
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(text.hasPrefix("openapi: 3.1"))
+            for path in [
+                "/v1/challenges:", "/v1/challenges/{id}:", "/v1/challenges/{id}/proofs:", "/v1/challenges/{id}/otp:",
+                "/v1/tokens/refresh:", "/v1/tokens/revoke:", "/v1/tokens/introspect:", "/v1/activations:",
+                "/v1/devices:", "/v1/devices/{id}:", "/v1/devices/{id}/status:", "/v1/me:", "/admin/v1/users:",
+                "/admin/v1/users/{id}:", "/admin/v1/users/{id}/totp:", "/admin/v1/users/{id}/unblock:",
+                "/admin/v1/users/{id}/activations:", "/admin/v1/devices/{id}:", "/admin/v1/devices/{id}/block:",
+                "/admin/v1/devices/{id}/unblock:", "/.well-known/jwks.json:", "/health/live:", "/health/ready:",
+            ] {
+                #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
+            }
+            for code in [
+                ProblemCode.requestInvalid, .requestTooLarge, .challengeExpired, .challengeCompleted, .methodNotOffered,
+                .categoriesUnavailable, .proofRejected, .authenticationFailed, .attemptsInProgress, .userLocked,
+                .otpResendTooSoon, .otpSendLimit, .otpDeliveryFailed, .tokenReused, .sessionExpired,
+                .activationCodeInvalid, .deviceProofInvalid, .deviceLimitReached, .deviceBlocked, .deviceRemoved, .forbidden,
+            ] {
+                #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
+            }
+        }
+    }
+}
