@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "SCAStorageSQLite", targets: ["SCAStorageSQLite"]),
         .library(name: "SCAServer", targets: ["SCAServer"]),
         .executable(name: "sca-server", targets: ["sca-server"]),
+        .library(name: "SCAClient", targets: ["SCAClient"]),
+        .executable(name: "sca", targets: ["sca"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -59,8 +61,36 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The SDK: SCACore, Foundation and swift-crypto only, so an iOS app can embed it.
+        .target(
+            name: "SCAClient",
+            dependencies: [
+                "SCACore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The terminal banking app.
+        .executableTarget(
+            name: "sca",
+            dependencies: [
+                "SCAClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
-        .testTarget(name: "SCAStorageSQLiteTests", dependencies: ["SCAStorageSQLite"]),
+        .testTarget(
+            name: "SCAStorageTests",
+            dependencies: ["SCAStorageSQLite", "SCAStorage", "SCACore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "SCAClientTests",
+            dependencies: [
+                "SCAClient",
+                "SCAServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "SCAServerTests",
             dependencies: [

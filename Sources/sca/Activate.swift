@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import SCAClient
+
+/// `sca activate CODE`: binds this "phone" to the user the code was issued for.
+struct Activate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bind this device with an activation code (XXXXX-XXXXX-XXXXX-XXXXX) and remember the server.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The activation code from the bank (valid 5 minutes, single use).")
+    var code: String
+
+    @Option(help: ArgumentHelp("A name for this device, shown in 'sca devices'.", valueName: "name"))
+    var name: String?
+
+    func run() async throws {
+        let app = try await AppState.open(global)
+        if let previous = app.binding {
+            Terminal.say("This device was bound as \(previous.deviceId); activating again replaces its keys.")
+        }
+        let deviceName = name ?? "sca on \(ProcessInfo.processInfo.hostName)"
+        // Spaces and lower case are how people copy a code from a screen; the code itself is not changed.
+        let typed = code.uppercased().replacingOccurrences(of: " ", with: "")
+        let spinner = Spinner()
+        let binding = try await spinner.during("Activating") {
+            try await app.client.activateDevice(code: typed, name: deviceName)
+        }
+        print("device activated: \(binding.deviceId) (\(binding.name)) for user \(binding.userId) at \(binding.server.absoluteString)")
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import SCAClient
+
+/// `sca logout`: ends the session on the server and forgets the tokens; the device stays bound.
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Sign out (this device stays bound).")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let app = try await AppState.open(global)
+        guard try await app.tokenStore.load() != nil else {
+            print("not signed in")
+            return
+        }
+        try await Spinner().during("Signing out") { try await app.client.signOut() }
+        print("signed out")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SCAClient
+import SCAServer
+import Testing
+
+/// Payments signed by the device's keys, bound to amount and payee.
+@Suite struct PaymentTests {
+    static let transaction = Transaction(
+        amount: "125.00", currency: "EUR", payee: .init(name: "ACME SAS", iban: "FR7630006000011234567890189"))
+
+    @Test func paymentWithDeviceAndBiometryKeys() async throws {
+        try await SDKTestServer().run { server in
+            let userID = try await server.createUser("ka@example.com")
+            let client = server.client()
+            _ = try await server.activate(client, for: userID)
+            let collector = ScriptedCollector(.init())
+
+            let tokens = try await client.pay(Self.transaction, using: collector)
+
+            #expect(tokens.operation == .payment)
+            #expect(tokens.amr == [.deviceKey, .biometricKey])
+            #expect(tokens.refreshToken == nil)
+            guard case .confirm(let display) = collector.events.first else {
+                Issue.record("the payment was not confirmed first: \(collector.events)")
+                return
+            }
+            #expect(display.amount == "125.00")
+            #expect(display.currency == "EUR")
+            #expect(display.payee == "ACME SAS")
+            #expect(collector.events.last == .biometricGate("Approve paying 125.00 EUR to ACME SAS"))
+            let introspection = try await client.introspect(tokens.accessToken, transaction: Self.transaction)
+            #expect(introspection.active)
+            #expect(introspection.op == .payment)
+            // Another payee is another transaction: the token is not for it.
+            var other = Self.transaction
+            other.payee.name = "EVIL SAS"
+            #expect(try await client.introspect(tokens.accessToken, transaction: other).active == false)
+            // A payment token opens no session.
+            await #expect(throws: SCAClientError.notSignedIn) { try await client.validAccessToken() }
+        }
+    }
+
+    @Test func signedInUserWithoutDevicePaysWithTypedFactors() async throws {
+        try await SDKTestServer().run { server in
+            let userID = try await server.createUser("qa@example.com")
+            let totp = try await server.enrollTOTP(userID)
+            let client = server.client()
+            let script = ScriptedCollector.Script(choices: [.totp, .totp], code: { _, _ in server.nextCode(totp) })
+            await #expect(throws: SCAClientError.notSignedIn) { try await client.pay(Self.transaction, using: ScriptedCollector(script)) }
+            _ = try await client.logIn(email: "qa@example.com", using: ScriptedCollector(script), prefill: [.password: Harness.password])
+
+            let collector = ScriptedCollector(script)
+            let tokens = try await client.pay(Self.transaction, using: collector, prefill: [.password: Harness.password])
+
+            #expect(tokens.amr == [.password, .totp])
+            #expect(try await client.introspect(tokens.accessToken, transaction: Self.transaction, consume: true).active)
+            // A payment token is accepted once.
+            #expect(try await client.introspect(tokens.accessToken, transaction: Self.transaction, consume: true).active == false)
+        }
+    }
+
+    @Test func decliningThePaymentCancelsTheChallenge() async throws {
+        try await SDKTestServer().run { server in
+            let userID = try await server.createUser("la@example.com")
+            let client = server.client()
+            let binding = try await server.activate(client, for: userID)
+            let collector = ScriptedCollector(.init(confirms: false))
+            let challenge = try await client.startChallenge(
+                for: .payment(Self.transaction), user: UserReference(userId: userID),
+                device: DeviceReference(deviceId: binding.deviceId))
+
+            await #expect(throws: SCAClientError.transactionDeclined) {
+                try await client.authenticate(challenge: challenge, using: collector)
+            }
+            #expect(try await server.state(of: challenge.challengeId) == .cancelled)
+            // Nothing was signed.
+            #expect(collector.events.count == 1)
+        }
+    }
+}
