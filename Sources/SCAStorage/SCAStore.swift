@@ -55,8 +55,9 @@ public protocol SCAStore: Sendable {
 
     // MARK: One-time codes
 
-    /// Replaces the challenge's code for `method` unless the last one was sent less than
-    /// `minimumInterval` ago or `maximumSends` were sent already.
+    /// Replaces the challenge's code for `method` unless the last one, still unused, was sent
+    /// less than `minimumInterval` ago, or `maximumSends` were sent already. (A used code holds
+    /// nothing back: after a failed deferred verdict the user needs a fresh one at once.)
     func issueCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date,
         expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int

@@ -12,13 +12,16 @@ extension SQLiteStore {
         try await writer.write { db in
             let current = try Row.fetchOne(
                 db,
-                sql: "SELECT sent_at, send_count FROM one_time_codes WHERE challenge_id = ? AND method = ?",
+                sql: "SELECT sent_at, send_count, used FROM one_time_codes WHERE challenge_id = ? AND method = ?",
                 arguments: [challengeID, method.rawValue]
             )
             var sendCount = 0
             if let current {
                 let elapsed = now.timeIntervalSince(try current.date("sent_at"))
-                if elapsed < minimumInterval {
+                // A code already used cannot be waited for: its replacement may go at once
+                // (a deferred verdict that failed needs a fresh code). The send cap still holds.
+                let used: Bool = try current.value("used")
+                if elapsed < minimumInterval && !used {
                     // Whole seconds for a Retry-After header, rounded up so that a client
                     // waiting that long is never refused again.
                     return .tooSoon(retryAfter: max(1, Int((minimumInterval - elapsed).rounded(.up))))

@@ -39,6 +39,10 @@ struct SQLiteStoreConformanceTests {
     @Test func codeIssuingRespectsIntervalAndLimit() async throws {
         try await check { try await $0.codeIssuingRespectsIntervalAndLimit() }
     }
+
+    @Test func usedCodeIsReplacedAtOnce() async throws {
+        try await check { try await $0.usedCodeIsReplacedAtOnce() }
+    }
     @Test func codesAreConsumedOnce() async throws { try await check { try await $0.codesAreConsumedOnce() } }
     @Test func parallelCodeConsumptionSucceedsOnce() async throws {
         try await check { try await $0.parallelCodeConsumptionSucceedsOnce() }

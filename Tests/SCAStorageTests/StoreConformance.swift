@@ -365,6 +365,24 @@ struct StoreConformance {
         #expect(email == .issued(sendCount: 1))
     }
 
+    func usedCodeIsReplacedAtOnce() async throws {
+        try await store.insertChallenge(makeChallenge())
+        func issue(_ hash: UInt8, at now: Date) async throws -> CodeIssueOutcome {
+            try await store.issueCode(
+                challengeID: "c1", method: .smsOTP, codeHash: [hash], now: now, expiresAt: now + 300,
+                minimumInterval: 30, maximumSends: 2
+            )
+        }
+        #expect(try await issue(1, at: t0) == .issued(sendCount: 1))
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [1], now: t0 + 1))
+        // The code is gone (a failed deferred round, say): its successor need not wait 30 s.
+        #expect(try await issue(2, at: t0 + 2) == .issued(sendCount: 2))
+        // The unused successor does hold the next one back, and the cap still holds.
+        #expect(try await issue(3, at: t0 + 3) == .tooSoon(retryAfter: 29))
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [2], now: t0 + 4))
+        #expect(try await issue(3, at: t0 + 5) == .limitReached)
+    }
+
     func codesAreConsumedOnce() async throws {
         try await store.insertChallenge(makeChallenge())
         _ = try await store.issueCode(
