@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SCACore", targets: ["SCACore"]),
         .library(name: "SCAStorage", targets: ["SCAStorage"]),
         .library(name: "SCAStorageSQLite", targets: ["SCAStorageSQLite"]),
+        .library(name: "SCAStoragePostgres", targets: ["SCAStoragePostgres"]),
         .library(name: "SCAServer", targets: ["SCAServer"]),
         .executable(name: "sca-server", targets: ["sca-server"]),
         .library(name: "SCAClient", targets: ["SCAClient"]),
@@ -20,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
@@ -40,6 +42,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Shared-database backend for several server instances (PostgresNIO).
+        .target(
+            name: "SCAStoragePostgres",
+            dependencies: [
+                "SCAStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Services and HTTP routes.
         .target(
             name: "SCAServer",
@@ -47,6 +58,7 @@ let package = Package(
                 "SCACore",
                 "SCAStorage",
                 "SCAStorageSQLite",
+                "SCAStoragePostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -78,9 +90,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
+        // One conformance suite for every backend: SQLite always, PostgreSQL when
+        // SCA_TEST_POSTGRES_URL is set.
         .testTarget(
             name: "SCAStorageTests",
-            dependencies: ["SCAStorageSQLite", "SCAStorage", "SCACore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SCAStorageSQLite", "SCAStoragePostgres", "SCAStorage", "SCACore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "SCAClientTests",
@@ -95,6 +113,8 @@ let package = Package(
             name: "SCAServerTests",
             dependencies: [
                 "SCAServer",
+                "SCAStoragePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]

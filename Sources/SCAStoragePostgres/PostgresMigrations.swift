@@ -1,0 +1,264 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The schema, as the same ordered list of named steps as the SQLite store's
+/// (`SQLiteMigrations`), translated to PostgreSQL: `BYTEA` for blobs, `DOUBLE PRECISION` unix
+/// seconds for dates, `BIGINT` for integers, `BOOLEAN` for flags, and JSON kept as `TEXT`,
+/// so that both backends hold the same values.
+///
+/// Two additions stand in for SQLite's implicit `rowid`: `users.seq` and `signing_keys.seq`,
+/// identity columns that order rows created at the same instant by insertion.
+///
+/// Applied steps are recorded in `schema_migrations`. Each step runs in its own transaction
+/// that first takes a transaction-level advisory lock, so instances starting together take
+/// turns and every step runs once; the lock is scoped to the current schema, so stores in
+/// other schemas of the same database do not wait for each other.
+enum PostgresMigrations {
+    static let identifiers = steps.map(\.id)
+
+    /// First key of the advisory locks of this store; the second is the schema's hash.
+    static let lockNamespace: Int32 = 0x5343_4100  // "SCA\0"
+    /// Second-level lock names within the namespace.
+    static let migrationLock: Int32 = 1
+    static let signingKeyLock: Int32 = 2
+
+    /// Brings the schema up to date on `connection`.
+    /// - Throws: ``PostgresStoreError`` naming the step that failed.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await inLockedTransaction(connection, logger: logger, step: "schema_migrations") {
+            // `position` keeps the order in which steps were applied, for reading the history.
+            _ = try await connection.rows(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    position BIGINT NOT NULL,
+                    applied_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                logger: logger)
+        }
+        for (position, step) in steps.enumerated() {
+            try await inLockedTransaction(connection, logger: logger, step: step.id) {
+                // Checked under the lock: another instance may have applied it meanwhile.
+                let applied = try await connection.rows(
+                    "SELECT 1 FROM schema_migrations WHERE id = \(step.id)", logger: logger)
+                guard applied.isEmpty else { return }
+                for statement in step.statements {
+                    _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                _ = try await connection.rows(
+                    """
+                    INSERT INTO schema_migrations (id, position, applied_at)
+                    VALUES (\(step.id), \(position), \(Date().unixSeconds))
+                    """,
+                    logger: logger)
+                logger.info("applied schema step", metadata: ["migration": "\(step.id)"])
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction holding this schema's migration lock.
+    private static func inLockedTransaction(
+        _ connection: PostgresConnection, logger: Logger, step: String, _ body: () async throws -> Void
+    ) async throws {
+        do {
+            _ = try await connection.rows("BEGIN", logger: logger)
+            do {
+                _ = try await connection.rows(
+                    "SELECT pg_advisory_xact_lock(\(lockNamespace), hashtext(coalesce(current_schema(), '')) # \(migrationLock))",
+                    logger: logger)
+                try await body()
+            } catch {
+                _ = try? await connection.rows("ROLLBACK", logger: logger)
+                throw error
+            }
+            _ = try await connection.rows("COMMIT", logger: logger)
+        } catch let error as PSQLError {
+            throw PostgresStoreError(reason: "schema step \(step) failed: \(PostgresStoreError.summary(of: error))")
+        }
+    }
+
+    // Dates are DOUBLE PRECISION unix seconds; lists and the transaction are JSON text; secrets
+    // only ever arrive here hashed or sealed. PostgreSQL's extended protocol runs one
+    // statement at a time, hence a list per step.
+    private static let steps: [(id: String, statements: [String])] = [
+        (
+            "v1-users",
+            [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    email TEXT NOT NULL UNIQUE,
+                    phone TEXT,
+                    password_hash TEXT,
+                    pin_hash TEXT,
+                    sealed_totp_seed BYTEA,
+                    email_otp_enabled BOOLEAN NOT NULL DEFAULT FALSE,
+                    roles TEXT NOT NULL DEFAULT '[]',
+                    created_at DOUBLE PRECISION NOT NULL,
+                    failed_attempts BIGINT NOT NULL DEFAULT 0,
+                    temporary_blocks BIGINT NOT NULL DEFAULT 0,
+                    locked_until DOUBLE PRECISION,
+                    permanently_locked BOOLEAN NOT NULL DEFAULT FALSE,
+                    last_totp_step BIGINT,
+                    seq BIGINT GENERATED ALWAYS AS IDENTITY
+                )
+                """,
+                "CREATE INDEX users_created_at ON users (created_at, seq)",
+            ]
+        ),
+        (
+            "v1-challenges",
+            [
+                """
+                CREATE TABLE challenges (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT,
+                    operation TEXT NOT NULL,
+                    verdict TEXT NOT NULL,
+                    required_categories BIGINT NOT NULL,
+                    methods TEXT NOT NULL,
+                    nonce TEXT NOT NULL,
+                    transaction_json TEXT,
+                    transaction_digest TEXT,
+                    device_id TEXT,
+                    state TEXT NOT NULL,
+                    accepted_methods TEXT NOT NULL,
+                    rejected_methods TEXT NOT NULL,
+                    failed_attempts BIGINT NOT NULL DEFAULT 0,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    completed_at DOUBLE PRECISION,
+                    version BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX challenges_user_id ON challenges (user_id)",
+            ]
+        ),
+        (
+            "v1-one-time-codes",
+            [
+                """
+                CREATE TABLE one_time_codes (
+                    challenge_id TEXT NOT NULL REFERENCES challenges (id) ON DELETE CASCADE,
+                    method TEXT NOT NULL,
+                    code_hash BYTEA NOT NULL,
+                    sent_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    send_count BIGINT NOT NULL,
+                    used BOOLEAN NOT NULL DEFAULT FALSE,
+                    PRIMARY KEY (challenge_id, method)
+                )
+                """
+            ]
+        ),
+        (
+            "v1-sessions",
+            [
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    challenge_id TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    last_used_at DOUBLE PRECISION NOT NULL,
+                    revoked_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX sessions_user_id ON sessions (user_id)",
+            ]
+        ),
+        (
+            "v1-refresh-tokens",
+            [
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash BYTEA PRIMARY KEY NOT NULL,
+                    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                    issued_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    used_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX refresh_tokens_session_id ON refresh_tokens (session_id)",
+            ]
+        ),
+        (
+            "v1-consumed-tokens",
+            [
+                """
+                CREATE TABLE consumed_tokens (
+                    jti TEXT PRIMARY KEY NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX consumed_tokens_expires_at ON consumed_tokens (expires_at)",
+            ]
+        ),
+        (
+            "v1-signing-keys",
+            [
+                """
+                CREATE TABLE signing_keys (
+                    key_id TEXT PRIMARY KEY NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    sealed_private_key BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    seq BIGINT GENERATED ALWAYS AS IDENTITY
+                )
+                """,
+                "CREATE INDEX signing_keys_created_at ON signing_keys (created_at, seq)",
+            ]
+        ),
+        (
+            "v1-devices",
+            [
+                """
+                CREATE TABLE devices (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    name TEXT NOT NULL,
+                    platform TEXT NOT NULL,
+                    possession_key BYTEA NOT NULL,
+                    biometry_key BYTEA,
+                    status TEXT NOT NULL,
+                    fail_count BIGINT NOT NULL DEFAULT 0,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    last_used_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX devices_user_id ON devices (user_id)",
+            ]
+        ),
+        (
+            "v1-activation-codes",
+            [
+                """
+                CREATE TABLE activation_codes (
+                    lookup_id TEXT PRIMARY KEY NOT NULL,
+                    code_hash BYTEA NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    created_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    failed_tries BIGINT NOT NULL DEFAULT 0,
+                    used_at DOUBLE PRECISION
+                )
+                """
+            ]
+        ),
+        (
+            "v1-used-signatures",
+            [
+                """
+                CREATE TABLE used_signatures (
+                    hash BYTEA PRIMARY KEY NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX used_signatures_expires_at ON used_signatures (expires_at)",
+            ]
+        ),
+    ]
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+extension PostgresStore {
+    /// - Throws: `StoreError.conflict("id")` when a challenge with this id exists.
+    public func insertChallenge(_ challenge: ChallengeRecord) async throws {
+        let columns = try ChallengeColumns(challenge)
+        do {
+            _ = try await rows(
+                """
+                INSERT INTO challenges (
+                    id, user_id, operation, verdict, required_categories, methods, nonce,
+                    transaction_json, transaction_digest, device_id, state, accepted_methods,
+                    rejected_methods, failed_attempts, created_at, expires_at, completed_at, version
+                ) VALUES (
+                    \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
+                    \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
+                    \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
+                    \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
+                    \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(challenge.version)
+                )
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("id")
+        }
+    }
+
+    public func challenge(id: String) async throws -> ChallengeRecord? {
+        try await rows("SELECT * FROM challenges WHERE id = \(id)").first.map(ChallengeRecord.init(row:))
+    }
+
+    /// Writes every field but the id, with version `expectedVersion + 1`, in one conditional
+    /// UPDATE. An UPDATE that waited for a concurrent one re-reads the row and checks the
+    /// version again, so of several updates made from the same version exactly one lands,
+    /// whichever instances they come from.
+    public func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
+        let columns = try ChallengeColumns(challenge)
+        let updated = try await rows(
+            """
+            UPDATE challenges SET
+                user_id = \(challenge.userID), operation = \(columns.operation), verdict = \(columns.verdict),
+                required_categories = \(challenge.requiredCategories), methods = \(columns.methods),
+                nonce = \(challenge.nonce), transaction_json = \(columns.transaction),
+                transaction_digest = \(challenge.transactionDigest), device_id = \(challenge.deviceID),
+                state = \(columns.state), accepted_methods = \(columns.acceptedMethods),
+                rejected_methods = \(columns.rejectedMethods), failed_attempts = \(challenge.failedAttempts),
+                created_at = \(challenge.createdAt.unixSeconds), expires_at = \(challenge.expiresAt.unixSeconds),
+                completed_at = \(challenge.completedAt?.unixSeconds), version = \(expectedVersion + 1)
+            WHERE id = \(challenge.id) AND version = \(expectedVersion)
+            RETURNING id
+            """)
+        return updated.count == 1
+    }
+}
+
+/// The encoded column values of a challenge that are not stored as they are.
+private struct ChallengeColumns {
+    var operation: String
+    var verdict: String
+    var methods: String
+    var transaction: String?
+    var state: String
+    var acceptedMethods: String
+    var rejectedMethods: String
+
+    init(_ challenge: ChallengeRecord) throws {
+        operation = challenge.operation.rawValue
+        verdict = challenge.verdict.rawValue
+        methods = try JSONColumn.text(rawValues: challenge.methods)
+        transaction = try challenge.transaction.map { try JSONColumn.text($0) }
+        state = challenge.state.rawValue
+        acceptedMethods = try JSONColumn.text(rawValues: challenge.acceptedMethods)
+        rejectedMethods = try JSONColumn.text(rawValues: challenge.rejectedMethods)
+    }
+}
+
+extension ChallengeRecord {
+    init(row: PostgresRow) throws {
+        let columns = Columns(row)
+        self.init(
+            id: try columns.value("id"),
+            userID: try columns.value("user_id"),
+            operation: try columns.rawValue("operation"),
+            verdict: try columns.rawValue("verdict"),
+            requiredCategories: try columns.value("required_categories"),
+            methods: try columns.rawValues("methods"),
+            nonce: try columns.value("nonce"),
+            transaction: try columns.optionalJSON("transaction_json"),
+            transactionDigest: try columns.value("transaction_digest"),
+            deviceID: try columns.value("device_id"),
+            state: try columns.rawValue("state"),
+            acceptedMethods: try columns.rawValues("accepted_methods"),
+            rejectedMethods: try columns.rawValues("rejected_methods"),
+            failedAttempts: try columns.value("failed_attempts"),
+            createdAt: try columns.date("created_at"),
+            expiresAt: try columns.date("expires_at"),
+            completedAt: try columns.optionalDate("completed_at"),
+            version: try columns.value("version")
+        )
+    }
+}

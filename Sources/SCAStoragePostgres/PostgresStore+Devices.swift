@@ -1,0 +1,114 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+// Devices are stored by `registerDevice` (PostgresStore+ActivationCodes.swift). A status change
+// and the counting of a failure are each one conditional UPDATE, which works from the newest
+// version of the row: concurrent signatures on any instances are all counted.
+extension PostgresStore {
+    public func device(id: String) async throws -> DeviceRecord? {
+        try await rows("SELECT * FROM devices WHERE id = \(id)").first.map(DeviceRecord.init(row:))
+    }
+
+    /// Oldest first; devices created at the same instant by id.
+    public func devices(userID: String) async throws -> [DeviceRecord] {
+        try await rows("SELECT * FROM devices WHERE user_id = \(userID) ORDER BY created_at, id")
+            .map(DeviceRecord.init(row:))
+    }
+
+    /// A removed device is returned unchanged. Moving to `active` clears `failCount`; moving to
+    /// `blocked` or `removed` keeps it. (The SET expressions read the row as it was.)
+    @discardableResult
+    public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
+        let removed = DeviceStatus.removed.rawValue
+        let active = DeviceStatus.active.rawValue
+        return try await rows(
+            """
+            UPDATE devices SET
+                status = CASE WHEN status = \(removed) THEN status ELSE \(status.rawValue) END,
+                fail_count = CASE WHEN status <> \(removed) AND \(status.rawValue) = \(active) THEN 0 ELSE fail_count END
+            WHERE id = \(id)
+            RETURNING *
+            """
+        ).first.map(DeviceRecord.init(row:))
+    }
+
+    /// Counts the failure whatever the status; only an active device becomes blocked, so a
+    /// removed device stays removed.
+    public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
+        let active = DeviceStatus.active.rawValue
+        return try await rows(
+            """
+            UPDATE devices SET
+                fail_count = fail_count + 1,
+                status = CASE WHEN status = \(active) AND fail_count + 1 >= \(maximumFailures)
+                    THEN \(DeviceStatus.blocked.rawValue) ELSE status END
+            WHERE id = \(id)
+            RETURNING *
+            """
+        ).first.map(DeviceRecord.init(row:))
+    }
+
+    /// Leaves the status alone: a signature verified before a block does not lift it.
+    /// - Throws: `StoreError.notFound` when there is no such device.
+    public func recordDeviceSuccess(id: String, now: Date) async throws {
+        let updated = try await rows(
+            "UPDATE devices SET fail_count = 0, last_used_at = \(now.unixSeconds) WHERE id = \(id) RETURNING id")
+        if updated.isEmpty { throw StoreError.notFound }
+    }
+
+    /// Remembers the hash until `expiresAt`, and forgets hashes past their expiry first so that
+    /// the table does not grow without end. A forgotten hash is accepted again: the caller must
+    /// bind each signature to something that itself expires no later than `expiresAt` (the
+    /// challenge it signs), so that a replay after that is refused before its hash is looked up.
+    ///
+    /// `INSERT … ON CONFLICT DO NOTHING RETURNING` decides between racing instances; the
+    /// clean-up shares the transaction so the insert sees it.
+    public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
+        try await transaction { connection in
+            _ = try await connection.rows(
+                "DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds)", logger: logger)
+            let inserted = try await connection.rows(
+                """
+                INSERT INTO used_signatures (hash, expires_at) VALUES (\(bytea(hash)), \(expiresAt.unixSeconds))
+                ON CONFLICT (hash) DO NOTHING RETURNING hash
+                """,
+                logger: logger)
+            return inserted.count == 1
+        }
+    }
+
+    func insert(_ device: DeviceRecord, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(
+            """
+            INSERT INTO devices (
+                id, user_id, name, platform, possession_key, biometry_key, status, fail_count,
+                created_at, last_used_at
+            ) VALUES (
+                \(device.id), \(device.userID), \(device.name), \(device.platform), \(bytea(device.possessionKey)),
+                \(device.biometryKey.map(bytea)), \(device.status.rawValue), \(device.failCount),
+                \(device.createdAt.unixSeconds), \(device.lastUsedAt?.unixSeconds)
+            )
+            """,
+            logger: logger)
+    }
+}
+
+extension DeviceRecord {
+    init(row: PostgresRow) throws {
+        let columns = Columns(row)
+        self.init(
+            id: try columns.value("id"),
+            userID: try columns.value("user_id"),
+            name: try columns.value("name"),
+            platform: try columns.value("platform"),
+            possessionKey: try columns.bytes("possession_key"),
+            biometryKey: try columns.optionalBytes("biometry_key"),
+            status: try columns.rawValue("status"),
+            failCount: try columns.value("fail_count"),
+            createdAt: try columns.date("created_at"),
+            lastUsedAt: try columns.optionalDate("last_used_at")
+        )
+    }
+}

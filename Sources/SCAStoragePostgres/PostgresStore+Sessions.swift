@@ -1,0 +1,91 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+extension PostgresStore {
+    /// Stores the session and its first refresh token together, in one transaction.
+    /// - Throws: `StoreError.conflict("id")` when the session id or token hash exists.
+    public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
+        do {
+            try await transaction { connection in
+                _ = try await connection.rows(
+                    """
+                    INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
+                    VALUES (
+                        \(session.id), \(session.userID), \(session.operation.rawValue), \(session.challengeID),
+                        \(session.createdAt.unixSeconds), \(session.lastUsedAt.unixSeconds), \(session.revokedAt?.unixSeconds)
+                    )
+                    """,
+                    logger: logger)
+                if let refreshToken {
+                    try await insert(refreshToken, connection)
+                }
+            }
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("id")
+        }
+    }
+
+    public func session(id: String) async throws -> SessionRecord? {
+        try await rows("SELECT * FROM sessions WHERE id = \(id)").first.map(SessionRecord.init(row:))
+    }
+
+    /// Reads and writes the session in one transaction with its row locked, so a use racing a
+    /// revocation or another use on another instance sees its outcome.
+    public func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
+        try await transaction { connection in
+            guard var session = try await lockedSession(connection, id: id) else { return .notFound }
+            if session.revokedAt != nil { return .revoked }
+            if Self.isIdle(session, now: now, idleTimeout: idleTimeout) {
+                try await revoke(connection, sessionID: id, now: now)
+                return .idle
+            }
+            try await touch(connection, sessionID: id, now: now)
+            session.lastUsedAt = now
+            return .active(session)
+        }
+    }
+
+    /// Ends the session and so every token of its family. Revoking twice keeps the first date;
+    /// an unknown id is ignored.
+    public func revokeSession(id: String, now: Date) async throws {
+        _ = try await rows("UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE id = \(id) AND revoked_at IS NULL")
+    }
+
+    /// The session, its row locked until the transaction ends.
+    func lockedSession(_ connection: PostgresConnection, id: String) async throws -> SessionRecord? {
+        try await connection.rows("SELECT * FROM sessions WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)
+            .first.map(SessionRecord.init(row:))
+    }
+
+    static func isIdle(_ session: SessionRecord, now: Date, idleTimeout: TimeInterval) -> Bool {
+        now.timeIntervalSince(session.lastUsedAt) > idleTimeout
+    }
+
+    func revoke(_ connection: PostgresConnection, sessionID: String, now: Date) async throws {
+        _ = try await connection.rows(
+            "UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE id = \(sessionID) AND revoked_at IS NULL",
+            logger: logger)
+    }
+
+    func touch(_ connection: PostgresConnection, sessionID: String, now: Date) async throws {
+        _ = try await connection.rows(
+            "UPDATE sessions SET last_used_at = \(now.unixSeconds) WHERE id = \(sessionID)", logger: logger)
+    }
+}
+
+extension SessionRecord {
+    init(row: PostgresRow) throws {
+        let columns = Columns(row)
+        self.init(
+            id: try columns.value("id"),
+            userID: try columns.value("user_id"),
+            operation: try columns.rawValue("operation"),
+            challengeID: try columns.value("challenge_id"),
+            createdAt: try columns.date("created_at"),
+            lastUsedAt: try columns.date("last_used_at"),
+            revokedAt: try columns.optionalDate("revoked_at")
+        )
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import PostgresNIO
+import SCAStorage
+
+extension PostgresStore {
+    /// Signing keys, newest first.
+    public func signingKeys() async throws -> [SigningKeyRecord] {
+        try await rows("SELECT * FROM signing_keys ORDER BY created_at DESC, seq DESC").map(SigningKeyRecord.init(row:))
+    }
+
+    /// The check and the insert run in one transaction holding an advisory lock of this
+    /// schema: row locks cannot guard a row that does not exist yet, and of several instances
+    /// starting on one database the first must store its key and the others adopt it.
+    public func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
+        try await transaction { connection in
+            _ = try await connection.rows(
+                """
+                SELECT pg_advisory_xact_lock(
+                    \(PostgresMigrations.lockNamespace),
+                    hashtext(coalesce(current_schema(), '')) # \(PostgresMigrations.signingKeyLock)
+                )
+                """,
+                logger: logger)
+            let newest = try await connection.rows(
+                "SELECT * FROM signing_keys ORDER BY created_at DESC, seq DESC LIMIT 1", logger: logger
+            ).first
+            if let newest {
+                return try SigningKeyRecord(row: newest)
+            }
+            _ = try await connection.rows(
+                """
+                INSERT INTO signing_keys (key_id, algorithm, sealed_private_key, created_at)
+                VALUES (
+                    \(candidate.keyID), \(candidate.algorithm), \(bytea(candidate.sealedPrivateKey)),
+                    \(candidate.createdAt.unixSeconds)
+                )
+                """,
+                logger: logger)
+            return candidate
+        }
+    }
+}
+
+extension SigningKeyRecord {
+    init(row: PostgresRow) throws {
+        let columns = Columns(row)
+        self.init(
+            keyID: try columns.value("key_id"),
+            algorithm: try columns.value("algorithm"),
+            sealedPrivateKey: try columns.bytes("sealed_private_key"),
+            createdAt: try columns.date("created_at")
+        )
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import PostgresNIO
+import SCAStorage
+
+extension PostgresStore {
+    /// Stores a new user, its e-mail lower-cased, in one INSERT: the PRIMARY KEY and UNIQUE
+    /// constraints decide between racing instances, and the constraint the server names tells
+    /// which field was taken.
+    /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("email")` when taken.
+    public func createUser(_ user: UserRecord) async throws {
+        let email = user.email.lowercased()
+        let roles = try JSONColumn.text(user.roles)
+        do {
+            _ = try await rows(
+                """
+                INSERT INTO users (
+                    id, email, phone, password_hash, pin_hash, sealed_totp_seed,
+                    email_otp_enabled, roles, created_at, failed_attempts, temporary_blocks,
+                    locked_until, permanently_locked, last_totp_step
+                ) VALUES (
+                    \(user.id), \(email), \(user.phone), \(user.passwordHash), \(user.pinHash),
+                    \(user.sealedTOTPSeed.map(bytea)), \(user.emailOTPEnabled), \(roles), \(user.createdAt.unixSeconds),
+                    \(user.lockout.failedAttempts), \(user.lockout.temporaryBlocks),
+                    \(user.lockout.lockedUntil?.unixSeconds), \(user.lockout.permanentlyLocked), \(user.lockout.lastTOTPStep)
+                )
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            // The primary key is checked first, as the SQLite store checks the id first.
+            throw StoreError.conflict(error.constraintName == "users_pkey" ? "id" : "email")
+        }
+    }
+
+    public func user(id: String) async throws -> UserRecord? {
+        try await rows("SELECT * FROM users WHERE id = \(id)").first.map(UserRecord.init(row:))
+    }
+
+    /// - Parameter email: compared lower-cased.
+    public func user(email: String) async throws -> UserRecord? {
+        try await rows("SELECT * FROM users WHERE email = \(email.lowercased())").first.map(UserRecord.init(row:))
+    }
+
+    /// All users, oldest first (insertion order among equal creation dates).
+    public func users() async throws -> [UserRecord] {
+        try await rows("SELECT * FROM users ORDER BY created_at, seq").map(UserRecord.init(row:))
+    }
+
+    /// Applies the non-nil fields of `update` in one UPDATE (a nil parameter keeps the column),
+    /// so the change is atomic without a transaction; a new e-mail is lower-cased.
+    /// - Throws: `StoreError.notFound`, or `StoreError.conflict("email")` when the new
+    ///   e-mail belongs to another user.
+    @discardableResult
+    public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
+        let updated: [PostgresRow]
+        do {
+            updated = try await rows(
+                """
+                UPDATE users SET
+                    email = COALESCE(\(update.email?.lowercased())::TEXT, email),
+                    phone = COALESCE(\(update.phone)::TEXT, phone),
+                    password_hash = COALESCE(\(update.passwordHash)::TEXT, password_hash),
+                    pin_hash = COALESCE(\(update.pinHash)::TEXT, pin_hash),
+                    sealed_totp_seed = COALESCE(\(update.sealedTOTPSeed.map(bytea))::BYTEA, sealed_totp_seed),
+                    email_otp_enabled = COALESCE(\(update.emailOTPEnabled)::BOOLEAN, email_otp_enabled)
+                WHERE id = \(id)
+                RETURNING *
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("email")
+        }
+        guard let row = updated.first else { throw StoreError.notFound }
+        return try UserRecord(row: row)
+    }
+}
+
+extension UserRecord {
+    init(row: PostgresRow) throws {
+        let columns = Columns(row)
+        self.init(
+            id: try columns.value("id"),
+            email: try columns.value("email"),
+            phone: try columns.value("phone"),
+            passwordHash: try columns.value("password_hash"),
+            pinHash: try columns.value("pin_hash"),
+            sealedTOTPSeed: try columns.optionalBytes("sealed_totp_seed"),
+            emailOTPEnabled: try columns.value("email_otp_enabled"),
+            roles: try columns.json("roles"),
+            createdAt: try columns.date("created_at"),
+            lockout: try LockoutState(columns: columns)
+        )
+    }
+}
+
+extension LockoutState {
+    init(row: PostgresRow) throws {
+        try self.init(columns: Columns(row))
+    }
+
+    init(columns: Columns) throws {
+        self.init(
+            failedAttempts: try columns.value("failed_attempts"),
+            temporaryBlocks: try columns.value("temporary_blocks"),
+            lockedUntil: try columns.optionalDate("locked_until"),
+            permanentlyLocked: try columns.value("permanently_locked"),
+            lastTOTPStep: try columns.value("last_totp_step")
+        )
+    }
+}

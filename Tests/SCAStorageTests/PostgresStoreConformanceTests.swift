@@ -1,0 +1,97 @@
+import Foundation
+import SCAStorage
+import SCAStoragePostgres
+import Testing
+
+/// The backend-neutral conformance suite, run against PostgreSQL: every test on a new store in
+/// a schema of its own. The cases run one at a time so that their connection pools never add
+/// up past the server's connection limit.
+@Suite(
+    "PostgresStore conformance", .serialized,
+    .enabled(if: PostgresTestDatabase.url != nil, "PostgreSQL cases skipped: set SCA_TEST_POSTGRES_URL")
+)
+struct PostgresStoreConformanceTests {
+    /// Runs one conformance check on a new store in a fresh schema.
+    private func check(_ body: (StoreConformance) async throws -> Void) async throws {
+        try await PostgresTestDatabase.withFreshSchema { url in
+            let store = try await PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)
+            do {
+                try await body(StoreConformance(store: store))
+            } catch {
+                await store.shutdown()
+                throw error
+            }
+            await store.shutdown()
+        }
+    }
+
+    @Test func userRoundTrip() async throws { try await check { try await $0.userRoundTrip() } }
+    @Test func duplicateUserConflicts() async throws { try await check { try await $0.duplicateUserConflicts() } }
+    @Test func updateUser() async throws { try await check { try await $0.updateUser() } }
+
+    @Test func lockoutSequence() async throws { try await check { try await $0.lockoutSequence() } }
+    @Test func failuresCountDown() async throws { try await check { try await $0.failuresCountDown() } }
+    @Test func successResetsCounters() async throws { try await check { try await $0.successResetsCounters() } }
+    @Test func releaseGivesOneAttemptBack() async throws { try await check { try await $0.releaseGivesOneAttemptBack() } }
+    @Test func releaseLeavesBlocksAlone() async throws { try await check { try await $0.releaseLeavesBlocksAlone() } }
+    @Test func lockoutOfUnknownUserThrows() async throws { try await check { try await $0.lockoutOfUnknownUserThrows() } }
+    @Test func parallelReservationsGrantTheAllowanceOnce() async throws {
+        try await check { try await $0.parallelReservationsGrantTheAllowanceOnce() }
+    }
+
+    @Test func totpStepsBurnOnce() async throws { try await check { try await $0.totpStepsBurnOnce() } }
+
+    @Test func challengeRoundTrip() async throws { try await check { try await $0.challengeRoundTrip() } }
+    @Test func challengeCompareAndSet() async throws { try await check { try await $0.challengeCompareAndSet() } }
+    @Test func parallelChallengeUpdatesLandOnce() async throws {
+        try await check { try await $0.parallelChallengeUpdatesLandOnce() }
+    }
+
+    @Test func codeIssuingRespectsIntervalAndLimit() async throws {
+        try await check { try await $0.codeIssuingRespectsIntervalAndLimit() }
+    }
+    @Test func usedCodeIsReplacedAtOnce() async throws { try await check { try await $0.usedCodeIsReplacedAtOnce() } }
+    @Test func codesAreConsumedOnce() async throws { try await check { try await $0.codesAreConsumedOnce() } }
+    @Test func parallelCodeConsumptionSucceedsOnce() async throws {
+        try await check { try await $0.parallelCodeConsumptionSucceedsOnce() }
+    }
+
+    @Test func sessionUseAndIdleTimeout() async throws { try await check { try await $0.sessionUseAndIdleTimeout() } }
+    @Test func revokedSessionStaysRevoked() async throws { try await check { try await $0.revokedSessionStaysRevoked() } }
+    @Test func refreshRotationAndReuse() async throws { try await check { try await $0.refreshRotationAndReuse() } }
+    @Test func parallelRotationsSucceedOnce() async throws { try await check { try await $0.parallelRotationsSucceedOnce() } }
+    @Test func refreshEndsWithExpiryOrIdleness() async throws {
+        try await check { try await $0.refreshEndsWithExpiryOrIdleness() }
+    }
+
+    @Test func tokensAreConsumedOnce() async throws { try await check { try await $0.tokensAreConsumedOnce() } }
+    @Test func firstSigningKeyWins() async throws { try await check { try await $0.firstSigningKeyWins() } }
+    @Test func healthCheckPasses() async throws { try await check { try await $0.healthCheckPasses() } }
+
+    @Test func activationCodeConflictsAndReplacement() async throws {
+        try await check { try await $0.activationCodeConflictsAndReplacement() }
+    }
+    @Test func deviceRegistration() async throws { try await check { try await $0.deviceRegistration() } }
+    @Test func wrongActivationCodeCountsTries() async throws {
+        try await check { try await $0.wrongActivationCodeCountsTries() }
+    }
+    @Test func expiredActivationCodeIsInvalid() async throws {
+        try await check { try await $0.expiredActivationCodeIsInvalid() }
+    }
+    @Test func deviceLimitExcludesRemovedDevices() async throws {
+        try await check { try await $0.deviceLimitExcludesRemovedDevices() }
+    }
+    @Test func devicesAreListedOldestFirst() async throws { try await check { try await $0.devicesAreListedOldestFirst() } }
+    @Test func parallelRegistrationsUseTheCodeOnce() async throws {
+        try await check { try await $0.parallelRegistrationsUseTheCodeOnce() }
+    }
+    @Test func deviceStatusChanges() async throws { try await check { try await $0.deviceStatusChanges() } }
+    @Test func failuresBlockAnActiveDevice() async throws { try await check { try await $0.failuresBlockAnActiveDevice() } }
+    @Test func parallelDeviceFailuresAreAllCounted() async throws {
+        try await check { try await $0.parallelDeviceFailuresAreAllCounted() }
+    }
+    @Test func signaturesAreUsedOnce() async throws { try await check { try await $0.signaturesAreUsedOnce() } }
+    @Test func usedSignaturesAreForgottenAfterExpiry() async throws {
+        try await check { try await $0.usedSignaturesAreForgottenAfterExpiry() }
+    }
+}
