@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import SCACore
 import SCAStorage
+import SCAStoragePostgres
 import SCAStorageSQLite
 
 /// The assembled server: configuration, store, services, and the HTTP router over them.
@@ -20,9 +21,12 @@ public struct SCAServices: Sendable {
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
     let logger: Logger
+    /// The PostgreSQL store opened here (not one passed in), closed by ``shutdown()``.
+    let ownedPostgresStore: PostgresStore?
 
     /// - Parameters:
-    ///   - store: the database; nil opens SQLite under the data directory.
+    ///   - store: the database; nil opens PostgreSQL at `databaseURL` when configured, SQLite
+    ///     under the data directory otherwise.
     ///   - messageSender: overrides the configured sender (tests may capture messages).
     /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
     public static func make(
@@ -36,7 +40,32 @@ public struct SCAServices: Sendable {
                 atPath: configuration.dataDirectory, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         }
-        let store = try store ?? SQLiteStore(path: configuration.databasePath)
+        var ownedPostgresStore: PostgresStore?
+        let database: any SCAStore
+        if let store {
+            database = store
+        } else if let databaseURL = configuration.databaseURL {
+            let postgres = try await PostgresStore.connect(url: databaseURL, logger: logger)
+            ownedPostgresStore = postgres
+            database = postgres
+        } else {
+            database = try SQLiteStore(path: configuration.databasePath)
+        }
+        do {
+            return try await assemble(
+                configuration: configuration, store: database, ownedPostgresStore: ownedPostgresStore, runtime: runtime,
+                messageSender: messageSender, logger: logger)
+        } catch {
+            await ownedPostgresStore?.shutdown()
+            throw error
+        }
+    }
+
+    /// The services over an open store.
+    private static func assemble(
+        configuration: ServerConfiguration, store: any SCAStore, ownedPostgresStore: PostgresStore?,
+        runtime: ServerRuntime, messageSender: (any MessageSender)?, logger: Logger
+    ) async throws -> SCAServices {
         let box = SecretBox(key: try ServerKey.load(configuration: configuration, random: runtime.random))
         let hasher = PasswordHasher(parameters: configuration.passwordHashing, random: runtime.random)
 
@@ -71,7 +100,13 @@ public struct SCAServices: Sendable {
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
-            outbox: outbox, logger: logger)
+            outbox: outbox, logger: logger, ownedPostgresStore: ownedPostgresStore)
+    }
+
+    /// Closes what `make` opened: the PostgreSQL connection pool, when it opened one. (SQLite
+    /// needs nothing: its file closes with the process.)
+    public func shutdown() async {
+        await ownedPostgresStore?.shutdown()
     }
 
     /// Every route of API.md behind the problem middleware.

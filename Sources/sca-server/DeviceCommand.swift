@@ -16,10 +16,11 @@ struct DeviceCommand: AsyncParsableCommand {
         @Option(help: "The user's e-mail address.") var email: String
 
         func run() async throws {
-            let services = try await openServices(common)
-            let code = try await services.devices.issueActivationCode(for: try await resolve(email, in: services))
-            print(code.activationCode)
-            print("expires \(ISO8601DateFormatter().string(from: code.expiresAt))")
+            try await withServices(common) { services in
+                let code = try await services.devices.issueActivationCode(for: try await resolve(email, in: services))
+                print(code.activationCode)
+                print("expires \(ISO8601DateFormatter().string(from: code.expiresAt))")
+            }
         }
     }
 
@@ -29,9 +30,10 @@ struct DeviceCommand: AsyncParsableCommand {
         @Argument(help: "User id or e-mail.") var user: String
 
         func run() async throws {
-            let services = try await openServices(common)
-            for device in try await services.devices.devices(of: try await resolve(user, in: services)) {
-                print("\(device.deviceId)  \(device.name)  \(device.platform)  \(device.status.rawValue)  biometry: \(device.hasBiometryKey)")
+            try await withServices(common) { services in
+                for device in try await services.devices.devices(of: try await resolve(user, in: services)) {
+                    print("\(device.deviceId)  \(device.name)  \(device.platform)  \(device.status.rawValue)  biometry: \(device.hasBiometryKey)")
+                }
             }
         }
     }
@@ -62,7 +64,8 @@ struct DeviceCommand: AsyncParsableCommand {
 }
 
 private func setStatus(_ common: CommonOptions, _ deviceID: String, _ status: DeviceStatus) async throws {
-    let services = try await openServices(common)
-    let device = try await services.devices.setStatus(of: deviceID, to: status)
-    print("\(device.deviceId)  \(device.status.rawValue)")
+    try await withServices(common) { services in
+        let device = try await services.devices.setStatus(of: deviceID, to: status)
+        print("\(device.deviceId)  \(device.status.rawValue)")
+    }
 }

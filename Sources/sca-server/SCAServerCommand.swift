@@ -20,11 +20,18 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "Directory for the database, server key and outbox (default ./.sca).")
     var dataDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL URL (postgres://user:password@host:port/db?sslmode=…) shared by several instances; also SCA_DATABASE_URL. Needs SCA_SERVER_KEY.",
+            valueName: "url"))
+    var database: String?
+
     /// Defaults < file < SCA_* environment < these flags.
     func load(flags extra: [String: String] = [:]) throws -> ServerConfiguration {
         let environment = ProcessInfo.processInfo.environment
         var flags = extra
         if let dataDir { flags["dataDir"] = dataDir }
+        if let database { flags["databaseURL"] = database }
         do {
             return try ConfigurationLoader().load(file: config ?? environment["SCA_CONFIG"], environment: environment, flags: flags)
         } catch let error as ConfigurationError {

@@ -4,7 +4,7 @@ import Hummingbird
 import SCAServer
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the HTTP server (127.0.0.1:8080, SQLite under ./.sca by default).")
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP server (127.0.0.1:8080, SQLite under ./.sca by default; PostgreSQL with --database).")
 
     @OptionGroup var common: CommonOptions
     @Option(help: "Address to bind.") var host: String?
@@ -28,7 +28,14 @@ struct Serve: AsyncParsableCommand {
         let app = services.application { port in
             printUnbuffered("sca-server listening on http://\(host):\(port)")
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            await services.shutdown()
+            throw error
+        }
+        // SIGTERM or SIGINT: the HTTP server has drained; close the database pool too.
+        await services.shutdown()
     }
 
     private func printDemo(_ users: [DemoSeeder.Credentials], configuration: ServerConfiguration) {

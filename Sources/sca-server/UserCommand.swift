@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SCACore
 import SCAServer
 
@@ -21,12 +22,13 @@ struct UserCommand: AsyncParsableCommand {
         @Flag(help: "Do not send one-time codes by e-mail.") var noEmailCodes = false
 
         func run() async throws {
-            let services = try await openServices(common)
-            let secret = try readSecret(password, fromStdin: passwordStdin)
-            let user = try await services.users.create(CreateUserRequest(
-                email: email, password: secret, pin: pin, phone: phone, roles: role.isEmpty ? nil : role,
-                emailCodes: !noEmailCodes))
-            print(user.id)
+            try await withServices(common) { services in
+                let secret = try readSecret(password, fromStdin: passwordStdin)
+                let user = try await services.users.create(CreateUserRequest(
+                    email: email, password: secret, pin: pin, phone: phone, roles: role.isEmpty ? nil : role,
+                    emailCodes: !noEmailCodes))
+                print(user.id)
+            }
         }
     }
 
@@ -35,10 +37,11 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            let services = try await openServices(common)
-            for user in try await services.users.list() {
-                let view = try await services.users.describe(user)
-                print("\(view.userId)  \(view.email)  [\(view.methods.map(\.rawValue).joined(separator: ","))]  lock: \(view.lock.state)")
+            try await withServices(common) { services in
+                for user in try await services.users.list() {
+                    let view = try await services.users.describe(user)
+                    print("\(view.userId)  \(view.email)  [\(view.methods.map(\.rawValue).joined(separator: ","))]  lock: \(view.lock.state)")
+                }
             }
         }
     }
@@ -51,10 +54,11 @@ struct UserCommand: AsyncParsableCommand {
         @Flag(help: "Read the password from standard input.") var passwordStdin = false
 
         func run() async throws {
-            let services = try await openServices(common)
-            let id = try await resolve(user, in: services)
-            try await services.users.update(userID: id, UpdateUserRequest(password: try readSecret(password, fromStdin: passwordStdin)))
-            print("password set for \(id)")
+            try await withServices(common) { services in
+                let id = try await resolve(user, in: services)
+                try await services.users.update(userID: id, UpdateUserRequest(password: try readSecret(password, fromStdin: passwordStdin)))
+                print("password set for \(id)")
+            }
         }
     }
 
@@ -66,10 +70,11 @@ struct UserCommand: AsyncParsableCommand {
         @Flag(help: "Read the PIN from standard input.") var pinStdin = false
 
         func run() async throws {
-            let services = try await openServices(common)
-            let id = try await resolve(user, in: services)
-            try await services.users.update(userID: id, UpdateUserRequest(pin: try readSecret(pin, fromStdin: pinStdin)))
-            print("PIN set for \(id)")
+            try await withServices(common) { services in
+                let id = try await resolve(user, in: services)
+                try await services.users.update(userID: id, UpdateUserRequest(pin: try readSecret(pin, fromStdin: pinStdin)))
+                print("PIN set for \(id)")
+            }
         }
     }
 
@@ -80,9 +85,10 @@ struct UserCommand: AsyncParsableCommand {
         @Argument(help: "User id or e-mail.") var user: String
 
         func run() async throws {
-            let services = try await openServices(common)
-            let enrollment = try await services.users.enrollTOTP(userID: try await resolve(user, in: services))
-            print(enrollment.otpauthUri)
+            try await withServices(common) { services in
+                let enrollment = try await services.users.enrollTOTP(userID: try await resolve(user, in: services))
+                print(enrollment.otpauthUri)
+            }
         }
     }
 
@@ -92,20 +98,34 @@ struct UserCommand: AsyncParsableCommand {
         @Argument(help: "User id or e-mail.") var user: String
 
         func run() async throws {
-            let services = try await openServices(common)
-            let id = try await resolve(user, in: services)
-            try await services.users.unblock(userID: id)
-            print("unblocked \(id)")
+            try await withServices(common) { services in
+                let id = try await resolve(user, in: services)
+                try await services.users.unblock(userID: id)
+                print("unblocked \(id)")
+            }
         }
     }
 }
 
-func openServices(_ common: CommonOptions) async throws -> SCAServices {
+/// Opens the server's database and services for one admin command, and closes them after
+/// `body`, whether it succeeds or throws (a PostgreSQL pool is closed cleanly, not dropped).
+func withServices(_ common: CommonOptions, _ body: (SCAServices) async throws -> Void) async throws {
+    // Warnings and errors only: the command's own output is what the operator reads.
+    var logger = Logger(label: "sca-server")
+    logger.logLevel = .warning
+    let services: SCAServices
     do {
-        return try await SCAServices.make(configuration: try common.load())
+        services = try await SCAServices.make(configuration: try common.load(), logger: logger)
     } catch let problem as Problem {
         throw ValidationError(problem.detail ?? problem.title)
     }
+    do {
+        try await body(services)
+    } catch {
+        await services.shutdown()
+        throw error
+    }
+    await services.shutdown()
 }
 
 func resolve(_ user: String, in services: SCAServices) async throws -> String {

@@ -44,4 +44,29 @@ struct ConfigurationTests {
             #expect(throws: ConfigurationError.self, "\(flags)") { try loader.load(file: nil, environment: [:], flags: flags) }
         }
     }
+
+    @Test("PostgreSQL: databaseURL from SCA_DATABASE_URL, a postgres:// URL only, and a shared server key required")
+    func databaseURL() throws {
+        let loader = ConfigurationLoader()
+        #expect(ConfigurationLoader.environmentName(of: "databaseURL") == "SCA_DATABASE_URL")
+        let url = "postgres://sca:secret@db.internal:5432/sca?sslmode=require"
+        let key = Base64URL.encode([UInt8](repeating: 7, count: 32))
+        let configuration = try loader.load(
+            file: nil, environment: ["SCA_DATABASE_URL": url, "SCA_SERVER_KEY": key], flags: [:])
+        #expect(configuration.databaseURL == url)
+        #expect(try loader.load(file: nil, environment: [:], flags: ["databaseURL": "postgresql://sca@db/sca", "serverKey": key])
+            .databaseURL == "postgresql://sca@db/sca")
+
+        // The key file under the data directory is one machine's: instances must share a key.
+        #expect(throws: ConfigurationError.self) {
+            try loader.load(file: nil, environment: ["SCA_DATABASE_URL": url], flags: [:])
+        }
+        for wrong in ["mysql://sca@db/sca", "db.internal:5432/sca", "postgres:/sca"] {
+            #expect(throws: ConfigurationError.self, "\(wrong)") {
+                try loader.load(file: nil, environment: [:], flags: ["databaseURL": wrong, "serverKey": key])
+            }
+        }
+        // An empty value means SQLite, as if unset.
+        #expect(try loader.load(file: nil, environment: ["SCA_DATABASE_URL": ""], flags: [:]).databaseURL == nil)
+    }
 }

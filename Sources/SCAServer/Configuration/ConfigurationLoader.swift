@@ -12,7 +12,7 @@ public struct ConfigurationLoader: Sendable {
     /// typo never silently leaves a security setting at its default.
     public static let keys: [String] = {
         var keys = [
-            "host", "port", "dataDir", "adminKey", "serverKey", "demo", "issuer", "audience",
+            "host", "port", "dataDir", "databaseURL", "adminKey", "serverKey", "demo", "issuer", "audience",
             "challengeLifetime", "codeLifetime", "codeResendInterval", "maxCodeSends",
             "accessTokenLifetime", "refreshTokenLifetime", "sessionIdleTimeout",
             "maxFailedAttempts", "firstBlockSeconds", "maxTemporaryBlocks",
@@ -128,6 +128,7 @@ public struct ConfigurationLoader: Sendable {
         case "host": configuration.host = value
         case "port": configuration.port = try integer()
         case "dataDir": configuration.dataDirectory = value
+        case "databaseURL": configuration.databaseURL = value.isEmpty ? nil : value
         case "adminKey": configuration.adminKey = value.isEmpty ? nil : value
         case "serverKey": configuration.serverKey = value.isEmpty ? nil : value
         case "demo": configuration.demo = try boolean()

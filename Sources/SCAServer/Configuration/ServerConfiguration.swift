@@ -13,7 +13,11 @@ public struct ServerConfiguration: Sendable {
     /// Bearer key of the admin API; nil switches the admin API off. Never logged.
     public var adminKey: String?
     /// Base64url 32-byte key sealing secrets at rest; nil reads or creates `<data-dir>/server.key`.
+    /// Required with `databaseURL`: every instance on the database must seal and open with it.
     public var serverKey: String?
+    /// `postgres://user:password@host:port/database?sslmode=…`: keep the data on a PostgreSQL
+    /// server shared by several instances instead of SQLite under the data directory. Never logged.
+    public var databaseURL: String?
     public var demo = false
 
     public var issuer = "sca-server"
@@ -117,6 +121,18 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("messageSender webhook needs webhookURL (http or https)")
             }
         default: throw ConfigurationError("messageSender must be outbox or webhook, got \(messageSender)")
+        }
+        if let databaseURL {
+            let scheme = databaseURL.prefix(while: { $0 != ":" }).lowercased()
+            guard databaseURL.contains("://"), scheme == "postgres" || scheme == "postgresql" else {
+                throw ConfigurationError("databaseURL must start with postgres:// or postgresql://")
+            }
+            // The key file under the data directory is one machine's; instances sharing a
+            // database must share the key that seals its TOTP seeds and signing keys.
+            guard serverKey != nil else {
+                throw ConfigurationError(
+                    "with databaseURL (PostgreSQL), serverKey (SCA_SERVER_KEY) must be set, the same for every instance")
+            }
         }
         if let adminKey, adminKey.count < 16 {
             throw ConfigurationError("adminKey must have at least 16 characters")

@@ -26,7 +26,15 @@ struct TokenSigner: Sendable {
         let keys = JWTKeyCollection()
         var published: [JSONWebKeySet.Key] = []
         for record in try await store.signingKeys() where record.algorithm == "ES256" {
-            let raw = try box.open(record.sealedPrivateKey, context: sealingContext)
+            let raw: [UInt8]
+            do {
+                raw = try box.open(record.sealedPrivateKey, context: sealingContext)
+            } catch SecretBoxError.cannotOpen {
+                // Most likely another instance on this database sealed it with its own key.
+                throw ConfigurationError(
+                    "the token-signing key \(record.keyID) in the database cannot be opened with this server key: "
+                        + "every instance on one database must use the same serverKey (SCA_SERVER_KEY)")
+            }
             let privateKey = try P256.Signing.PrivateKey(rawRepresentation: raw)
             await keys.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: record.keyID))
             published.append(.init(publicKey: privateKey.publicKey, keyID: record.keyID))
