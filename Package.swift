@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "sca-server", targets: ["sca-server"]),
         .library(name: "SCAClient", targets: ["SCAClient"]),
         .executable(name: "sca", targets: ["sca"]),
+        .executable(name: "sca-bench", targets: ["sca-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -22,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
@@ -63,6 +68,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Resources/openapi.yaml")]
         ),
@@ -87,6 +95,16 @@ let package = Package(
             dependencies: [
                 "SCAClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Load harness: drives N concurrent clients through full flows over real HTTP.
+        .executableTarget(
+            name: "sca-bench",
+            dependencies: [
+                "SCAClient",
+                "SCAServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import SCACore
@@ -110,8 +111,10 @@ public struct SCAServices: Sendable {
     }
 
     /// Every route of API.md behind the problem middleware.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func router() -> Router<SCARequestContext> {
+        let router = Router(context: SCARequestContext.self)
+        router.add(middleware: RequestInfoMiddleware(
+            trustedProxyHeader: configuration.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
         router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
         ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: router)
         TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: router)

@@ -18,7 +18,7 @@ public struct ConfigurationLoader: Sendable {
             "maxFailedAttempts", "firstBlockSeconds", "maxTemporaryBlocks",
             "scryptLogN", "scryptR", "scryptP", "messageSender", "webhookURL", "maxBodySize",
             "maxDevicesPerUser", "maxDeviceFailures", "activationCodeLifetime", "activationCodeMaxTries",
-            "highValuePaymentThreshold",
+            "highValuePaymentThreshold", "trustedProxyHeader",
         ]
         for currency in Currency.all where currency.code != "EUR" {
             keys.append("exchangeRates.\(currency.code)")
@@ -155,6 +155,7 @@ public struct ConfigurationLoader: Sendable {
         case "activationCodeLifetime": configuration.activationCodeLifetime = try integer()
         case "activationCodeMaxTries": configuration.activationCodeMaxTries = try integer()
         case "highValuePaymentThreshold": configuration.highValuePaymentThreshold = value
+        case "trustedProxyHeader": configuration.trustedProxyHeader = value.isEmpty ? nil : value
         case _ where key.hasPrefix("exchangeRates."):
             configuration.exchangeRates[String(key.dropFirst("exchangeRates.".count)).uppercased()] = value
         default:

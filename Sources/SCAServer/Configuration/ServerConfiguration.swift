@@ -61,6 +61,10 @@ public struct ServerConfiguration: Sendable {
     public var messageSender = "outbox"
     public var webhookURL: String?
 
+    /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
+    /// last entry is the client address recorded in the audit trail; nil uses the peer address.
+    public var trustedProxyHeader: String?
+
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 65_536
 

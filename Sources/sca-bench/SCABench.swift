@@ -1,0 +1,2 @@
+@main
+struct SCABenchPlaceholder { static func main() {} }
