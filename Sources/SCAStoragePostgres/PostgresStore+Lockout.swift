@@ -12,22 +12,9 @@ extension PostgresStore {
     public func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
         try await transaction { connection in
             var lockout = try await lockedLockout(connection, userID: userID)
-            if lockout.permanentlyLocked {
-                return .locked(until: nil)
-            }
-            if let until = lockout.lockedUntil {
-                if until > now { return .locked(until: until) }
-                // The block has run out. Its number stays, so the next block is longer.
-                lockout.lockedUntil = nil
-            }
-            let reservation: AttemptReservation
-            if lockout.failedAttempts >= policy.maxFailedAttempts {
-                reservation = .saturated
-            } else {
-                lockout.failedAttempts += 1
-                reservation = .granted(remaining: policy.maxFailedAttempts - lockout.failedAttempts)
-            }
-            try await save(lockout, connection, userID: userID)
+            let before = lockout
+            let reservation = lockout.reserveAttempt(policy: policy, now: now)
+            if lockout != before { try await save(lockout, connection, userID: userID) }
             return reservation
         }
     }
@@ -36,29 +23,9 @@ extension PostgresStore {
     public func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
         try await transaction { connection in
             var lockout = try await lockedLockout(connection, userID: userID)
-            if lockout.permanentlyLocked {
-                return .permanentlyBlocked
-            }
-            if let until = lockout.lockedUntil, until > now {
-                // Another attempt of the same burst started the block already.
-                return .temporarilyBlocked(until: until, block: lockout.temporaryBlocks)
-            }
-            guard lockout.failedAttempts >= policy.maxFailedAttempts else {
-                return .counted(remaining: policy.maxFailedAttempts - lockout.failedAttempts)
-            }
-            lockout.temporaryBlocks += 1
-            lockout.failedAttempts = 0
-            let outcome: FailureOutcome
-            if lockout.temporaryBlocks > policy.maxTemporaryBlocks {
-                lockout.permanentlyLocked = true
-                lockout.lockedUntil = nil
-                outcome = .permanentlyBlocked
-            } else {
-                let until = now.addingTimeInterval(policy.blockDuration(forBlock: lockout.temporaryBlocks))
-                lockout.lockedUntil = until
-                outcome = .temporarilyBlocked(until: until, block: lockout.temporaryBlocks)
-            }
-            try await save(lockout, connection, userID: userID)
+            let before = lockout
+            let outcome = lockout.recordFailure(policy: policy, now: now)
+            if lockout != before { try await save(lockout, connection, userID: userID) }
             return outcome
         }
     }

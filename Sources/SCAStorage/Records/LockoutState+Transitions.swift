@@ -1,0 +1,43 @@
+import Foundation
+
+/// The lockout rules themselves, as pure transitions of `LockoutState`. Every backend reads the
+/// state under its own lock, applies one of these, and writes the state back only if it
+/// changed, so the rules are written once whatever the database.
+extension LockoutState {
+    /// Counts one attempt up front unless the user is blocked or the allowance is taken by
+    /// attempts still being evaluated. A temporary block that has run out is lifted here; its
+    /// number stays, so the next block is longer.
+    public mutating func reserveAttempt(policy: LockoutPolicy, now: Date) -> AttemptReservation {
+        if permanentlyLocked { return .locked(until: nil) }
+        if let until = lockedUntil {
+            if until > now { return .locked(until: until) }
+            lockedUntil = nil
+        }
+        guard failedAttempts < policy.maxFailedAttempts else { return .saturated }
+        failedAttempts += 1
+        return .granted(remaining: policy.maxFailedAttempts - failedAttempts)
+    }
+
+    /// A reserved attempt turned out wrong: it stays counted, and reaching the limit starts the
+    /// next block (temporary, doubling; permanent after `maxTemporaryBlocks`).
+    public mutating func recordFailure(policy: LockoutPolicy, now: Date) -> FailureOutcome {
+        if permanentlyLocked { return .permanentlyBlocked }
+        if let until = lockedUntil, until > now {
+            // Another attempt of the same burst started the block already.
+            return .temporarilyBlocked(until: until, block: temporaryBlocks)
+        }
+        guard failedAttempts >= policy.maxFailedAttempts else {
+            return .counted(remaining: policy.maxFailedAttempts - failedAttempts)
+        }
+        temporaryBlocks += 1
+        failedAttempts = 0
+        guard temporaryBlocks <= policy.maxTemporaryBlocks else {
+            permanentlyLocked = true
+            lockedUntil = nil
+            return .permanentlyBlocked
+        }
+        let until = now.addingTimeInterval(policy.blockDuration(forBlock: temporaryBlocks))
+        lockedUntil = until
+        return .temporarilyBlocked(until: until, block: temporaryBlocks)
+    }
+}
