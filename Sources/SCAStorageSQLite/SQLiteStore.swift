@@ -16,6 +16,8 @@ public final class SQLiteStore: SCAStore {
     /// A `DatabasePool` for a file, a `DatabaseQueue` in memory. Both are `Sendable`, which
     /// makes this class `Sendable` without any unchecked promise.
     let writer: any DatabaseWriter
+    /// The database file, nil in memory.
+    let path: String?
 
     /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
     ///
@@ -27,7 +29,7 @@ public final class SQLiteStore: SCAStore {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // A pool always runs in WAL mode: readers do not wait for the writer.
         let pool = try DatabasePool(path: path, configuration: Self.configuration())
-        try self.init(writer: pool)
+        try self.init(writer: pool, path: path)
     }
 
     /// A private database that lives in memory and disappears with the store; for tools and
@@ -35,13 +37,14 @@ public final class SQLiteStore: SCAStore {
     ///
     /// - Throws: A GRDB `DatabaseError` when the database cannot be created or migrated.
     public static func inMemory() throws -> SQLiteStore {
-        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()))
+        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()), path: nil)
     }
 
-    private init(writer: any DatabaseWriter) throws {
+    private init(writer: any DatabaseWriter, path: String?) throws {
         // Migrating is idempotent: applied steps are recorded and skipped on the next open.
         try SQLiteMigrations.migrator.migrate(writer)
         self.writer = writer
+        self.path = path
     }
 
     /// The identifiers of the schema steps, in order. Another backend of the same schema uses
@@ -60,9 +63,14 @@ public final class SQLiteStore: SCAStore {
 
     // MARK: Health
 
-    /// Runs a trivial query.
-    /// - Throws: A GRDB `DatabaseError` when the database cannot be read.
+    /// Checks the file is still where it was opened and runs a trivial query. (Open connections
+    /// keep answering after the file is deleted, while every new write would be lost with it.)
+    /// - Throws: `CocoaError.fileNoSuchFile` when the file is gone, a GRDB `DatabaseError` when the
+    ///   database cannot be read.
     public func checkHealth() async throws {
+        if let path, !FileManager.default.fileExists(atPath: path) {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
         _ = try await writer.read { db in
             try Int.fetchOne(db, sql: "SELECT 1")
         }
