@@ -19,6 +19,14 @@ public struct SCAServices: Sendable {
     public let tokens: TokenService
     public let devices: DeviceService
     public let account: AccountService
+    /// Audited admin operations (the admin API and the CLI go through these).
+    public let admin: AdminActions
+    /// The security events' trail and counters.
+    public let audit: AuditTrail
+    /// The Prometheus registry of this server, rendered at `GET /metrics`.
+    public let metrics: ServerMetrics
+    /// Where password and PIN hashing runs: bounded threads and queue (``PasswordHashingPool``).
+    public let passwordHashing: PasswordHashingPool
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
     let logger: Logger
@@ -32,7 +40,8 @@ public struct SCAServices: Sendable {
     /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
     public static func make(
         configuration: ServerConfiguration, store: (any SCAStore)? = nil, runtime: ServerRuntime = ServerRuntime(),
-        messageSender: (any MessageSender)? = nil, logger: Logger = Logger(label: "sca-server")
+        messageSender: (any MessageSender)? = nil,
+        logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
     ) async throws -> SCAServices {
         try configuration.validate()
         if !FileManager.default.fileExists(atPath: configuration.dataDirectory) {
@@ -69,6 +78,12 @@ public struct SCAServices: Sendable {
     ) async throws -> SCAServices {
         let box = SecretBox(key: try ServerKey.load(configuration: configuration, random: runtime.random))
         let hasher = PasswordHasher(parameters: configuration.passwordHashing, random: runtime.random)
+        // One registry per server (no global MetricsSystem), so tests and instances stay apart.
+        let metrics = ServerMetrics()
+        let audit = AuditTrail(store: store, metrics: metrics, runtime: runtime, logger: logger)
+        let hashing = PasswordHashingPool(
+            concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueueLimit,
+            metrics: metrics)
 
         var outbox: OutboxMessageSender?
         let sender: any MessageSender
@@ -83,24 +98,29 @@ public struct SCAServices: Sendable {
         }
 
         let decoySecret = Base64URL.encode(runtime.random.bytes(16))
-        let decoyHash = try await BlockingWork.run { try hasher.hash(decoySecret) }
+        let decoyHash = try await hashing.run { try hasher.hash(decoySecret) }
         let verifier = FactorVerifier(
-            store: store, hasher: hasher, box: box, runtime: runtime, maxDeviceFailures: configuration.maxDeviceFailures,
+            store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, maxDeviceFailures: configuration.maxDeviceFailures,
             decoyHash: decoyHash)
         let signer = try await TokenSigner.load(store: store, box: box, now: runtime.now())
-        let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime)
+        let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime, audit: audit)
         let lockout = LockoutService(
-            store: store, policy: configuration.lockout, alerts: sender, runtime: runtime, logger: logger)
+            store: store, policy: configuration.lockout, alerts: sender, runtime: runtime, logger: logger, audit: audit)
         let codes = CodeService(
-            store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger)
+            store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger,
+            audit: audit)
         let challenges = ChallengeService(
             store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
-            risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger)
-        let users = UserService(store: store, hasher: hasher, box: box, runtime: runtime, issuer: "swift-sca")
-        let devices = DeviceService(store: store, box: box, configuration: configuration, runtime: runtime, logger: logger)
+            risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger,
+            audit: audit)
+        let users = UserService(store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: "swift-sca")
+        let devices = DeviceService(
+            store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
+            admin: AdminActions(users: users, audit: audit), audit: audit, metrics: metrics,
+            passwordHashing: hashing,
             outbox: outbox, logger: logger, ownedPostgresStore: ownedPostgresStore)
     }
 
@@ -115,13 +135,18 @@ public struct SCAServices: Sendable {
         let router = Router(context: SCARequestContext.self)
         router.add(middleware: RequestInfoMiddleware(
             trustedProxyHeader: configuration.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
+        // Outside the problem middleware, so it counts the status a problem was turned into.
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
         ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: router)
         TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: router)
         DeviceRoutes(devices: devices, account: account, maxBodySize: configuration.maxBodySize).register(on: router)
-        AdminRoutes(users: users, devices: devices, adminKey: configuration.adminKey, maxBodySize: configuration.maxBodySize)
-            .register(on: router)
+        AdminRoutes(
+            users: users, admin: admin, devices: devices, adminKey: configuration.adminKey,
+            maxBodySize: configuration.maxBodySize
+        ).register(on: router)
         MetadataRoutes(tokens: tokens, store: store).register(on: router)
+        MetricsRoutes(metrics: metrics).register(on: router)
         return router
     }
 

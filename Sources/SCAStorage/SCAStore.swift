@@ -127,8 +127,27 @@ public protocol SCAStore: Sendable {
     /// something that expires no later (the challenge), so once is once, ever.
     func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool
 
+    // MARK: Audit trail
+
+    /// Appends `entry` to the audit trail: assigns the next sequence number, links it to the
+    /// last entry's hash and computes its own, all in one write transaction, so that
+    /// concurrent appends, from this instance or another on the same database, never fork
+    /// or skip a link.
+    /// - Returns: the entry as stored.
+    func appendAuditEntry(_ entry: AuditEntryDraft) async throws -> AuditEntry
+    /// Audit entries with a sequence number above `sequence`, in sequence order, at most
+    /// `limit`; when `since` is given, only those at or after that time.
+    func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry]
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.
     func checkHealth() async throws
+}
+
+extension SCAStore {
+    /// Audit entries with a sequence number above `sequence`, in sequence order, at most `limit`.
+    public func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
+        try await auditEntries(after: sequence, since: nil, limit: limit)
+    }
 }

@@ -22,6 +22,8 @@ enum PostgresMigrations {
     /// Second-level lock names within the namespace.
     static let migrationLock: Int32 = 1
     static let signingKeyLock: Int32 = 2
+    /// Serializes audit appends, so two instances never give out one sequence number twice.
+    static let auditLock: Int32 = 3
 
     /// Brings the schema up to date on `connection`.
     /// - Throws: ``PostgresStoreError`` naming the step that failed.
@@ -258,6 +260,44 @@ enum PostgresMigrations {
                 )
                 """,
                 "CREATE INDEX used_signatures_expires_at ON used_signatures (expires_at)",
+            ]
+        ),
+        (
+            // Append-only: the trigger refuses to change or delete an entry (an owner can
+            // drop it; the hash chain is what shows that). Times are BIGINT milliseconds, the
+            // precision the hash covers.
+            "v1-audit",
+            [
+                """
+                CREATE TABLE audit_entries (
+                    sequence BIGINT PRIMARY KEY NOT NULL,
+                    time_ms BIGINT NOT NULL,
+                    event TEXT NOT NULL,
+                    actor TEXT NOT NULL,
+                    user_id TEXT,
+                    device_id TEXT,
+                    challenge_id TEXT,
+                    session_id TEXT,
+                    client_address TEXT,
+                    request_id TEXT,
+                    outcome TEXT NOT NULL,
+                    details TEXT NOT NULL,
+                    prev_hash TEXT NOT NULL,
+                    hash TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX audit_entries_time ON audit_entries (time_ms)",
+                """
+                CREATE FUNCTION audit_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'audit entries are append-only';
+                END;
+                $$
+                """,
+                """
+                CREATE TRIGGER audit_entries_append_only BEFORE UPDATE OR DELETE ON audit_entries
+                FOR EACH ROW EXECUTE FUNCTION audit_entries_append_only()
+                """,
             ]
         ),
     ]

@@ -176,5 +176,34 @@ enum SQLiteMigrations {
             CREATE INDEX used_signatures_expires_at ON used_signatures (expires_at);
             """
         ),
+        (
+            // The audit trail is append-only: the triggers refuse to change or delete an
+            // entry through SQL. (Someone with the file can drop them; the hash chain is what
+            // shows that.) Times are INTEGER milliseconds, the precision the hash covers.
+            "v1-audit",
+            """
+            CREATE TABLE audit_entries (
+                sequence INTEGER PRIMARY KEY NOT NULL,
+                time_ms INTEGER NOT NULL,
+                event TEXT NOT NULL,
+                actor TEXT NOT NULL,
+                user_id TEXT,
+                device_id TEXT,
+                challenge_id TEXT,
+                session_id TEXT,
+                client_address TEXT,
+                request_id TEXT,
+                outcome TEXT NOT NULL,
+                details TEXT NOT NULL,
+                prev_hash TEXT NOT NULL,
+                hash TEXT NOT NULL
+            );
+            CREATE INDEX audit_entries_time ON audit_entries (time_ms);
+            CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
+            BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+            CREATE TRIGGER audit_entries_no_delete BEFORE DELETE ON audit_entries
+            BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+            """
+        ),
     ]
 }

@@ -8,7 +8,7 @@ struct SCAServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sca-server",
         abstract: "Strong Customer Authentication server (PSD2 SCA in three phases).",
-        subcommands: [Serve.self, UserCommand.self, DeviceCommand.self],
+        subcommands: [Serve.self, UserCommand.self, DeviceCommand.self, AuditCommand.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -40,10 +40,13 @@ struct CommonOptions: ParsableArguments {
     }
 }
 
+/// Log lines to standard error at `info`; every line emitted while serving a request carries
+/// its id as `request` metadata.
 func bootstrapLogging() {
-    LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = .info
-        return handler
-    }
+    LoggingSystem.bootstrap(
+        { label, metadataProvider in
+            var handler = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+            handler.logLevel = .info
+            return handler
+        }, metadataProvider: .requestInfo)
 }

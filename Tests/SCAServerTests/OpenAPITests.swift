@@ -18,7 +18,7 @@ struct OpenAPITests {
                 "/v1/devices:", "/v1/devices/{id}:", "/v1/devices/{id}/status:", "/v1/me:", "/admin/v1/users:",
                 "/admin/v1/users/{id}:", "/admin/v1/users/{id}/totp:", "/admin/v1/users/{id}/unblock:",
                 "/admin/v1/users/{id}/activations:", "/admin/v1/devices/{id}:", "/admin/v1/devices/{id}/block:",
-                "/admin/v1/devices/{id}/unblock:", "/.well-known/jwks.json:", "/health/live:", "/health/ready:",
+                "/admin/v1/devices/{id}/unblock:", "/.well-known/jwks.json:", "/health/live:", "/health/ready:", "/metrics:",
             ] {
                 #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
             }

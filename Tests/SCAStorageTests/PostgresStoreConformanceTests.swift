@@ -94,4 +94,11 @@ struct PostgresStoreConformanceTests {
     @Test func usedSignaturesAreForgottenAfterExpiry() async throws {
         try await check { try await $0.usedSignaturesAreForgottenAfterExpiry() }
     }
+
+    @Test func auditEntriesChainAndRoundTrip() async throws {
+        try await check { try await $0.auditEntriesChainAndRoundTrip() }
+    }
+    @Test func parallelAuditAppendsFormOneChain() async throws {
+        try await check { try await $0.parallelAuditAppendsFormOneChain() }
+    }
 }

@@ -86,6 +86,13 @@ struct SQLiteStoreConformanceTests {
     @Test func usedSignaturesAreForgottenAfterExpiry() async throws {
         try await check { try await $0.usedSignaturesAreForgottenAfterExpiry() }
     }
+
+    @Test func auditEntriesChainAndRoundTrip() async throws {
+        try await check { try await $0.auditEntriesChainAndRoundTrip() }
+    }
+    @Test func parallelAuditAppendsFormOneChain() async throws {
+        try await check { try await $0.parallelAuditAppendsFormOneChain() }
+    }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -856,4 +856,46 @@ struct StoreConformance {
         #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 120, now: t0 + 61) == false)
         #expect(try await store.markSignatureUsed([2], expiresAt: t0 + 600, now: t0 + 61) == false, "others are kept")
     }
+
+    // MARK: Audit trail
+
+    func makeAuditDraft(_ event: String, at time: Date, userID: String? = "u1") -> AuditEntryDraft {
+        AuditEntryDraft(
+            time: time, event: event, actor: "client", userID: userID, challengeID: "c1",
+            clientAddress: "192.0.2.1", requestID: "req-1", outcome: "success",
+            details: ["method": "password", "note": "ünïcode \"quoted\""])
+    }
+
+    func auditEntriesChainAndRoundTrip() async throws {
+        #expect(try await store.auditEntries(after: 0, limit: 10).isEmpty)
+        let first = try await store.appendAuditEntry(makeAuditDraft("challenge.created", at: t0 + 0.123))
+        let second = try await store.appendAuditEntry(makeAuditDraft("proof.accepted", at: t0 + 1, userID: nil))
+        let third = try await store.appendAuditEntry(makeAuditDraft("challenge.completed", at: t0 + 2.5))
+        #expect(first.sequence == 1 && second.sequence == 2 && third.sequence == 3)
+        #expect(first.prevHash == AuditEntry.genesisHash)
+        #expect(second.prevHash == first.hash && third.prevHash == second.hash)
+
+        let stored = try await store.auditEntries(after: 0, limit: 10)
+        #expect(stored == [first, second, third], "read back exactly as appended, hashes included")
+        #expect(AuditChainVerifier.verify(stored) == nil)
+        #expect(AuditEntry.milliseconds(stored[0].draft.time) == AuditEntry.milliseconds(t0) + 123, "whole milliseconds")
+        #expect(stored[1].draft.userID == nil)
+
+        #expect(try await store.auditEntries(after: 1, limit: 1) == [second], "pages by sequence")
+        #expect(try await store.auditEntries(after: 0, since: t0 + 1, limit: 10) == [second, third], "since is inclusive")
+        #expect(try await store.auditEntries(after: 2, since: t0 + 1, limit: 10) == [third])
+    }
+
+    func parallelAuditAppendsFormOneChain() async throws {
+        let store = self.store
+        let t0 = self.t0
+        let appended = try await inParallel(20) {
+            try await store.appendAuditEntry(
+                AuditEntryDraft(time: t0, event: "proof.rejected", actor: "client", outcome: "rejected"))
+        }
+        #expect(Set(appended.map(\.sequence)) == Set(1...20), "every append got its own number")
+        let stored = try await store.auditEntries(after: 0, limit: 100)
+        #expect(stored.map(\.sequence) == Array(1...20))
+        #expect(AuditChainVerifier.verify(stored) == nil, "gapless and unforked")
+    }
 }

@@ -16,7 +16,7 @@ public struct ConfigurationLoader: Sendable {
             "challengeLifetime", "codeLifetime", "codeResendInterval", "maxCodeSends",
             "accessTokenLifetime", "refreshTokenLifetime", "sessionIdleTimeout",
             "maxFailedAttempts", "firstBlockSeconds", "maxTemporaryBlocks",
-            "scryptLogN", "scryptR", "scryptP", "messageSender", "webhookURL", "maxBodySize",
+            "scryptLogN", "scryptR", "scryptP", "passwordHashConcurrency", "passwordHashQueueLimit", "messageSender", "webhookURL", "maxBodySize",
             "maxDevicesPerUser", "maxDeviceFailures", "activationCodeLifetime", "activationCodeMaxTries",
             "highValuePaymentThreshold", "trustedProxyHeader",
         ]
@@ -147,6 +147,8 @@ public struct ConfigurationLoader: Sendable {
         case "scryptLogN": configuration.passwordHashing.logN = try integer()
         case "scryptR": configuration.passwordHashing.r = try integer()
         case "scryptP": configuration.passwordHashing.p = try integer()
+        case "passwordHashConcurrency": configuration.passwordHashConcurrency = try integer()
+        case "passwordHashQueueLimit": configuration.passwordHashQueueLimit = try integer()
         case "messageSender": configuration.messageSender = value
         case "webhookURL": configuration.webhookURL = value.isEmpty ? nil : value
         case "maxBodySize": configuration.maxBodySize = try integer()

@@ -39,6 +39,13 @@ public struct ServerConfiguration: Sendable {
 
     public var lockout = LockoutPolicy()
     public var passwordHashing = PasswordHasher.Parameters.default
+    /// Password and PIN hashes computed at once, each on a thread of its own (each holds
+    /// 128·r·N bytes while it runs: 32 MiB with the default parameters).
+    public var passwordHashConcurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Hashes that may wait for a thread; beyond that a proof is answered `503 server.busy`
+    /// with `Retry-After`. A waiting hash costs a few hundred bytes; the limit bounds how long
+    /// an accepted request waits (about limit ÷ concurrency × the time of one hash).
+    public var passwordHashQueueLimit = 1_024
 
     /// Devices a user may have that are not removed.
     public var maxDevicesPerUser = 5
@@ -111,6 +118,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard passwordHashing.isWithinLimits else {
             throw ConfigurationError("scrypt parameters out of range (logN 1-20, r 1-16, p 1-16, N*r*p at most 2^23)")
+        }
+        guard passwordHashConcurrency >= 1, passwordHashQueueLimit >= 0 else {
+            throw ConfigurationError("passwordHashConcurrency must be at least 1 and passwordHashQueueLimit not negative")
         }
         guard codeResendInterval >= 0 else { throw ConfigurationError("codeResendInterval must not be negative") }
         for (operation, policy) in policies {

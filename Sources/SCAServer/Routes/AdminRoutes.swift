@@ -5,6 +5,8 @@ import SCAStorage
 /// `/admin/v1`: user management for operators, behind the admin API key.
 struct AdminRoutes<Context: RequestContext> {
     let users: UserService
+    /// The changes go through here, so each is recorded in the audit trail.
+    let admin: AdminActions
     let devices: DeviceService
     let adminKey: String?
     let maxBodySize: Int
@@ -15,7 +17,7 @@ struct AdminRoutes<Context: RequestContext> {
         let group = router.group("admin/v1").add(middleware: AdminKeyMiddleware<Context>(adminKey: adminKey))
         group.post("users") { request, _ in
             let body = try await request.decodeJSON(CreateUserRequest.self, limit: maxBodySize)
-            let user = try await users.create(body)
+            let user = try await admin.createUser(body)
             return try Response.json(CreatedUserResponse(userId: user.id), status: .created)
         }
         group.get("users") { _, _ in
@@ -28,14 +30,14 @@ struct AdminRoutes<Context: RequestContext> {
         }
         group.patch("users/:id") { request, context in
             let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
-            return try Response.json(try await users.describe(try await users.update(userID: try await user(context).id, body)))
+            return try Response.json(try await users.describe(try await admin.updateUser(userID: try await user(context).id, body)))
         }
         group.post("users/:id/totp") { _, context in
-            try Response.json(try await users.enrollTOTP(userID: try await user(context).id), status: .created)
+            try Response.json(try await admin.enrollTOTP(userID: try await user(context).id), status: .created)
         }
         group.post("users/:id/unblock") { _, context in
             let user = try await user(context)
-            try await users.unblock(userID: user.id)
+            try await admin.unblock(userID: user.id)
             return try Response.json(Unblocked(userId: user.id))
         }
         group.post("users/:id/activations") { _, context in
@@ -70,6 +72,7 @@ struct AdminKeyMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
             ConstantTime.equals(Array(header.dropFirst(7).utf8), Array(adminKey.utf8))
         else { throw Problem.unauthorized }
-        return try await next(request, context)
+        // What services record from here on was done by an operator.
+        return try await AuditTrail.$actor.withValue("admin") { try await next(request, context) }
     }
 }

@@ -15,6 +15,7 @@ public struct ChallengeService: Sendable {
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let logger: Logger
+    let audit: AuditTrail
 
     /// Methods an unknown user's decoy challenge offers: the most common enrolment, so the
     /// decoy looks like an ordinary challenge.
@@ -55,6 +56,10 @@ public struct ChallengeService: Sendable {
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)))
         try await store.insertChallenge(challenge)
         logger.info("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
+        // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
+        await audit.record(
+            .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+            details: ["operation": challenge.operation.rawValue, "requiredCategories": "\(required)"])
         return Self.describe(challenge)
     }
 
@@ -73,6 +78,9 @@ public struct ChallengeService: Sendable {
             cancelled.state = .cancelled
             if try await store.updateChallenge(cancelled, expectedVersion: challenge.version) {
                 cancelled.version += 1
+                await audit.record(
+                    .challengeCancelled, userID: cancelled.userID, challengeID: cancelled.id,
+                    details: ["operation": cancelled.operation.rawValue])
                 return Self.describe(cancelled)
             }
             challenge = try await load(challengeID)
@@ -119,6 +127,16 @@ public struct ChallengeService: Sendable {
         logger.info(
             "proof evaluated",
             metadata: ["challenge": "\(challenge.id)", "method": "\(proof.method.rawValue)", "outcome": "\(passed ? "accepted" : "rejected")"])
+        await audit.record(
+            passed ? .proofAccepted : .proofRejected, outcome: passed ? "accepted" : "rejected", userID: user.id,
+            deviceID: device?.id, challengeID: challenge.id, details: ["method": proof.method.rawValue])
+        if !passed, let device, let after = try? await store.device(id: device.id), after.status == .blocked {
+            // The verifier blocks a device at its failure limit; the trail records that here,
+            // where the outcome of the signature is known. (`device` was active when loaded.)
+            await audit.record(
+                .deviceBlocked, outcome: "failure_limit", userID: user.id, deviceID: device.id, challengeID: challenge.id,
+                details: ["from": "active", "to": "blocked", "failCount": "\(after.failCount)"])
+        }
         let remaining: Int
         if passed {
             try await store.releaseAttempt(userID: user.id)
@@ -162,6 +180,12 @@ public struct ChallengeService: Sendable {
                     try await store.recordSuccess(userID: user.id)
                     let issued = try await tokens.issue(for: next, userID: user.id)
                     logger.info("challenge completed", metadata: ["challenge": "\(next.id)"])
+                    await audit.record(
+                        .challengeCompleted, userID: user.id, deviceID: next.deviceID, challengeID: next.id,
+                        details: [
+                            "operation": next.operation.rawValue,
+                            "methods": next.acceptedMethods.map(\.rawValue).joined(separator: ","),
+                        ])
                     return ProofResponse(satisfiedCategories: Self.categories(of: next.acceptedMethods).sorted(), tokens: issued)
                 }
             } else if decided {
@@ -170,6 +194,9 @@ public struct ChallengeService: Sendable {
                 next.acceptedMethods = []
                 next.rejectedMethods = []
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
+                    await audit.record(
+                        .challengeFailed, outcome: "failure", userID: user?.id, challengeID: next.id,
+                        details: ["operation": next.operation.rawValue])
                     throw Problem.authenticationFailed(remaining: remaining)
                 }
             } else {
@@ -190,6 +217,9 @@ public struct ChallengeService: Sendable {
     /// challenge, not on the e-mail address: a new decoy challenge starts again from zero.)
     private func submitToDecoy(_ proof: ProofRequest, challenge: ChallengeRecord) async throws -> ProofResponse {
         try await verifier.imitateVerification(of: proof, on: challenge)
+        await audit.record(
+            .proofRejected, outcome: "rejected", challengeID: challenge.id,
+            details: ["method": proof.method.rawValue, "user": "unknown"])
         let maxFailures = configuration.lockout.maxFailedAttempts
         guard challenge.failedAttempts < maxFailures else {
             throw Problem.userLocked(until: runtime.now().addingTimeInterval(configuration.lockout.firstBlockDuration), now: runtime.now())
@@ -215,6 +245,9 @@ public struct ChallengeService: Sendable {
             if try await store.updateChallenge(expired, expectedVersion: challenge.version) {
                 expired.version += 1
                 challenge = expired
+                await audit.record(
+                    .challengeExpired, outcome: "expired", userID: expired.userID, challengeID: expired.id,
+                    details: ["operation": expired.operation.rawValue])
             } else if let reloaded = try await store.challenge(id: challengeID) {
                 challenge = reloaded
             }

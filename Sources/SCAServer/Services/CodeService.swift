@@ -13,6 +13,7 @@ struct CodeService: Sendable {
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let logger: Logger
+    let audit: AuditTrail
 
     /// - Parameter user: nil for a decoy challenge: the code is stored (so resend limits answer
     ///   the same) but never sent.
@@ -47,6 +48,10 @@ struct CodeService: Sendable {
             masked = Self.decoyMask(channel, challengeID: challenge.id)
         }
         logger.info("code sent", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
+        // A decoy's code is stored but never sent; the trail says so (clients never see it).
+        await audit.record(
+            .codeSent, outcome: address == nil ? "not_sent" : "success", userID: user?.id, challengeID: challenge.id,
+            details: ["channel": channel.rawValue, "method": method.rawValue])
         return CodeSentResponse(sentTo: masked, resendAfter: configuration.codeResendInterval)
     }
 

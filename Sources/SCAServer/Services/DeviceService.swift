@@ -12,6 +12,7 @@ public struct DeviceService: Sendable {
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let logger: Logger
+    let audit: AuditTrail
 
     /// Issues a single-use activation code for `userID`.
     /// - Throws: `Problem.userNotFound`.
@@ -28,6 +29,7 @@ public struct DeviceService: Sendable {
             do {
                 try await store.createActivationCode(record, maximumTries: configuration.activationCodeMaxTries)
                 logger.info("activation code issued", metadata: ["user": "\(userID)"])
+                await audit.record(.activationCodeIssued, userID: userID)
                 return ActivationCodeResponse(activationCode: code.description, expiresAt: expiresAt)
             } catch StoreError.conflict {
                 continue
@@ -73,6 +75,9 @@ public struct DeviceService: Sendable {
         switch registration {
         case .registered(let device):
             logger.info("device activated", metadata: ["user": "\(device.userID)", "device": "\(device.id)"])
+            await audit.record(
+                .deviceActivated, userID: device.userID, deviceID: device.id,
+                details: ["platform": device.platform, "biometryKey": device.biometryKey == nil ? "no" : "yes"])
             return RegisteredDeviceResponse(deviceId: device.id, userId: device.userID, status: device.status)
         case .codeInvalid: throw Problem.activationCodeInvalid()
         case .codeWrong(let remaining): throw Problem.activationCodeInvalid(remaining: remaining)
@@ -102,6 +107,15 @@ public struct DeviceService: Sendable {
         guard owner == nil || device.userID == owner else { throw Problem.deviceNotFound }
         guard let updated = try await store.setDeviceStatus(id: device.id, to: status) else { throw Problem.deviceNotFound }
         logger.info("device status changed", metadata: ["device": "\(device.id)", "status": "\(updated.status.rawValue)"])
+        let event: AuditEvent
+        switch status {
+        case .active: event = .deviceUnblocked
+        case .blocked: event = .deviceBlocked
+        case .removed: event = .deviceRemoved
+        }
+        await audit.record(
+            event, outcome: updated.status == status ? "success" : "unchanged", userID: device.userID,
+            deviceID: device.id, details: ["from": device.status.rawValue, "to": updated.status.rawValue])
         return Self.describe(updated)
     }
 

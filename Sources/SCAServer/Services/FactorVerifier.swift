@@ -8,6 +8,8 @@ import SCAStorage
 struct FactorVerifier: Sendable {
     let store: any SCAStore
     let hasher: PasswordHasher
+    /// Where scrypt runs: bounded, so a burst of password proofs queues or is refused.
+    let hashing: PasswordHashingPool
     let box: SecretBox
     let runtime: ServerRuntime
     let maxDeviceFailures: Int
@@ -44,10 +46,15 @@ struct FactorVerifier: Sendable {
     func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> Bool {
         let credential = proof.credential ?? ""
         switch proof.method {
-        case .password:
-            return await verifySecret(credential, against: user.passwordHash)
-        case .pin:
-            return await verifySecret(credential, against: user.pinHash)
+        case .password, .pin:
+            do {
+                return try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
+            } catch let problem as Problem where problem == .passwordHashingBusy {
+                // The attempt reserved for this proof was never evaluated: give it back, so a
+                // busy server never counts towards a user's block.
+                try await store.releaseAttempt(userID: user.id)
+                throw problem
+            }
         case .totp:
             guard let sealed = user.sealedTOTPSeed else { return false }
             let seed = try box.open(sealed, context: UserService.totpSealingContext)
@@ -93,7 +100,7 @@ struct FactorVerifier: Sendable {
     func imitateVerification(of proof: ProofRequest, on challenge: ChallengeRecord) async throws {
         switch proof.method {
         case .password, .pin:
-            _ = await verifySecret(proof.credential ?? "", against: decoyHash)
+            _ = try await verifySecret(proof.credential ?? "", against: decoyHash)
         case .smsOTP, .emailOTP:
             let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
             _ = try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now())
@@ -109,9 +116,10 @@ struct FactorVerifier: Sendable {
         return box.mac(Array(message.utf8), purpose: "one-time-code")
     }
 
-    private func verifySecret(_ secret: String, against phc: String?) async -> Bool {
+    /// - Throws: `Problem.passwordHashingBusy` when the hashing queue is full.
+    private func verifySecret(_ secret: String, against phc: String?) async throws -> Bool {
         guard let phc else { return false }
         let hasher = self.hasher
-        return await BlockingWork.run { hasher.verify(secret, against: phc) }
+        return try await hashing.run { hasher.verify(secret, against: phc) }
     }
 }

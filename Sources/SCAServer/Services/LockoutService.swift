@@ -11,6 +11,7 @@ struct LockoutService: Sendable {
     let alerts: any MessageSender
     let runtime: ServerRuntime
     let logger: Logger
+    let audit: AuditTrail
 
     /// Counts one attempt before it is evaluated.
     /// - Throws: `Problem.userLocked` or `Problem.attemptsInProgress`.
@@ -35,6 +36,9 @@ struct LockoutService: Sendable {
             let started = until == now.addingTimeInterval(policy.blockDuration(forBlock: block))
             if started {
                 logger.notice("user temporarily blocked", metadata: ["user": "\(user.id)", "block": "\(block)"])
+                await audit.record(
+                    .userLocked, outcome: "temporary", userID: user.id,
+                    details: ["block": "\(block)", "until": ISO8601DateFormatter().string(from: until)])
                 if block >= policy.maxTemporaryBlocks {
                     await alert(user, "Your account is blocked until \(Self.format(until)) after repeated failed "
                         + "authentication attempts. One more series of failed attempts will block it permanently. "
@@ -43,6 +47,7 @@ struct LockoutService: Sendable {
             }
         case .permanentlyBlocked:
             logger.notice("user permanently blocked", metadata: ["user": "\(user.id)"])
+            await audit.record(.userLocked, outcome: "permanent", userID: user.id)
             await alert(user, "Your account has been blocked after repeated failed authentication attempts. "
                 + "Contact us to unblock it.")
         }

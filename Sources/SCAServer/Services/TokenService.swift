@@ -11,6 +11,7 @@ public struct TokenService: Sendable {
     let signer: TokenSigner
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
+    let audit: AuditTrail
 
     /// Operations whose tokens open a session that may be extended with a refresh token.
     /// One-shot operations (a payment, a settings change) get an access token alone.
@@ -34,7 +35,11 @@ public struct TokenService: Sendable {
                 expiresAt: now.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime)))
         }
         try await store.createSession(session, refreshToken: refreshRecord)
-        return try await tokens(for: session, challenge: challenge, refreshToken: refreshToken, now: now)
+        let response = try await tokens(for: session, challenge: challenge, refreshToken: refreshToken, now: now)
+        await audit.record(
+            .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: session.id,
+            details: ["operation": challenge.operation.rawValue, "refreshToken": refreshToken == nil ? "no" : "yes"])
+        return response
     }
 
     /// Uses a refresh token once and returns a new access token and refresh token.
@@ -51,9 +56,17 @@ public struct TokenService: Sendable {
         switch rotation {
         case .rotated(let session):
             guard let challenge = try await store.challenge(id: session.challengeID) else { throw Problem.tokenInvalid }
-            return try await tokens(for: session, challenge: challenge, refreshToken: replacement, now: now)
+            let response = try await tokens(for: session, challenge: challenge, refreshToken: replacement, now: now)
+            await audit.record(
+                .tokenRefreshed, userID: session.userID, challengeID: session.challengeID, sessionID: session.id,
+                details: ["operation": session.operation.rawValue])
+            return response
         case .unknown: throw Problem.tokenInvalid
-        case .reuseDetected: throw Problem.tokenReused
+        case .reuseDetected(let sessionID):
+            let userID = try? await store.session(id: sessionID)?.userID
+            await audit.record(
+                .tokenReuseDetected, outcome: "session_revoked", userID: userID, sessionID: sessionID)
+            throw Problem.tokenReused
         case .sessionEnded: throw Problem.sessionExpired
         }
     }
@@ -63,8 +76,12 @@ public struct TokenService: Sendable {
         let now = runtime.now()
         if let claims = try? await signer.verify(token) {
             try await store.revokeSession(id: claims.sid, now: now)
+            await audit.record(
+                .tokenRevoked, userID: claims.sub.value, sessionID: claims.sid, details: ["tokenType": "access"])
         } else if let sessionID = try await store.sessionID(forRefreshTokenHash: Self.hash(token)) {
             try await store.revokeSession(id: sessionID, now: now)
+            let userID = try? await store.session(id: sessionID)?.userID
+            await audit.record(.tokenRevoked, userID: userID, sessionID: sessionID, details: ["tokenType": "refresh"])
         }
     }
 

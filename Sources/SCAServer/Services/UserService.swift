@@ -8,6 +8,8 @@ public struct UserService: Sendable {
 
     let store: any SCAStore
     let hasher: PasswordHasher
+    /// Where scrypt runs: the same bounded pool as the proofs.
+    let hashing: PasswordHashingPool
     let box: SecretBox
     let runtime: ServerRuntime
     let issuer: String
@@ -95,7 +97,7 @@ public struct UserService: Sendable {
     private func hash(_ secret: String?) async throws -> String? {
         guard let secret else { return nil }
         let hasher = self.hasher
-        return try await BlockingWork.run { try hasher.hash(secret) }
+        return try await hashing.run { try hasher.hash(secret) }
     }
 
     /// Checks the shape of whichever values are given.

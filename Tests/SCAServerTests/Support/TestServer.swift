@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import SCACore
 import SCAServer
 import Testing
@@ -14,7 +15,11 @@ struct TestServer {
     let clock: TestClock
     let directory: URL
 
-    init(_ customize: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+    /// - Parameter logger: the services' logger (LoggingTests captures it); the server's default otherwise.
+    init(
+        logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo),
+        _ customize: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-test-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
         configuration.dataDirectory = directory.path
@@ -24,7 +29,7 @@ struct TestServer {
         let clock = TestClock()
         self.clock = clock
         services = try await SCAServices.make(
-            configuration: configuration, runtime: ServerRuntime(now: { clock.now() }))
+            configuration: configuration, runtime: ServerRuntime(now: { clock.now() }), logger: logger)
     }
 
     /// Runs `body` against the router, then removes the data directory.

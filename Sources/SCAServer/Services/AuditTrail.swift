@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import SCACore
+import SCAStorage
+
+/// The one place security events are emitted: each event is appended to the hash-chained
+/// audit trail in the store and counted in the metrics.
+///
+/// Events are recorded after the state change they describe, and a failed audit write does
+/// not undo it or fail the request: it is logged at error level (with the event, never a
+/// secret) so monitoring can alert on it. Failing closed would turn an audit database
+/// hiccup into refused logins and payments, and the change itself is already committed;
+/// the log line is the record of last resort.
+public struct AuditTrail: Sendable {
+    let store: any SCAStore
+    let metrics: ServerMetrics
+    let runtime: ServerRuntime
+    let logger: Logger
+
+    /// Who acts, when a caller knows better than the default (`client` within a request,
+    /// `cli` outside one): the admin API sets `admin` for its requests.
+    @TaskLocal public static var actor: String?
+
+    /// Records one event: counts it, then appends it to the trail.
+    /// - Parameters:
+    ///   - outcome: `success`, `accepted`, `rejected`, `temporary`, `permanent`, …
+    ///   - details: a few facts for the reader; never a secret. `operation`, `method` and
+    ///     `channel` also label the matching counters.
+    public func record(
+        _ event: AuditEvent, outcome: String = "success", userID: String? = nil, deviceID: String? = nil,
+        challengeID: String? = nil, sessionID: String? = nil, details: [String: String] = [:]
+    ) async {
+        count(event, outcome: outcome, details: details)
+        let request = RequestInfo.current
+        let draft = AuditEntryDraft(
+            time: runtime.now(), event: event.rawValue, actor: Self.actor ?? (request == nil ? "cli" : "client"),
+            userID: userID, deviceID: deviceID, challengeID: challengeID, sessionID: sessionID,
+            clientAddress: request?.clientAddress, requestID: request?.requestID, outcome: outcome, details: details)
+        do {
+            _ = try await store.appendAuditEntry(draft)
+        } catch {
+            logger.error(
+                "audit entry not written",
+                metadata: [
+                    "event": "\(event.rawValue)", "outcome": "\(outcome)", "user": "\(userID ?? "-")",
+                    "error": "\(String(describing: type(of: error)))",
+                ])
+        }
+    }
+
+    /// The counters an event drives. Labels come from closed sets (operation kinds, method
+    /// names, channels), never from ids.
+    private func count(_ event: AuditEvent, outcome: String, details: [String: String]) {
+        switch event {
+        case .challengeCreated, .challengeCompleted, .challengeFailed, .challengeExpired, .challengeCancelled:
+            metrics.recordChallenge(
+                operation: details["operation"] ?? "unknown",
+                event: String(event.rawValue.dropFirst("challenge.".count)))
+        case .proofAccepted, .proofRejected:
+            metrics.recordProof(method: details["method"] ?? "unknown", outcome: outcome)
+        case .userLocked:
+            metrics.recordLockout(kind: outcome)
+        case .tokenIssued:
+            metrics.recordToken(operation: "issued")
+        case .tokenRefreshed:
+            metrics.recordToken(operation: "refreshed")
+        case .codeSent:
+            metrics.recordCodeSent(channel: details["channel"] ?? "unknown")
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SCACore
+import Synchronization
+
+/// Runs password and PIN hashing (scrypt) on a bounded set of dedicated threads.
+///
+/// scrypt is CPU- and memory-heavy on purpose (32 MiB and about 0.1 s per hash with the
+/// default parameters). Running it on Swift's cooperative pool would block the few threads
+/// every other route needs; running it on an unbounded queue would let a burst of password
+/// proofs start hundreds of computations at once and exhaust memory. So:
+///
+/// - at most `concurrency` computations run at once, each on a thread of this pool;
+/// - further jobs wait in a first-in, first-out queue (a waiting job costs a few hundred bytes,
+///   not the 32 MiB of a running one);
+/// - beyond `queueLimit` waiting jobs, ``run(_:)`` refuses at once with `503 server.busy`
+///   and `Retry-After`, which bounds how long an accepted request can wait.
+///
+/// Threads are started on demand and end when the queue is empty, so an idle pool (or one of
+/// the many servers a test run builds) holds no thread.
+public final class PasswordHashingPool: Sendable {
+    /// A unit of work, resuming its caller's continuation when done.
+    private typealias Job = @Sendable () -> Void
+
+    /// What the lock protects: the waiting jobs and how many threads are working.
+    private struct State {
+        /// FIFO: `jobs[head...]` are waiting. The consumed prefix is dropped now and then, so
+        /// that taking the next job stays O(1) without an unbounded array.
+        var jobs: [Job] = []
+        var head = 0
+        var workers = 0
+
+        var waiting: Int { jobs.count - head }
+
+        mutating func next() -> Job? {
+            guard head < jobs.count else {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+                return nil
+            }
+            let job = jobs[head]
+            head += 1
+            if head >= 64, head * 2 >= jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    /// Hashes that may run at the same time.
+    public let concurrency: Int
+    /// Jobs that may wait for a thread; one more is refused with `server.busy`.
+    public let queueLimit: Int
+    private let metrics: ServerMetrics?
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - concurrency: threads computing at once (at least 1).
+    ///   - queueLimit: jobs that may wait beyond those (at least 0).
+    ///   - metrics: where each hash's duration is recorded, if anywhere.
+    public init(concurrency: Int, queueLimit: Int, metrics: ServerMetrics? = nil) {
+        self.concurrency = max(1, concurrency)
+        self.queueLimit = max(0, queueLimit)
+        self.metrics = metrics
+    }
+
+    /// Jobs waiting for a thread now (not counting the running ones).
+    public var waitingCount: Int { state.withLock { $0.waiting } }
+
+    /// Runs `work` on a pool thread and returns its result.
+    /// - Throws: `Problem` 503 `server.busy` (with `Retry-After`) when the queue is full,
+    ///   before `work` starts; otherwise whatever `work` throws.
+    public func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let metrics = self.metrics
+            let job: Job = {
+                let started = ContinuousClock.now
+                let result = Result(catching: work)
+                let elapsed = ContinuousClock.now - started
+                metrics?.recordPasswordHash(
+                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                continuation.resume(with: result)
+            }
+            if !submit(job) {
+                continuation.resume(throwing: Problem.passwordHashingBusy)
+            }
+        }
+    }
+
+    /// Queues `job`, starting a thread when fewer than `concurrency` are working.
+    /// - Returns: false when the queue is full (the job was not taken).
+    private func submit(_ job: @escaping Job) -> Bool {
+        enum Decision { case startThread, queued, refused }
+        let decision = state.withLock { state -> Decision in
+            if state.workers < concurrency {
+                state.workers += 1
+                state.jobs.append(job)
+                return .startThread
+            }
+            guard state.waiting < queueLimit else { return .refused }
+            state.jobs.append(job)
+            return .queued
+        }
+        switch decision {
+        case .refused:
+            return false
+        case .queued:
+            return true
+        case .startThread:
+            // A thread of its own, not a Dispatch worker: Dispatch would grow its pool when
+            // these block for long, which is exactly the unbounded growth this pool prevents.
+            let thread = Thread { [self] in work() }
+            thread.name = "sca-password-hash"
+            thread.start()
+            return true
+        }
+    }
+
+    /// A worker: takes jobs in order until none is waiting, then ends.
+    private func work() {
+        while let job = state.withLock({ state -> Job? in
+            if let job = state.next() { return job }
+            // Decided under the lock: a job submitted after this sees one worker fewer and
+            // starts a thread, so no job is left waiting with nobody to run it.
+            state.workers -= 1
+            return nil
+        }) {
+            job()
+        }
+    }
+}

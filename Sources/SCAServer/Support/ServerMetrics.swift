@@ -1,0 +1,93 @@
+import Foundation
+import Prometheus
+
+/// The server's Prometheus metrics, in a registry owned by one `SCAServices` (not the global
+/// `MetricsSystem`), so that two servers in one process (tests, several instances) never
+/// share counters.
+///
+/// Every label is low-cardinality by construction: route templates, operation kinds,
+/// method names, outcomes, channels. No user, device, challenge or session id is ever a
+/// label (that would grow the series without bound and leak identities).
+public struct ServerMetrics: Sendable {
+    /// The version reported by `sca_build_info`.
+    public static let version = "0.6.0"
+
+    /// The registry `GET /metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+
+    private let passwordHashDuration: ValueHistogram
+
+    /// Registers the fixed metrics (build info, the password-hash histogram) in a new registry.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "sca", metricName: "build_info", unitName: "",
+                helpText: "Always 1; the version label names the running build."),
+            labels: [("version", Self.version)]
+        ).set(to: 1)
+        passwordHashDuration = registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "sca", metricName: "password_hash_duration", unitName: "seconds",
+                helpText: "Time to hash or verify one password or PIN (scrypt)."),
+            // scrypt is tuned to tens to hundreds of milliseconds; finer buckets below 10 ms
+            // only show test parameters.
+            buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5])
+    }
+
+    /// Records one password or PIN hash (or verification).
+    public func recordPasswordHash(seconds: Double) {
+        passwordHashDuration.record(seconds)
+    }
+
+    /// Counts one HTTP request by its route template (never the raw path) and status.
+    public func recordRequest(method: String, route: String, status: Int) {
+        counter(
+            "http_requests", help: "HTTP requests by route template and status.",
+            labels: [("method", method), ("route", route), ("status", String(status))]
+        ).increment()
+    }
+
+    /// Counts one challenge event (`created`, `completed`, `failed`, `expired`, `cancelled`)
+    /// for an operation kind.
+    public func recordChallenge(operation: String, event: String) {
+        counter(
+            "challenges", help: "Challenges by operation and event.",
+            labels: [("operation", operation), ("event", event)]
+        ).increment()
+    }
+
+    /// Counts one proof by method and outcome (`accepted`, `rejected`).
+    public func recordProof(method: String, outcome: String) {
+        counter("proofs", help: "Proofs by method and outcome.", labels: [("method", method), ("outcome", outcome)])
+            .increment()
+    }
+
+    /// Counts one lockout by kind (`temporary`, `permanent`).
+    public func recordLockout(kind: String) {
+        counter("lockouts", help: "Users blocked, by kind.", labels: [("kind", kind)]).increment()
+    }
+
+    /// Counts tokens issued by how (`issued`, `refreshed`).
+    public func recordToken(operation: String) {
+        counter("tokens", help: "Tokens issued, by operation.", labels: [("operation", operation)]).increment()
+    }
+
+    /// Counts one-time codes sent, by channel (`sms`, `email`).
+    public func recordCodeSent(channel: String) {
+        counter("codes_sent", help: "One-time codes sent, by channel.", labels: [("channel", channel)]).increment()
+    }
+
+    /// The metrics in the Prometheus text exposition format.
+    public func render() -> String {
+        registry.emitToString()
+    }
+
+    /// The counter `sca_<name>_total` with `labels`, made on first use (the registry returns
+    /// the existing one afterwards).
+    private func counter(_ name: String, help: String, labels: [(String, String)]) -> Counter {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "sca", metricName: name, unitName: "total", helpText: help),
+            labels: labels)
+    }
+}

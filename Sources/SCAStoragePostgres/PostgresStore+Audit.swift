@@ -1,0 +1,75 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+extension PostgresStore {
+    /// One transaction that first takes this schema's audit advisory lock, then reads the
+    /// last link and inserts the next: appends from every instance on the database run one
+    /// after another, so the chain never forks. (A row lock on the last entry would not guard
+    /// the empty table; the advisory lock does.)
+    public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
+        try await transaction { connection in
+            _ = try await connection.rows(
+                """
+                SELECT pg_advisory_xact_lock(
+                    \(PostgresMigrations.lockNamespace),
+                    hashtext(coalesce(current_schema(), '')) # \(PostgresMigrations.auditLock)
+                )
+                """,
+                logger: logger)
+            let last = try await connection.rows(
+                "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1", logger: logger
+            ).first.map(Columns.init)
+            let entry = AuditEntry(
+                sequence: (try last?.value("sequence", as: Int64.self) ?? 0) + 1, draft: draft,
+                prevHash: try last?.value("hash", as: String.self) ?? AuditEntry.genesisHash)
+            let details = try JSONColumn.text(draft.details)
+            _ = try await connection.rows(
+                """
+                INSERT INTO audit_entries (
+                    sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id,
+                    client_address, request_id, outcome, details, prev_hash, hash
+                ) VALUES (
+                    \(entry.sequence), \(AuditEntry.milliseconds(draft.time)), \(draft.event), \(draft.actor),
+                    \(draft.userID), \(draft.deviceID), \(draft.challengeID), \(draft.sessionID),
+                    \(draft.clientAddress), \(draft.requestID), \(draft.outcome), \(details),
+                    \(entry.prevHash), \(entry.hash)
+                )
+                """,
+                logger: logger)
+            return entry
+        }
+    }
+
+    public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
+        try await rows(
+            """
+            SELECT * FROM audit_entries WHERE sequence > \(sequence) AND time_ms >= \(since.map(AuditEntry.milliseconds) ?? Int64.min)
+            ORDER BY sequence LIMIT \(limit)
+            """
+        ).map(AuditEntry.init(row:))
+    }
+}
+
+extension AuditEntry {
+    init(row: PostgresRow) throws {
+        let columns = Columns(row)
+        self.init(
+            sequence: try columns.value("sequence"),
+            draft: AuditEntryDraft(
+                time: AuditEntry.date(millisecondsSince1970: try columns.value("time_ms")),
+                event: try columns.value("event"),
+                actor: try columns.value("actor"),
+                userID: try columns.value("user_id"),
+                deviceID: try columns.value("device_id"),
+                challengeID: try columns.value("challenge_id"),
+                sessionID: try columns.value("session_id"),
+                clientAddress: try columns.value("client_address"),
+                requestID: try columns.value("request_id"),
+                outcome: try columns.value("outcome"),
+                details: try columns.json("details")),
+            prevHash: try columns.value("prev_hash"),
+            hash: try columns.value("hash"))
+    }
+}

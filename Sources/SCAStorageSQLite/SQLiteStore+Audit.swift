@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+extension SQLiteStore {
+    /// Reading the last link and inserting the next happen in one write transaction; GRDB's
+    /// single writer (and `BEGIN IMMEDIATE` across processes) runs appends one after another,
+    /// so the chain never forks.
+    public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
+        try await writer.write { db in
+            let last = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1")
+            let entry = AuditEntry(
+                sequence: (try last?.value("sequence", as: Int64.self) ?? 0) + 1, draft: draft,
+                prevHash: try last?.value("hash", as: String.self) ?? AuditEntry.genesisHash)
+            try db.execute(
+                sql: """
+                    INSERT INTO audit_entries (
+                        sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id,
+                        client_address, request_id, outcome, details, prev_hash, hash
+                    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    entry.sequence, AuditEntry.milliseconds(draft.time), draft.event, draft.actor, draft.userID,
+                    draft.deviceID, draft.challengeID, draft.sessionID, draft.clientAddress, draft.requestID,
+                    draft.outcome, try JSONColumn.text(draft.details), entry.prevHash, entry.hash,
+                ])
+            return entry
+        }
+    }
+
+    public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM audit_entries WHERE sequence > ? AND time_ms >= ?
+                    ORDER BY sequence LIMIT ?
+                    """,
+                arguments: [sequence, since.map(AuditEntry.milliseconds) ?? Int64.min, limit]
+            )
+            .map(AuditEntry.init(row:))
+        }
+    }
+}
+
+extension AuditEntry {
+    init(row: Row) throws {
+        self.init(
+            sequence: try row.value("sequence"),
+            draft: AuditEntryDraft(
+                time: AuditEntry.date(millisecondsSince1970: try row.value("time_ms")),
+                event: try row.value("event"),
+                actor: try row.value("actor"),
+                userID: try row.value("user_id"),
+                deviceID: try row.value("device_id"),
+                challengeID: try row.value("challenge_id"),
+                sessionID: try row.value("session_id"),
+                clientAddress: try row.value("client_address"),
+                requestID: try row.value("request_id"),
+                outcome: try row.value("outcome"),
+                details: try row.json("details")),
+            prevHash: try row.value("prev_hash"),
+            hash: try row.value("hash"))
+    }
+}
