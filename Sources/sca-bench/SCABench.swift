@@ -1,2 +1,72 @@
+import ArgumentParser
+import Foundation
+
+/// `sca-bench`: N concurrent SDK clients driving full SCA flows over real HTTP, against a server
+/// started in this process or a running one.
 @main
-struct SCABenchPlaceholder { static func main() {} }
+struct SCABench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sca-bench",
+        abstract: "Drive concurrent SCAClient clients through full flows and report flows/s and latency.",
+        discussion: """
+            Without --server, starts sca-server in this process (SQLite in a temporary directory, \
+            127.0.0.1 on a free port). With --server, creates its users and activation codes through \
+            the admin API of that server (--admin-key or SCA_ADMIN_KEY).
+            """)
+
+    @Option(help: "Flow each client repeats: manual (password + TOTP), cold-start (device + biometry keys), payment (125.00 EUR, device + biometry keys).")
+    var flow: BenchFlow = .manual
+
+    @Option(help: "Seconds to start flows for.")
+    var duration: Double = 10
+
+    @Option(help: "Concurrent clients, each with its own users or device.")
+    var concurrency: Int = 4
+
+    @Option(help: "A running server's base URL; without it a server is started in this process.")
+    var server: String?
+
+    @Option(help: "Admin API key of --server (also SCA_ADMIN_KEY).")
+    var adminKey: String?
+
+    @Option(help: "scrypt parameters of the in-process server: default (N=2^15,r=8,p=1) or test (N=2^4,r=1,p=1).")
+    var scrypt: ScryptChoice = .default
+
+    @Option(help: "Manual logins: users per client (one login per user per 30 s TOTP step). Default: sized by time.")
+    var usersPerClient: Int?
+
+    @Flag(help: "Print the report as one JSON object on the last line.")
+    var json = false
+
+    @Flag(help: "Run \(Self.smokeFlowsPerClient) flows per client whatever --duration says (for tests).")
+    var smoke = false
+
+    static let smokeFlowsPerClient = 3
+
+    func validate() throws {
+        guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 1024") }
+        guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be positive seconds") }
+        if let usersPerClient, usersPerClient < 1 { throw ValidationError("--users-per-client must be at least 1") }
+        if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be a URL such as http://127.0.0.1:8080") }
+    }
+
+    func run() async throws {
+        let plan = BenchPlan(
+            flow: flow, concurrency: concurrency,
+            stop: smoke ? .flowsPerClient(Self.smokeFlowsPerClient) : .after(.milliseconds(Int64(duration * 1000))),
+            usersPerClient: usersPerClient ?? (smoke ? Self.smokeFlowsPerClient : nil),
+            duration: duration,
+            serverLabel: server ?? "in-process", scryptLabel: server == nil ? scrypt.summary : nil)
+        let report: BenchReport
+        if let server, let url = URL(string: server) {
+            guard let key = adminKey ?? ProcessInfo.processInfo.environment["SCA_ADMIN_KEY"], !key.isEmpty else {
+                throw ValidationError("--server needs the admin API key (--admin-key or SCA_ADMIN_KEY) to create its users")
+            }
+            report = try await plan.run(server: url, adminKey: key)
+        } else {
+            StandardError.note("starting an in-process server, scrypt \(scrypt.summary)")
+            report = try await InProcessServer.run(scrypt: scrypt) { url, key in try await plan.run(server: url, adminKey: key) }
+        }
+        print(json ? try report.jsonLine() : report.text(flowSummary: flow.summary))
+    }
+}

@@ -50,6 +50,20 @@ enum TerminalAppProcess {
         _ arguments: [String], input: String = "", home: URL, timeout: Duration = .seconds(60)
     ) async throws -> Result {
         guard let binary else { throw CocoaError(.fileNoSuchFile) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCA_SERVER"] = nil
+        environment["HOME"] = home.path
+        return try await run(
+            executable: binary, arguments: arguments + ["--home", home.path], input: input, environment: environment,
+            timeout: timeout)
+    }
+
+    /// Runs any of our executables with `input` on standard input and its output in files, killed
+    /// after `timeout` so a hung child fails its test rather than the whole run.
+    static func run(
+        executable: URL, arguments: [String], input: String = "", environment: [String: String],
+        timeout: Duration
+    ) async throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sca-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -61,11 +75,8 @@ enum TerminalAppProcess {
         FileManager.default.createFile(atPath: errorFile.path, contents: nil)
 
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments + ["--home", home.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SCA_SERVER"] = nil
-        environment["HOME"] = scratch.path
+        process.executableURL = executable
+        process.arguments = arguments
         process.environment = environment
         let standardInput = try FileHandle(forReadingFrom: inputFile)
         let standardOutput = try FileHandle(forWritingTo: outputFile)
@@ -85,7 +96,6 @@ enum TerminalAppProcess {
             continuation.finish()
         }
         try process.run()
-        // A hung child must fail the test, not the whole run.
         let pid = process.processIdentifier
         let watchdog = Task {
             try await Task.sleep(for: timeout)

@@ -1,0 +1,50 @@
+/// Drives prepared clients concurrently, each through its flow again and again, until the stop
+/// condition, and merges what they measured.
+enum LoadRunner {
+    /// When clients stop starting flows.
+    enum Stop: Sendable {
+        /// Start flows until this much time has passed; flows under way then are finished and counted.
+        case after(Duration)
+        /// Exactly this many flows per client (the smoke run).
+        case flowsPerClient(Int)
+
+        /// Whether a client that has started `started` flows may start one more.
+        func allowsAnother(started: Int, elapsed: Duration) -> Bool {
+            switch self {
+            case .after(let duration): elapsed < duration
+            case .flowsPerClient(let count): started < count
+            }
+        }
+    }
+
+    /// - Returns: the merged tally and the wall time from the first flow to the last token.
+    static func run(_ clients: [BenchClient], until stop: Stop) async -> (tally: ClientTally, elapsed: Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline: ContinuousClock.Instant? = if case .after(let duration) = stop { start + duration } else { nil }
+        let tally = await withTaskGroup(of: ClientTally.self) { group in
+            for client in clients {
+                group.addTask {
+                    var client = client
+                    var tally = ClientTally()
+                    var started = 0
+                    while !Task.isCancelled, stop.allowsAnother(started: started, elapsed: clock.now - start) {
+                        started += 1
+                        do {
+                            guard let latency = try await client.runFlow(before: deadline) else { break }
+                            tally.record(latency)
+                        } catch {
+                            tally.record(error)
+                        }
+                    }
+                    tally.poolWaits = client.poolWaits
+                    return tally
+                }
+            }
+            var merged = ClientTally()
+            for await one in group { merged.add(one) }
+            return merged
+        }
+        return (tally, clock.now - start)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// `sca-bench --smoke` as a real process for each flow: it starts its own server, runs a few full
+/// flows through the SDK and prints its report as JSON on the last line. No figure is asserted
+/// (machines differ): only that the report is there, complete, and without errors.
+@Suite("sca-bench smoke runs")
+struct BenchSmokeTests {
+    /// `sca-bench`, built next to `sca` (`.build/<triple>/debug/`).
+    static let binary: URL? = {
+        guard let sca = TerminalAppProcess.binary else { return nil }
+        let candidate = sca.deletingLastPathComponent().appendingPathComponent("sca-bench")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }()
+
+    @Test(
+        "a smoke run completes its flows without errors and reports every figure",
+        .enabled(if: binary != nil, "sca-bench not built"),
+        arguments: ["manual", "cold-start", "payment"])
+    func smokeRun(flow: String) async throws {
+        let result = try await Self.run(["--smoke", "--json", "--flow", flow, "--concurrency", "2", "--scrypt", "test"])
+        #expect(result.status == 0, "\(result.diagnostics)")
+        let lastLine = try #require(result.stdout.split(separator: "\n").last, "\(result.diagnostics)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any], "\(result.diagnostics)")
+        for key in ["flowsPerSecond", "p50Ms", "p90Ms", "p99Ms", "maxMs", "errors", "flows", "flow", "concurrency", "durationSeconds"] {
+            #expect(report[key] != nil, "missing \(key): \(lastLine)")
+        }
+        #expect(report["flow"] as? String == flow)
+        #expect((report["errors"] as? Int) == 0, "\(result.diagnostics)")
+        #expect(((report["flows"] as? Int) ?? 0) > 0, "\(result.diagnostics)")
+    }
+
+    /// Runs `sca-bench <arguments>` without the developer's SCA_* settings: it starts its own server.
+    static func run(_ arguments: [String]) async throws -> TerminalAppProcess.Result {
+        guard let binary else { throw CocoaError(.fileNoSuchFile) }
+        return try await TerminalAppProcess.run(
+            executable: binary, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }, timeout: .seconds(120))
+    }
+}
