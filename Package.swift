@@ -132,6 +132,7 @@ let package = Package(
             dependencies: [
                 "SCAServer",
                 "SCAStoragePostgres",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import HTTPTypes
+import Hummingbird
 import SCACore
 import SCAServer
 import SCAStorage
@@ -9,6 +11,24 @@ import Testing
 struct AuditTrailTests {
     static let acme = Transaction(
         amount: "125.00", currency: "EUR", payee: .init(name: "ACME SAS", iban: "FR76 3000 6000 0112 3456 7890 189"))
+
+    @Test("the client address comes from the last entry of the trusted proxy header, never from earlier ones")
+    func clientAddressFromTrustedProxy() async throws {
+        try await TestServer { $0.trustedProxyHeader = "X-Forwarded-For" }.run { api in
+            _ = try await api.createUser("proxy@example.com")
+            let body = try WireJSON.encoder().encode(
+                CreateChallengeRequest(operation: .login, user: UserReference(email: "proxy@example.com")))
+            // The client wrote the first address itself; our proxy appended the last one.
+            let response = try await api.client.execute(
+                uri: "/v1/challenges", method: .post,
+                headers: [.contentType: "application/json", HTTPField.Name("X-Forwarded-For")!: "203.0.113.9, 198.51.100.7"],
+                body: ByteBuffer(bytes: body))
+            #expect(response.status == .created)
+            let created = try #require(try await Self.entries(api).last { $0.draft.event == "challenge.created" })
+            #expect(created.draft.clientAddress == "198.51.100.7")
+            #expect(created.draft.requestID != nil)
+        }
+    }
 
     @Test("login with password and TOTP: admin set-up, challenge, proofs, tokens, completion; no secret recorded")
     func loginFlow() async throws {
