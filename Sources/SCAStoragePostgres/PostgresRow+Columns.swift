@@ -1,4 +1,5 @@
 import Foundation
+import SCAStorage
 import PostgresNIO
 
 /// Throwing readers for the column encodings of this store, by column name. PostgresNIO's
@@ -72,31 +73,8 @@ struct Columns {
     }
 }
 
-/// The JSON text written to list and object columns, as the SQLite store writes it. Keys are
-/// sorted so that equal values are stored as equal text.
-enum JSONColumn {
-    static func text(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func text<Value: RawRepresentable>(rawValues: [Value]) throws -> String where Value.RawValue == String {
-        try text(rawValues.map(\.rawValue))
-    }
-}
-
 /// A `BYTEA` parameter. `[UInt8]` itself would be sent as an array of `char`.
 func bytea(_ bytes: [UInt8]) -> ByteBuffer {
     ByteBuffer(bytes: bytes)
 }
 
-extension Date {
-    /// Seconds since 1970 as stored in DOUBLE PRECISION columns. A date made with
-    /// `Date(timeIntervalSince1970:)` comes back equal; tests inject such dates.
-    var unixSeconds: Double { timeIntervalSince1970 }
-
-    init(unixSeconds: Double) {
-        self.init(timeIntervalSince1970: unixSeconds)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import SCAStorage
 import GRDB
 
 // Throwing readers for the column encodings of this store. GRDB's subscripts trap on a NULL
@@ -69,30 +70,6 @@ extension Row {
     func optionalJSON<Value: Decodable>(_ column: String, as type: Value.Type = Value.self) throws -> Value? {
         guard try decode(String?.self, forColumn: column) != nil else { return nil }
         return try json(column, as: type)
-    }
-}
-
-/// The JSON text written to list and object columns. Keys are sorted so that equal values
-/// are stored as equal text.
-enum JSONColumn {
-    static func text(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func text<Value: RawRepresentable>(rawValues: [Value]) throws -> String where Value.RawValue == String {
-        try text(rawValues.map(\.rawValue))
-    }
-}
-
-extension Date {
-    /// Seconds since 1970 as stored in REAL columns. A date made with
-    /// `Date(timeIntervalSince1970:)` comes back equal; tests inject such dates.
-    var unixSeconds: Double { timeIntervalSince1970 }
-
-    init(unixSeconds: Double) {
-        self.init(timeIntervalSince1970: unixSeconds)
     }
 }
 
