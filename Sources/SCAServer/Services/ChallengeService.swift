@@ -123,7 +123,15 @@ public struct ChallengeService: Sendable {
 
         // Count the attempt before evaluating it, so parallel guesses can never exceed the limit.
         try await lockout.reserveAttempt(for: user)
-        let passed = try await verifier.verify(proof, user: user, challenge: challenge, device: device)
+        let passed: Bool
+        do {
+            passed = try await verifier.verify(proof, user: user, challenge: challenge, device: device)
+        } catch let problem as Problem where problem == .passwordHashingBusy {
+            // Refused before anything was evaluated: give the attempt back, so a busy server
+            // never counts towards a user's block. (Other failures keep it counted: fail safe.)
+            try await store.releaseAttempt(userID: user.id)
+            throw problem
+        }
         logger.info(
             "proof evaluated",
             metadata: ["challenge": "\(challenge.id)", "method": "\(proof.method.rawValue)", "outcome": "\(passed ? "accepted" : "rejected")"])
@@ -137,20 +145,20 @@ public struct ChallengeService: Sendable {
                 .deviceBlocked, outcome: "failure_limit", userID: user.id, deviceID: device.id, challengeID: challenge.id,
                 details: ["from": "active", "to": "blocked", "failCount": "\(after.failCount)"])
         }
-        let remaining: Int
+        // What is left is told only on a wrong proof or a failed verdict; a right proof leaves it
+        // to be read then (nil), sparing a read on every accepted proof.
+        let remaining: Int?
         if passed {
             try await store.releaseAttempt(userID: user.id)
-            remaining = try await lockout.remainingAttempts(for: user.id)
+            remaining = nil
         } else {
             // The attempt that reaches the limit is answered like any wrong one, with nothing
             // left; the block shows as 423 from the next attempt on. So every evaluated guess
             // is one 401, and a refused one never is.
-            if case .counted(let left) = try await lockout.recordFailure(for: user) {
-                remaining = left
-            } else {
-                remaining = 0
-            }
-            if challenge.verdict == .immediate { throw Problem.proofRejected(remaining: remaining) }
+            var left = 0
+            if case .counted(let counted) = try await lockout.recordFailure(for: user) { left = counted }
+            if challenge.verdict == .immediate { throw Problem.proofRejected(remaining: left) }
+            remaining = left
         }
         return try await record(proof.method, passed: passed, on: challenge, user: user, remaining: remaining)
     }
@@ -158,7 +166,7 @@ public struct ChallengeService: Sendable {
     /// Adds one evaluated proof to the challenge and decides. Compare-and-set, so of many
     /// parallel proofs exactly one completes the challenge.
     private func record(
-        _ method: AuthenticationMethod, passed: Bool, on loaded: ChallengeRecord, user: UserRecord?, remaining: Int
+        _ method: AuthenticationMethod, passed: Bool, on loaded: ChallengeRecord, user: UserRecord?, remaining: Int?
     ) async throws -> ProofResponse {
         var challenge = loaded
         for _ in 0..<Self.maxUpdateRetries {
@@ -197,7 +205,7 @@ public struct ChallengeService: Sendable {
                     await audit.record(
                         .challengeFailed, outcome: "failure", userID: user?.id, challengeID: next.id,
                         details: ["operation": next.operation.rawValue])
-                    throw Problem.authenticationFailed(remaining: remaining)
+                    throw Problem.authenticationFailed(remaining: try await remainingAfterVerdict(remaining, user: user))
                 }
             } else {
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
@@ -210,6 +218,13 @@ public struct ChallengeService: Sendable {
             challenge = try await load(challenge.id)
         }
         throw Problem.contention
+    }
+
+    /// Failures left for a failed verdict: known already after a wrong proof, read otherwise.
+    private func remainingAfterVerdict(_ known: Int?, user: UserRecord?) async throws -> Int {
+        if let known { return known }
+        guard let user else { return 0 }
+        return try await lockout.remainingAttempts(for: user.id)
     }
 
     /// An unknown user's challenge: every proof fails, after the same work and with the same

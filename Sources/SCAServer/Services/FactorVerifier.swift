@@ -42,19 +42,14 @@ struct FactorVerifier: Sendable {
 
     /// - Parameter device: the challenge's device, already checked to be the user's and active,
     ///   for device signatures.
-    /// - Returns: whether the proof is right. Throws only for I/O failures.
+    /// - Returns: whether the proof is right.
+    /// - Throws: `Problem.passwordHashingBusy` when the hashing queue is full (nothing was
+    ///   evaluated), or an I/O failure.
     func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> Bool {
         let credential = proof.credential ?? ""
         switch proof.method {
         case .password, .pin:
-            do {
-                return try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
-            } catch let problem as Problem where problem == .passwordHashingBusy {
-                // The attempt reserved for this proof was never evaluated: give it back, so a
-                // busy server never counts towards a user's block.
-                try await store.releaseAttempt(userID: user.id)
-                throw problem
-            }
+            return try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
         case .totp:
             guard let sealed = user.sealedTOTPSeed else { return false }
             let seed = try box.open(sealed, context: UserService.totpSealingContext)
