@@ -155,14 +155,13 @@ extension MultiInstanceTests {
     @Test("an instance with another server key refuses to start, naming the setting")
     func mismatchedServerKeyIsRefused() async throws {
         try await ServerPair.withSchema { databaseURL, directory in
-            let binary = try ServerPair.serverBinary()
-            let first = try ServerProcess(
-                binary: binary, directory: directory.appendingPathComponent("a"),
+            let first = try ServeProcess(
+                directory: directory.appendingPathComponent("a"),
                 environment: ServerPair.environment(databaseURL: databaseURL, serverKey: ServerPair.newServerKey()))
             do {
                 _ = try await first.port()
-                let second = try ServerProcess(
-                    binary: binary, directory: directory.appendingPathComponent("b"),
+                let second = try ServeProcess(
+                    directory: directory.appendingPathComponent("b"),
                     environment: ServerPair.environment(databaseURL: databaseURL, serverKey: ServerPair.newServerKey()))
                 let refusal = await #expect(throws: ServerPair.Failure.self) { _ = try await second.port() }
                 #expect(refusal?.description.contains("must use the same serverKey (SCA_SERVER_KEY)") == true)
@@ -195,14 +194,12 @@ enum ServerPair {
     static func run(_ body: (ServerInstance, ServerInstance) async throws -> Void) async throws {
         try await withSchema { databaseURL, directory in
             let environment = environment(databaseURL: databaseURL, serverKey: newServerKey())
-            var processes: [ServerProcess] = []
+            var processes: [ServeProcess] = []
             do {
                 // Started together: both migrate the empty schema at the same moment.
                 for name in ["a", "b"] {
                     processes.append(
-                        try ServerProcess(
-                            binary: try serverBinary(), directory: directory.appendingPathComponent(name),
-                            environment: environment))
+                        try ServeProcess(directory: directory.appendingPathComponent(name), environment: environment))
                 }
                 async let portA = processes[0].port()
                 async let portB = processes[1].port()
@@ -282,59 +279,6 @@ enum ServerPair {
             try? await connection.close()
             throw error
         }
-    }
-}
-
-/// One running `sca-server serve --port 0`, its output in files under its data directory.
-final class ServerProcess: Sendable {
-    private let process: Process
-    private let stdoutPath: URL
-    private let stderrPath: URL
-
-    init(binary: URL, directory: URL, environment: [String: String]) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        stdoutPath = directory.appendingPathComponent("stdout.log")
-        stderrPath = directory.appendingPathComponent("stderr.log")
-        _ = FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrPath.path, contents: nil)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path]
-        process.environment = environment
-        // Files, not pipes: a pipe nobody drains would block the server once its buffer fills.
-        process.standardOutput = try FileHandle(forWritingTo: stdoutPath)
-        process.standardError = try FileHandle(forWritingTo: stderrPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-    }
-
-    /// The port from "sca-server listening on http://127.0.0.1:PORT", waiting up to a minute.
-    func port() async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            let output = (try? String(contentsOf: stdoutPath, encoding: .utf8)) ?? ""
-            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("sca-server listening on http://") }),
-                let port = line.split(separator: ":").last.flatMap({ Int($0) })
-            {
-                return port
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let log = (try? String(contentsOf: stderrPath, encoding: .utf8)) ?? ""
-        throw ServerPair.Failure(description: "sca-server did not start; its log ends:\n\(log.suffix(2_000))")
-    }
-
-    /// SIGTERM, then SIGKILL if it has not exited within ten seconds.
-    func stop() async {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 

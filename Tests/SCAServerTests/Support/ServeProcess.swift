@@ -63,6 +63,13 @@ final class ServeProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
+    /// SIGTERM, then SIGKILL if it has not exited within ten seconds.
+    func stop() async {
+        guard process.isRunning else { return }
+        signal(SIGTERM)
+        _ = await waitForExit(timeout: .seconds(10))
+    }
+
     /// The exit status (negative: killed by that signal); SIGKILL after `timeout`.
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32 {
         let pid = process.processIdentifier
