@@ -77,7 +77,7 @@ struct CodeService: Sendable {
         return "\(code) is your code for \(purpose). Valid \(minutes) min. Never share it."
     }
 
-    /// `+33612345612` → `+33******12`.
+    /// `+33612345612` → `+33*******12`.
     static func maskPhone(_ phone: String) -> String {
         guard phone.count > 5 else { return String(repeating: "*", count: phone.count) }
         return "\(phone.prefix(3))\(String(repeating: "*", count: phone.count - 5))\(phone.suffix(2))"
