@@ -84,6 +84,29 @@ struct SQLiteStoreFileTests {
         }
     }
 
+    /// Rate budgets (v2-rate-limits): two stores on one file share a budget, and uses that
+    /// have left their window are deleted on the way.
+    @Test func twoStoresOnOneFileShareRateBudgets() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("sca.sqlite").path
+            let first = try SQLiteStore(path: path)
+            let second = try SQLiteStore(path: path)
+            let budget = RateBudget(key: "send.destination.600:abc", scope: "destination", limit: 5, window: 600)
+            let results = try await withThrowingTaskGroup(of: RateDecision.self) { group in
+                for index in 0..<30 {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask { try await store.consumeRateBudgets([budget], now: StoreConformance.t0) }
+                }
+                return try await group.reduce(into: [RateDecision]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == .granted }.count == 5)
+            let rows = { try await first.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM rate_events") } }
+            #expect(try await rows() == 5)
+            #expect(try await second.consumeRateBudgets([budget], now: StoreConformance.t0 + 600) == .granted)
+            #expect(try await rows() == 1, "the five expired uses were deleted")
+        }
+    }
+
     @Test func corruptRowThrowsInsteadOfCrashing() async throws {
         try await withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path)

@@ -180,7 +180,7 @@ extension ServerConfiguration {
         }
         let body = decoyPhonePattern.dropFirst()
         guard decoyPhonePattern.first == "+", (8...16).contains(decoyPhonePattern.count),
-            body.allSatisfy({ $0 == "#" || ("0"..."9").contains($0) }), body.filter({ $0 == "#" }).count >= 4
+            body.allSatisfy({ $0 == "#" || ($0.isASCII && $0.isNumber) }), body.filter({ $0 == "#" }).count >= 4
         else {
             throw ConfigurationError("decoyPhonePattern must be + and 7 to 15 digits or #, at least 4 of them #, got \(decoyPhonePattern)")
         }
