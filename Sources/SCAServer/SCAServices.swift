@@ -106,13 +106,15 @@ public struct SCAServices: Sendable {
         let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime, audit: audit)
         let lockout = LockoutService(
             store: store, policy: configuration.lockout, alerts: sender, runtime: runtime, logger: logger, audit: audit)
+        // Send and challenge budgets across challenges and instances (issue 15).
+        let limiter = RateLimiter(store: store, box: box, limits: configuration.rateLimits, runtime: runtime, audit: audit)
         let codes = CodeService(
             store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger,
-            audit: audit)
+            audit: audit, limiter: limiter)
         let challenges = ChallengeService(
             store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
             risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger,
-            audit: audit)
+            audit: audit, limiter: limiter)
         let users = UserService(store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: "swift-sca")
         let devices = DeviceService(
             store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)

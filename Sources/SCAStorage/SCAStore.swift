@@ -139,6 +139,14 @@ public protocol SCAStore: Sendable {
     /// `limit`; when `since` is given, only those at or after that time.
     func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry]
 
+    // MARK: Rate budgets (v2-rate-limits)
+
+    /// Checks every budget and, only if each has room, counts one use in each, all in one
+    /// step across threads and instances; otherwise counts nothing and says when room comes
+    /// back. Uses that have left every window are deleted on the way, so old counters do not
+    /// pile up. The rule is `RateBudget.decide`.
+    func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

@@ -24,6 +24,8 @@ enum PostgresMigrations {
     static let signingKeyLock: Int32 = 2
     /// Serializes audit appends, so two instances never give out one sequence number twice.
     static let auditLock: Int32 = 3
+    /// Serializes rate-budget checks (v2-rate-limits), so two instances never both take the last use.
+    static let rateBudgetLock: Int32 = 4
 
     /// Brings the schema up to date on `connection`.
     /// - Throws: ``PostgresStoreError`` naming the step that failed.
@@ -298,6 +300,24 @@ enum PostgresMigrations {
                 CREATE TRIGGER audit_entries_append_only BEFORE UPDATE OR DELETE ON audit_entries
                 FOR EACH ROW EXECUTE FUNCTION audit_entries_append_only()
                 """,
+            ]
+        ),
+        (
+            // Send and challenge budgets: one row per counted use, so a window slides; a
+            // use's row can go once `expires_at` (its time plus the budget's window) has
+            // passed. A decoy challenge keeps a keyed hash of what was typed (`decoy_json`).
+            "v2-rate-limits",
+            [
+                """
+                CREATE TABLE rate_events (
+                    budget_key TEXT NOT NULL,
+                    at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX rate_events_key_at ON rate_events (budget_key, at)",
+                "CREATE INDEX rate_events_expires_at ON rate_events (expires_at)",
+                "ALTER TABLE challenges ADD COLUMN decoy_json TEXT",
             ]
         ),
     ]

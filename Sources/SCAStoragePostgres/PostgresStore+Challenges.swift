@@ -13,13 +13,14 @@ extension PostgresStore {
                 INSERT INTO challenges (
                     id, user_id, operation, verdict, required_categories, methods, nonce,
                     transaction_json, transaction_digest, device_id, state, accepted_methods,
-                    rejected_methods, failed_attempts, created_at, expires_at, completed_at, version
+                    rejected_methods, failed_attempts, created_at, expires_at, completed_at, decoy_json, version
                 ) VALUES (
                     \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
                     \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
                     \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
                     \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
-                    \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(challenge.version)
+                    \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
+                    \(challenge.version)
                 )
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -47,7 +48,8 @@ extension PostgresStore {
                 state = \(columns.state), accepted_methods = \(columns.acceptedMethods),
                 rejected_methods = \(columns.rejectedMethods), failed_attempts = \(challenge.failedAttempts),
                 created_at = \(challenge.createdAt.unixSeconds), expires_at = \(challenge.expiresAt.unixSeconds),
-                completed_at = \(challenge.completedAt?.unixSeconds), version = \(expectedVersion + 1)
+                completed_at = \(challenge.completedAt?.unixSeconds), decoy_json = \(columns.decoy),
+                version = \(expectedVersion + 1)
             WHERE id = \(challenge.id) AND version = \(expectedVersion)
             RETURNING id
             """)
@@ -64,6 +66,7 @@ private struct ChallengeColumns {
     var state: String
     var acceptedMethods: String
     var rejectedMethods: String
+    var decoy: String?
 
     init(_ challenge: ChallengeRecord) throws {
         operation = challenge.operation.rawValue
@@ -73,6 +76,7 @@ private struct ChallengeColumns {
         state = challenge.state.rawValue
         acceptedMethods = try JSONColumn.text(rawValues: challenge.acceptedMethods)
         rejectedMethods = try JSONColumn.text(rawValues: challenge.rejectedMethods)
+        decoy = try challenge.decoy.map { try JSONColumn.text($0) }
     }
 }
 
@@ -97,7 +101,8 @@ extension ChallengeRecord {
             createdAt: try columns.date("created_at"),
             expiresAt: try columns.date("expires_at"),
             completedAt: try columns.optionalDate("completed_at"),
-            version: try columns.value("version")
+            version: try columns.value("version"),
+            decoy: try columns.optionalJSON("decoy_json")
         )
     }
 }

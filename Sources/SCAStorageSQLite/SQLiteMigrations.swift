@@ -205,5 +205,21 @@ enum SQLiteMigrations {
             BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
             """
         ),
+        (
+            // Send and challenge budgets: one row per counted use, so a window slides; a
+            // use's row can go once `expires_at` (its time plus the budget's window) has
+            // passed. A decoy challenge keeps a keyed hash of what was typed (`decoy_json`).
+            "v2-rate-limits",
+            """
+            CREATE TABLE rate_events (
+                budget_key TEXT NOT NULL,
+                at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            );
+            CREATE INDEX rate_events_key_at ON rate_events (budget_key, at);
+            CREATE INDEX rate_events_expires_at ON rate_events (expires_at);
+            ALTER TABLE challenges ADD COLUMN decoy_json TEXT;
+            """
+        ),
     ]
 }

@@ -14,8 +14,8 @@ extension SQLiteStore {
                         INSERT INTO challenges (
                             id, user_id, operation, verdict, required_categories, methods, nonce,
                             transaction_json, transaction_digest, device_id, state, accepted_methods,
-                            rejected_methods, failed_attempts, created_at, expires_at, completed_at, version
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            rejected_methods, failed_attempts, created_at, expires_at, completed_at, decoy_json, version
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
                 )
@@ -43,7 +43,7 @@ extension SQLiteStore {
                         user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
                         nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
                         accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
-                        completed_at = ?, version = ?
+                        completed_at = ?, decoy_json = ?, version = ?
                     WHERE id = ? AND version = ?
                     """,
                 arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
@@ -74,6 +74,7 @@ private enum ChallengeColumns {
             challenge.createdAt.unixSeconds,
             challenge.expiresAt.unixSeconds,
             challenge.completedAt?.unixSeconds,
+            try challenge.decoy.map { try JSONColumn.text($0) },
         ]
     }
 }
@@ -98,7 +99,8 @@ extension ChallengeRecord {
             createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"),
             completedAt: try row.optionalDate("completed_at"),
-            version: try row.value("version")
+            version: try row.value("version"),
+            decoy: try row.optionalJSON("decoy_json")
         )
     }
 }

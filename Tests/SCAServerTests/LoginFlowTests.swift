@@ -115,6 +115,9 @@ struct LoginFlowTests {
         try await TestServer {
             $0.policies[.login] = OperationPolicy(verdict: .immediate)
             $0.codeLifetime = 60
+            // This test is about the per-challenge cap (5 sends); the budgets across
+            // challenges (3 per destination in 10 minutes by default) are SendLimitTests'.
+            $0.rateLimits.sendsPerDestination = [RateWindow(count: 10, seconds: 600)]
         }.run { api in
             _ = try await api.createUser("limit@example.com", phone: "+33612345614")
             let challenge = try await api.startChallenge(email: "limit@example.com")

@@ -153,6 +153,27 @@ struct PostgresStoreDatabaseTests {
         }
     }
 
+    /// Rate budgets (v2-rate-limits): consumers on two instances share one budget, and uses
+    /// that have left their window are deleted on the way.
+    @Test func rateBudgetsHoldAcrossStores() async throws {
+        try await withTwoStores { first, second, url in
+            let t0 = self.t0
+            let budget = RateBudget(key: "send.destination.600:abc", scope: "destination", limit: 5, window: 600)
+            let results = try await withThrowingTaskGroup(of: RateDecision.self) { group in
+                for index in 0..<30 {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask { try await store.consumeRateBudgets([budget], now: t0) }
+                }
+                return try await group.reduce(into: [RateDecision]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == .granted }.count == 5)
+            let rows = { try await PostgresTestDatabase.execute("SELECT count(*) FROM rate_events", url: url).first?.decode(Int.self) }
+            #expect(try await rows() == 5)
+            #expect(try await second.consumeRateBudgets([budget], now: t0 + 600) == .granted)
+            #expect(try await rows() == 1, "the five expired uses were deleted")
+        }
+    }
+
     @Test func corruptRowThrowsInsteadOfCrashing() async throws {
         try await PostgresTestDatabase.withFreshSchema { url in
             let store = try await PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)

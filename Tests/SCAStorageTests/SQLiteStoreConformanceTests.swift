@@ -93,6 +93,17 @@ struct SQLiteStoreConformanceTests {
     @Test func parallelAuditAppendsFormOneChain() async throws {
         try await check { try await $0.parallelAuditAppendsFormOneChain() }
     }
+
+    // Rate budgets (v2-rate-limits)
+    @Test func rateBudgetsGrantUpToTheLimitAndSlide() async throws {
+        try await check { try await $0.rateBudgetsGrantUpToTheLimitAndSlide() }
+    }
+    @Test func refusedRateBudgetsCountNothing() async throws { try await check { try await $0.refusedRateBudgetsCountNothing() } }
+    @Test func expiredRateUsesFreeTheBudget() async throws { try await check { try await $0.expiredRateUsesFreeTheBudget() } }
+    @Test func parallelRateConsumersGetExactlyTheLimit() async throws {
+        try await check { try await $0.parallelRateConsumersGetExactlyTheLimit() }
+    }
+    @Test func decoySubjectRoundTrip() async throws { try await check { try await $0.decoySubjectRoundTrip() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -58,7 +58,7 @@ struct SQLiteStoreFileTests {
             SQLiteStore.migrationIDs == [
                 "v1-users", "v1-challenges", "v1-one-time-codes", "v1-sessions", "v1-refresh-tokens",
                 "v1-consumed-tokens", "v1-signing-keys", "v1-devices", "v1-activation-codes", "v1-used-signatures",
-                "v1-audit",
+                "v1-audit", "v2-rate-limits",
             ]
         )
     }
@@ -81,6 +81,29 @@ struct SQLiteStoreFileTests {
                 return results
             }
             #expect(results.filter { $0 != .saturated }.count == 5)
+        }
+    }
+
+    /// Rate budgets (v2-rate-limits): two stores on one file share a budget, and uses that
+    /// have left their window are deleted on the way.
+    @Test func twoStoresOnOneFileShareRateBudgets() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("sca.sqlite").path
+            let first = try SQLiteStore(path: path)
+            let second = try SQLiteStore(path: path)
+            let budget = RateBudget(key: "send.destination.600:abc", scope: "destination", limit: 5, window: 600)
+            let results = try await withThrowingTaskGroup(of: RateDecision.self) { group in
+                for index in 0..<30 {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask { try await store.consumeRateBudgets([budget], now: StoreConformance.t0) }
+                }
+                return try await group.reduce(into: [RateDecision]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == .granted }.count == 5)
+            let rows = { try await first.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM rate_events") } }
+            #expect(try await rows() == 5)
+            #expect(try await second.consumeRateBudgets([budget], now: StoreConformance.t0 + 600) == .granted)
+            #expect(try await rows() == 1, "the five expired uses were deleted")
         }
     }
 

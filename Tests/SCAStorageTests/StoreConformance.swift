@@ -898,4 +898,87 @@ struct StoreConformance {
         #expect(stored.map(\.sequence) == Array(1...20))
         #expect(AuditChainVerifier.verify(stored) == nil, "gapless and unforked")
     }
+    // MARK: Rate budgets (v2-rate-limits)
+
+    func budget(_ name: String, limit: Int, window: TimeInterval) -> RateBudget {
+        RateBudget(key: "test.\(name).\(Int(window)):subject", scope: name, limit: limit, window: window)
+    }
+
+    func rateBudgetsGrantUpToTheLimitAndSlide() async throws {
+        let budgets = [budget("short", limit: 3, window: 600), budget("long", limit: 10, window: 86_400)]
+        for offset in [0.0, 10, 20] {
+            #expect(try await store.consumeRateBudgets(budgets, now: t0 + offset) == .granted)
+        }
+        // The oldest of the three leaves the 10-minute window at t0 + 600.
+        #expect(try await store.consumeRateBudgets(budgets, now: t0 + 30) == .refused(scopes: ["short"], retryAfter: 570))
+        #expect(try await store.consumeRateBudgets(budgets, now: t0 + 599.5) == .refused(scopes: ["short"], retryAfter: 1))
+        #expect(try await store.consumeRateBudgets(budgets, now: t0 + 600) == .granted)
+        #expect(try await store.consumeRateBudgets(budgets, now: t0 + 601) == .refused(scopes: ["short"], retryAfter: 9))
+        // Another subject has its own budget.
+        let other = RateBudget(key: "test.short.600:other", scope: "short", limit: 3, window: 600)
+        #expect(try await store.consumeRateBudgets([other], now: t0 + 601) == .granted)
+    }
+
+    func refusedRateBudgetsCountNothing() async throws {
+        let tight = budget("tight", limit: 1, window: 60)
+        let loose = budget("loose", limit: 3, window: 60)
+        #expect(try await store.consumeRateBudgets([tight, loose], now: t0) == .granted)
+        for _ in 0..<5 {
+            #expect(try await store.consumeRateBudgets([tight, loose], now: t0 + 1) == .refused(scopes: ["tight"], retryAfter: 59))
+        }
+        // Had the refusals counted, `loose` would be spent; it has two uses left.
+        #expect(try await store.consumeRateBudgets([loose], now: t0 + 2) == .granted)
+        #expect(try await store.consumeRateBudgets([loose], now: t0 + 2) == .granted)
+        #expect(try await store.consumeRateBudgets([loose], now: t0 + 2) == .refused(scopes: ["loose"], retryAfter: 58))
+        // Every spent budget is named; the wait is until all of them have room.
+        let slow = budget("slow", limit: 1, window: 100)
+        let quick = budget("quick", limit: 1, window: 50)
+        #expect(try await store.consumeRateBudgets([slow, quick], now: t0) == .granted)
+        #expect(
+            try await store.consumeRateBudgets([slow, quick], now: t0 + 10)
+                == .refused(scopes: ["slow", "quick"], retryAfter: 90))
+        // A key asked for twice in one request is counted once.
+        let fresh = budget("fresh", limit: 2, window: 60)
+        #expect(try await store.consumeRateBudgets([fresh, fresh], now: t0) == .granted)
+        #expect(try await store.consumeRateBudgets([fresh], now: t0) == .granted)
+    }
+
+    func expiredRateUsesFreeTheBudget() async throws {
+        let daily = budget("daily", limit: 2, window: 86_400)
+        #expect(try await store.consumeRateBudgets([daily], now: t0) == .granted)
+        #expect(try await store.consumeRateBudgets([daily], now: t0 + 3_600) == .granted)
+        #expect(try await store.consumeRateBudgets([daily], now: t0 + 7_200) == .refused(scopes: ["daily"], retryAfter: 79_200))
+        // A day later both uses have left the window (and are deleted on the way).
+        let later = t0 + 86_400 + 3_600
+        #expect(try await store.consumeRateBudgets([daily], now: later) == .granted)
+        #expect(try await store.consumeRateBudgets([daily], now: later) == .granted)
+        #expect(try await store.consumeRateBudgets([daily], now: later) == .refused(scopes: ["daily"], retryAfter: 86_400))
+    }
+
+    func parallelRateConsumersGetExactlyTheLimit() async throws {
+        let store = self.store
+        let t0 = self.t0
+        let shared = budget("shared", limit: 7, window: 600)
+        let global = budget("global", limit: 100, window: 60)
+        let results = try await inParallel(40) {
+            try await store.consumeRateBudgets([shared, global], now: t0)
+        }
+        #expect(results.filter { $0 == .granted }.count == 7)
+        #expect(results.filter { $0 == .refused(scopes: ["shared"], retryAfter: 600) }.count == 33)
+        // The refused 33 counted nothing in the global budget: 100 - 7 uses are left.
+        let rest = try await inParallel(100) { try await store.consumeRateBudgets([global], now: t0) }
+        #expect(rest.filter { $0 == .granted }.count == 93)
+    }
+
+    func decoySubjectRoundTrip() async throws {
+        var decoy = makeChallenge("c1", userID: nil)
+        decoy.decoy = DecoySubject(subjectKey: "k3y_-", emailMask: "g****@example.com")
+        try await store.insertChallenge(decoy)
+        #expect(try await store.challenge(id: "c1") == decoy)
+        var updated = decoy
+        updated.failedAttempts = 1
+        #expect(try await store.updateChallenge(updated, expectedVersion: 0))
+        updated.version = 1
+        #expect(try await store.challenge(id: "c1") == updated)
+    }
 }

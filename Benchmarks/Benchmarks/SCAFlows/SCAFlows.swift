@@ -144,6 +144,8 @@ final class LoginFlow: Sendable {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = directory.path
         configuration.passwordHashing = parameters
+        // One client opens every challenge: the per-address budget would measure the limit.
+        configuration.rateLimits.challengesPerClient = []
         let clock = self.clock
         services = try await SCAServices.make(configuration: configuration, runtime: ServerRuntime(now: { clock.now() }))
         let user = try await services.users.create(CreateUserRequest(email: "bench@example.com", password: "bench password 1"))

@@ -44,4 +44,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
 
     public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
     public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
+
+    // Send and challenge budgets (issue 15).
+    /// A budget across challenges (codes sent, challenges opened) is spent; see `Retry-After`.
+    public static let rateLimited = ProblemCode(rawValue: "rate.limited")
 }

@@ -19,6 +19,9 @@ public struct ConfigurationLoader: Sendable {
             "scryptLogN", "scryptR", "scryptP", "passwordHashConcurrency", "passwordHashQueueLimit", "messageSender", "webhookURL", "maxBodySize",
             "maxDevicesPerUser", "maxDeviceFailures", "activationCodeLifetime", "activationCodeMaxTries",
             "highValuePaymentThreshold", "trustedProxyHeader",
+            // Send and challenge budgets, and what a decoy looks like (issue 15).
+            "sendLimitsPerDestination", "sendLimitsPerUser", "sendLimitsPerClient", "sendLimitsGlobal",
+            "challengeLimitsPerClient", "decoyMethods", "decoyPhonePattern",
         ]
         for currency in Currency.all where currency.code != "EUR" {
             keys.append("exchangeRates.\(currency.code)")
@@ -158,6 +161,19 @@ public struct ConfigurationLoader: Sendable {
         case "activationCodeMaxTries": configuration.activationCodeMaxTries = try integer()
         case "highValuePaymentThreshold": configuration.highValuePaymentThreshold = value
         case "trustedProxyHeader": configuration.trustedProxyHeader = value.isEmpty ? nil : value
+        // Send and challenge budgets, and what a decoy looks like (issue 15).
+        case "sendLimitsPerDestination": configuration.rateLimits.sendsPerDestination = try RateWindow.list(value, key: key)
+        case "sendLimitsPerUser": configuration.rateLimits.sendsPerUser = try RateWindow.list(value, key: key)
+        case "sendLimitsPerClient": configuration.rateLimits.sendsPerClient = try RateWindow.list(value, key: key)
+        case "sendLimitsGlobal": configuration.rateLimits.sendsGlobal = try RateWindow.list(value, key: key)
+        case "challengeLimitsPerClient": configuration.rateLimits.challengesPerClient = try RateWindow.list(value, key: key)
+        case "decoyMethods":
+            configuration.decoyMethods = try value.split(separator: ",").map {
+                let id = $0.trimmingCharacters(in: .whitespaces)
+                guard let method = AuthenticationMethod(rawValue: id) else { throw ConfigurationError("\(key): unknown method \(id)") }
+                return method
+            }
+        case "decoyPhonePattern": configuration.decoyPhonePattern = value.trimmingCharacters(in: .whitespaces)
         case _ where key.hasPrefix("exchangeRates."):
             configuration.exchangeRates[String(key.dropFirst("exchangeRates.".count)).uppercased()] = value
         default:

@@ -75,6 +75,19 @@ public struct ServerConfiguration: Sendable {
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 65_536
 
+    // Send and challenge budgets, and what a decoy looks like (issue 15: OTP pumping, decoys).
+
+    /// Codes sent and challenges opened, per destination, user, client address and server.
+    public var rateLimits = RateLimits()
+    /// The enrolment an unknown user's decoy challenge pretends to have, filtered by the
+    /// operation's policy like a real user's. Choose what most of your users have, so that a
+    /// decoy looks like most users.
+    public var decoyMethods: [AuthenticationMethod] = [.password, .smsOTP, .emailOTP]
+    /// The shape of the phone number a decoy pretends to have: `+`, digits, and `#` for digits
+    /// drawn from a keyed hash of the typed address (the same every time). Match your users'
+    /// numbers, so a decoy's SMS mask has the same length and prefix as theirs.
+    public var decoyPhonePattern = "+336########"
+
     public init() {}
 
     public func policy(for operation: OperationKind) -> OperationPolicy {
@@ -148,8 +161,28 @@ public struct ServerConfiguration: Sendable {
                     "with databaseURL (PostgreSQL), serverKey (SCA_SERVER_KEY) must be set, the same for every instance")
             }
         }
+        try rateLimits.validate()
+        try validateDecoyProfile()
         if let adminKey, adminKey.count < 16 {
             throw ConfigurationError("adminKey must have at least 16 characters")
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// A decoy has no device, so it cannot pretend to have device methods; its number must be
+    /// one a user could have (E.164: at most 15 digits).
+    func validateDecoyProfile() throws {
+        guard !decoyMethods.isEmpty, Set(decoyMethods).count == decoyMethods.count,
+            decoyMethods.allSatisfy({ !$0.isDeviceSignature })
+        else {
+            throw ConfigurationError("decoyMethods must list methods once each, without device_key or biometric_key")
+        }
+        let body = decoyPhonePattern.dropFirst()
+        guard decoyPhonePattern.first == "+", (8...16).contains(decoyPhonePattern.count),
+            body.allSatisfy({ $0 == "#" || ($0.isASCII && $0.isNumber) }), body.filter({ $0 == "#" }).count >= 4
+        else {
+            throw ConfigurationError("decoyPhonePattern must be + and 7 to 15 digits or #, at least 4 of them #, got \(decoyPhonePattern)")
         }
     }
 }

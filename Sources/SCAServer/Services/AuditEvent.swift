@@ -24,4 +24,7 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case adminUserUpdated = "admin.user_updated"
     case adminTOTPEnrolled = "admin.totp_enrolled"
     case adminUserUnblocked = "admin.user_unblocked"
+    /// A send or challenge refused by a budget across challenges (issue 15); details name the
+    /// budget (`destination`, `user`, `client`, `global`) and the action, never the destination.
+    case rateLimited = "rate.limited"
 }

@@ -66,6 +66,10 @@ public struct AuditTrail: Sendable {
             metrics.recordToken(operation: "refreshed")
         case .codeSent:
             metrics.recordCodeSent(channel: details["channel"] ?? "unknown")
+        case .rateLimited:
+            for budget in (details["budget"] ?? "unknown").split(separator: ",") {
+                metrics.recordRateLimited(action: details["action"] ?? "unknown", budget: String(budget))
+            }
         default:
             break
         }

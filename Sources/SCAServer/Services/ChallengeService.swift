@@ -16,23 +16,27 @@ public struct ChallengeService: Sendable {
     let runtime: ServerRuntime
     let logger: Logger
     let audit: AuditTrail
-
-    /// Methods an unknown user's decoy challenge offers: the most common enrolment, so the
-    /// decoy looks like an ordinary challenge.
-    static let decoyEnrolment: [AuthenticationMethod] = [.password, .smsOTP, .emailOTP]
+    /// Challenges opened per client address (issue 15).
+    let limiter: RateLimiter
 
     /// Compare-and-set retries before giving up on a challenge under heavy contention.
     private static let maxUpdateRetries = 32
 
     // MARK: Phase 1
 
+    /// An unknown user gets a decoy: the configured default profile (`decoyMethods`) filtered
+    /// by the operation's policy as a real user's enrolment is, and masks that follow what was
+    /// typed (``DecoySubject``).
     /// - Throws: `Problem.invalidRequest` for a malformed request; nothing is written then.
+    ///   `Problem.rateLimited` when the client address has opened too many challenges (every
+    ///   request counts, well-formed or not).
     public func create(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
+        try await limiter.admitChallenge()
         let transaction = try Self.validatedTransaction(request)
         let user = try await findUser(request.user)
         let device = try await namedDevice(request.device, of: user)
         let policy = configuration.policy(for: request.operation)
-        var enrolled = user?.enrolledMethods ?? Self.decoyEnrolment
+        var enrolled = user?.enrolledMethods ?? configuration.decoyMethods
         if let device {
             enrolled.append(.deviceKey)
             if device.biometryKey != nil { enrolled.append(.biometricKey) }
@@ -53,7 +57,8 @@ public struct ChallengeService: Sendable {
             verdict: policy.verdict, requiredCategories: required,
             methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
             transaction: transaction, transactionDigest: transaction?.digest, deviceID: request.device?.deviceId,
-            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)))
+            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
+            decoy: user == nil ? codes.decoySubject(for: request.user) : nil)
         try await store.insertChallenge(challenge)
         logger.info("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
         // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.

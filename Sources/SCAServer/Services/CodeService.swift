@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import SCACore
@@ -14,10 +13,13 @@ struct CodeService: Sendable {
     let runtime: ServerRuntime
     let logger: Logger
     let audit: AuditTrail
+    /// The budgets across challenges (issue 15).
+    let limiter: RateLimiter
 
     /// - Parameter user: nil for a decoy challenge: the code is stored (so resend limits answer
-    ///   the same) but never sent.
-    /// - Throws: `Problem` 429 `otp.resend_too_soon` / `otp.send_limit`, 502 `otp.delivery_failed`.
+    ///   the same) and the budgets are drawn from, keyed by what was typed, but nothing is sent.
+    /// - Throws: `Problem` 429 `otp.resend_too_soon` / `otp.send_limit` / `rate.limited`,
+    ///   502 `otp.delivery_failed`.
     func send(_ method: AuthenticationMethod, for challenge: ChallengeRecord, to user: UserRecord?) async throws -> CodeSentResponse {
         let channel: OutboundMessage.Channel = method == .smsOTP ? .sms : .email
         let address: String? = method == .smsOTP ? user?.phone : user?.email
@@ -35,6 +37,12 @@ struct CodeService: Sendable {
         case .tooSoon(let retryAfter): throw Problem.resendTooSoon(retryAfter: retryAfter)
         case .limitReached: throw Problem.sendLimit
         }
+        // The challenge's own rules come first, so a resend asked for too soon spends no budget.
+        // A refusal here leaves the code just stored unsent: nobody knows it, and a new one
+        // is issued once the budget has room.
+        try await limiter.admitSend(
+            channel, to: budgetSubjects(channel, address: address, user: user, challenge: challenge), userID: user?.id,
+            challengeID: challenge.id)
         let masked: String
         if let address {
             do {
@@ -45,7 +53,7 @@ struct CodeService: Sendable {
             }
             masked = channel == .sms ? Self.maskPhone(address) : Self.maskEmail(address)
         } else {
-            masked = Self.decoyMask(channel, challengeID: challenge.id)
+            masked = decoyMask(channel, for: challenge)
         }
         logger.info("code sent", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
         // A decoy's code is stored but never sent; the trail says so (clients never see it).
@@ -69,7 +77,7 @@ struct CodeService: Sendable {
         return "\(code) is your code for \(purpose). Valid \(minutes) min. Never share it."
     }
 
-    /// `+33612345612` → `+33******12`.
+    /// `+33612345612` → `+33*******12`.
     static func maskPhone(_ phone: String) -> String {
         guard phone.count > 5 else { return String(repeating: "*", count: phone.count) }
         return "\(phone.prefix(3))\(String(repeating: "*", count: phone.count - 5))\(phone.suffix(2))"
@@ -81,14 +89,58 @@ struct CodeService: Sendable {
         return "\(email.prefix(1))****\(email[at...])"
     }
 
-    /// A plausible destination for a decoy, stable for the challenge.
-    static func decoyMask(_ channel: OutboundMessage.Channel, challengeID: String) -> String {
-        let digest = Array(SHA256.hash(data: Array(challengeID.utf8)))
-        switch channel {
-        case .sms: return "+33******\(String(format: "%02d", Int(digest[0]) % 100))"
-        case .email:
-            let letter = Character(UnicodeScalar(UInt8(ascii: "a") + digest[1] % 26))
-            return "\(letter)****@\(["gmail.com", "outlook.com", "yahoo.com"][Int(digest[2]) % 3])"
+    // MARK: Decoys (issue 15)
+
+    /// Who an unknown user's decoy challenge stands for: a keyed hash of what was typed and the
+    /// e-mail mask a real user with that address would get. (A user id that was typed has no
+    /// address to follow; the mask is then invented from the hash, in the same shape.)
+    func decoySubject(for reference: UserReference) -> DecoySubject {
+        if let email = reference.email {
+            let normalized = InputRules.normalizedEmail(email)
+            return DecoySubject(subjectKey: limiter.subject("email|\(normalized)"), emailMask: Self.maskEmail(normalized))
         }
+        let subjectKey = limiter.subject("userid|\(reference.userId ?? "")")
+        let digest = box.mac(Array("decoy-email|\(subjectKey)".utf8), purpose: "decoy-mask")
+        let letter = Character(UnicodeScalar(UInt8(ascii: "a") + digest[0] % 26))
+        let domain = ["gmail.com", "outlook.com", "yahoo.com"][Int(digest[1]) % 3]
+        return DecoySubject(subjectKey: subjectKey, emailMask: "\(letter)****@\(domain)")
+    }
+
+    /// The mask a decoy shows: the e-mail mask kept at creation, or the mask of a plausible
+    /// number of the configured shape, its digits drawn from the keyed hash of what was typed,
+    /// so every decoy challenge for one address shows the same number.
+    func decoyMask(_ channel: OutboundMessage.Channel, for challenge: ChallengeRecord) -> String {
+        let subject = challenge.decoy ?? DecoySubject(subjectKey: limiter.subject("challenge|\(challenge.id)"), emailMask: "****")
+        switch channel {
+        case .email: return subject.emailMask
+        case .sms: return Self.maskPhone(decoyPhone(subjectKey: subject.subjectKey))
+        }
+    }
+
+    /// The configured pattern with each `#` replaced by a digit of the keyed hash.
+    func decoyPhone(subjectKey: String) -> String {
+        let digest = box.mac(Array("decoy-phone|\(subjectKey)".utf8), purpose: "decoy-mask")
+        var index = 0
+        return String(configuration.decoyPhonePattern.map { character -> Character in
+            guard character == "#" else { return character }
+            defer { index += 1 }
+            return Character(String(digest[index % digest.count] % 10))
+        })
+    }
+
+    /// The budgets a send draws from. A real user's are named by the user and the address the
+    /// code goes to; a decoy's by what was typed (its e-mail budget is the very one a user with
+    /// that address would have).
+    func budgetSubjects(
+        _ channel: OutboundMessage.Channel, address: String?, user: UserRecord?, challenge: ChallengeRecord
+    ) -> RateLimiter.SendSubjects {
+        if let user, let address {
+            let destination = channel == .sms ? "phone|\(address)" : "email|\(InputRules.normalizedEmail(address))"
+            return RateLimiter.SendSubjects(user: limiter.subject("user|\(user.id)"), destination: limiter.subject(destination))
+        }
+        let typed = challenge.decoy?.subjectKey ?? limiter.subject("challenge|\(challenge.id)")
+        return RateLimiter.SendSubjects(
+            user: limiter.subject("decoy-user|\(typed)"),
+            destination: channel == .sms ? limiter.subject("decoy-phone|\(typed)") : typed)
     }
 }

@@ -122,4 +122,15 @@ extension Problem {
     static let forbidden = Problem(status: 403, code: .forbidden, title: "Forbidden", detail: "The token does not allow this.")
 
     static let internalError = Problem(status: 500, code: .internalError, title: "Internal error")
+
+    // Send and challenge budgets (issue 15).
+
+    /// A budget across challenges is spent (codes per destination, user, client address or
+    /// server; challenges per client address). Nothing was sent or opened. The detail never
+    /// says which budget: the answer is the same for every user, known or not.
+    static func rateLimited(retryAfter: Int) -> Problem {
+        Problem(
+            status: 429, code: .rateLimited, title: "Too many requests",
+            detail: "Too many codes or challenges were asked for; try again later.", retryAfter: retryAfter)
+    }
 }

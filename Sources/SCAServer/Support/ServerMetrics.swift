@@ -78,6 +78,15 @@ public struct ServerMetrics: Sendable {
         counter("codes_sent", help: "One-time codes sent, by channel.", labels: [("channel", channel)]).increment()
     }
 
+    /// Counts one request refused by a budget across challenges, by action (`send`,
+    /// `challenge`) and budget (`destination`, `user`, `client`, `global`).
+    public func recordRateLimited(action: String, budget: String) {
+        counter(
+            "rate_limited", help: "Sends and challenges refused by a rate budget, by action and budget.",
+            labels: [("action", action), ("budget", budget)]
+        ).increment()
+    }
+
     /// The metrics in the Prometheus text exposition format.
     public func render() -> String {
         registry.emitToString()

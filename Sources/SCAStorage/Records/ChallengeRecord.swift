@@ -29,6 +29,8 @@ public struct ChallengeRecord: Sendable, Equatable {
     public var expiresAt: Date
     public var completedAt: Date?
     public var version: Int
+    /// A decoy's stand-in for the user it does not have (nil for a real user's challenge).
+    public var decoy: DecoySubject?
 
     public init(
         id: String, userID: String?, operation: OperationKind, verdict: Verdict,
@@ -36,7 +38,7 @@ public struct ChallengeRecord: Sendable, Equatable {
         transaction: Transaction? = nil, transactionDigest: String? = nil, deviceID: String? = nil,
         state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
         rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
-        completedAt: Date? = nil, version: Int = 0
+        completedAt: Date? = nil, version: Int = 0, decoy: DecoySubject? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -56,5 +58,6 @@ public struct ChallengeRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.completedAt = completedAt
         self.version = version
+        self.decoy = decoy
     }
 }

@@ -1,0 +1,18 @@
+/// Who a decoy challenge (an unknown user's) stands for, kept so that everything it answers
+/// later (masks, send budgets, failure counters) follows what was typed, as a real user's
+/// would, without the store ever holding the typed address.
+///
+/// Only a keyed hash and the e-mail mask are kept: the hash is enough to count budgets per
+/// address and cannot be reversed without the server key; the mask is what every answer about
+/// the challenge shows anyway (first letter and domain), so storing it reveals nothing more.
+public struct DecoySubject: Sendable, Equatable, Codable {
+    /// A keyed hash (base64url) of the normalized address or id that was typed.
+    public var subjectKey: String
+    /// The e-mail mask a real user with the typed address would get (`g****@example.com`).
+    public var emailMask: String
+
+    public init(subjectKey: String, emailMask: String) {
+        self.subjectKey = subjectKey
+        self.emailMask = emailMask
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+extension SQLiteStore {
+    /// One write transaction: expired uses are deleted, each budget's recent uses read, the
+    /// rule applied, and the uses counted only on a grant. SQLite runs one write transaction
+    /// at a time on the file, so concurrent consumers, from this process or another on the
+    /// same file, are decided one after the other.
+    public func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
+        let budgets = RateBudget.distinct(budgets)
+        return try await writer.write { db in
+            // Opportunistic cleanup: uses that have left their window count for nothing.
+            try db.execute(sql: "DELETE FROM rate_events WHERE expires_at <= ?", arguments: [now.unixSeconds])
+            var recentUses: [String: [Date]] = [:]
+            for budget in budgets {
+                recentUses[budget.key] = try Row.fetchAll(
+                    db,
+                    sql: "SELECT at FROM rate_events WHERE budget_key = ? AND at > ? ORDER BY at DESC LIMIT ?",
+                    arguments: [budget.key, now.addingTimeInterval(-budget.window).unixSeconds, max(budget.limit, 1)]
+                ).map { try $0.date("at") }
+            }
+            let decision = RateBudget.decide(budgets, recentUses: recentUses, now: now)
+            guard decision == .granted else { return decision }
+            for budget in budgets {
+                try db.execute(
+                    sql: "INSERT INTO rate_events (budget_key, at, expires_at) VALUES (?, ?, ?)",
+                    arguments: [budget.key, now.unixSeconds, now.addingTimeInterval(budget.window).unixSeconds]
+                )
+            }
+            return decision
+        }
+    }
+}
