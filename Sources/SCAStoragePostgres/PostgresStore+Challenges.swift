@@ -13,13 +13,15 @@ extension PostgresStore {
                 INSERT INTO challenges (
                     id, user_id, operation, verdict, required_categories, methods, nonce,
                     transaction_json, transaction_digest, device_id, state, accepted_methods,
-                    rejected_methods, failed_attempts, created_at, expires_at, completed_at, version
+                    rejected_methods, failed_attempts, created_at, expires_at, completed_at,
+                    pending_method, subject_key, version
                 ) VALUES (
                     \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
                     \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
                     \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
                     \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
-                    \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(challenge.version)
+                    \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds),
+                    \(challenge.pendingMethod?.rawValue), \(challenge.subjectKey), \(challenge.version)
                 )
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -47,7 +49,8 @@ extension PostgresStore {
                 state = \(columns.state), accepted_methods = \(columns.acceptedMethods),
                 rejected_methods = \(columns.rejectedMethods), failed_attempts = \(challenge.failedAttempts),
                 created_at = \(challenge.createdAt.unixSeconds), expires_at = \(challenge.expiresAt.unixSeconds),
-                completed_at = \(challenge.completedAt?.unixSeconds), version = \(expectedVersion + 1)
+                completed_at = \(challenge.completedAt?.unixSeconds), pending_method = \(challenge.pendingMethod?.rawValue),
+                subject_key = \(challenge.subjectKey), version = \(expectedVersion + 1)
             WHERE id = \(challenge.id) AND version = \(expectedVersion)
             RETURNING id
             """)
@@ -90,6 +93,7 @@ extension ChallengeRecord {
             transaction: try columns.optionalJSON("transaction_json"),
             transactionDigest: try columns.value("transaction_digest"),
             deviceID: try columns.value("device_id"),
+            subjectKey: try columns.value("subject_key"),
             state: try columns.rawValue("state"),
             acceptedMethods: try columns.rawValues("accepted_methods"),
             rejectedMethods: try columns.rawValues("rejected_methods"),
@@ -97,7 +101,8 @@ extension ChallengeRecord {
             createdAt: try columns.date("created_at"),
             expiresAt: try columns.date("expires_at"),
             completedAt: try columns.optionalDate("completed_at"),
-            version: try columns.value("version")
+            version: try columns.value("version"),
+            pendingMethod: try columns.optionalRawValue("pending_method")
         )
     }
 }

@@ -14,8 +14,9 @@ extension SQLiteStore {
                         INSERT INTO challenges (
                             id, user_id, operation, verdict, required_categories, methods, nonce,
                             transaction_json, transaction_digest, device_id, state, accepted_methods,
-                            rejected_methods, failed_attempts, created_at, expires_at, completed_at, version
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            rejected_methods, failed_attempts, created_at, expires_at, completed_at,
+                            pending_method, subject_key, version
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
                 )
@@ -43,7 +44,7 @@ extension SQLiteStore {
                         user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
                         nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
                         accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
-                        completed_at = ?, version = ?
+                        completed_at = ?, pending_method = ?, subject_key = ?, version = ?
                     WHERE id = ? AND version = ?
                     """,
                 arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
@@ -74,6 +75,8 @@ private enum ChallengeColumns {
             challenge.createdAt.unixSeconds,
             challenge.expiresAt.unixSeconds,
             challenge.completedAt?.unixSeconds,
+            challenge.pendingMethod?.rawValue,
+            challenge.subjectKey,
         ]
     }
 }
@@ -91,6 +94,7 @@ extension ChallengeRecord {
             transaction: try row.optionalJSON("transaction_json"),
             transactionDigest: try row.value("transaction_digest"),
             deviceID: try row.value("device_id"),
+            subjectKey: try row.value("subject_key"),
             state: try row.rawValue("state"),
             acceptedMethods: try row.rawValues("accepted_methods"),
             rejectedMethods: try row.rawValues("rejected_methods"),
@@ -98,7 +102,8 @@ extension ChallengeRecord {
             createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"),
             completedAt: try row.optionalDate("completed_at"),
-            version: try row.value("version")
+            version: try row.value("version"),
+            pendingMethod: try row.optionalRawValue("pending_method")
         )
     }
 }

@@ -44,4 +44,9 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
 
     public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
     public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
+
+    // Proofs checked one at a time, one proof per category in a deferred round, replays (issue 15).
+    public static let proofInProgress = ProblemCode(rawValue: "sca.proof_in_progress")
+    public static let categoryAlreadyCollected = ProblemCode(rawValue: "sca.category_already_collected")
+    public static let codeAlreadyUsed = ProblemCode(rawValue: "sca.code_already_used")
 }

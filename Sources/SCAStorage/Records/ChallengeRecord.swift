@@ -22,21 +22,28 @@ public struct ChallengeRecord: Sendable, Equatable {
     public var acceptedMethods: [AuthenticationMethod]
     /// Deferred verdict: methods whose proofs were collected but wrong, not yet revealed.
     public var rejectedMethods: [AuthenticationMethod]
-    /// Wrong proofs recorded on this challenge. A real user's failures are counted per user
-    /// (`LockoutState`); a decoy has no user, so it counts here to answer like one.
+    /// Failed attempts (wrong immediate proofs, failed deferred rounds) on this challenge. The
+    /// lockout counts per user (`LockoutState`) or, for a decoy, per unknown address.
     public var failedAttempts: Int
     public var createdAt: Date
     public var expiresAt: Date
     public var completedAt: Date?
     public var version: Int
+    /// The method of the proof being checked right now, if any: a challenge checks one proof
+    /// at a time, so a round can never hold two guesses at one element, and a right code sent
+    /// many times at once is checked once (the others are refused before evaluation).
+    public var pendingMethod: AuthenticationMethod?
+    /// For a decoy, a keyed hash of the address typed (never the address itself): the key of
+    /// its failure counters, so an unknown address locks like a real user. Nil for a real user.
+    public var subjectKey: String?
 
     public init(
         id: String, userID: String?, operation: OperationKind, verdict: Verdict,
         requiredCategories: Int, methods: [AuthenticationMethod], nonce: String,
         transaction: Transaction? = nil, transactionDigest: String? = nil, deviceID: String? = nil,
-        state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
+        subjectKey: String? = nil, state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
         rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
-        completedAt: Date? = nil, version: Int = 0
+        completedAt: Date? = nil, version: Int = 0, pendingMethod: AuthenticationMethod? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -56,5 +63,7 @@ public struct ChallengeRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.completedAt = completedAt
         self.version = version
+        self.pendingMethod = pendingMethod
+        self.subjectKey = subjectKey
     }
 }
