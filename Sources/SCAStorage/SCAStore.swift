@@ -39,6 +39,16 @@ public protocol SCAStore: Sendable {
     /// - Returns: false when there is no such user.
     func unblockUser(id: String) async throws -> Bool
 
+    // MARK: Unknown addresses (v2-unknown-address-lockout)
+
+    /// The failure counters of an unknown address, keyed by a keyed hash of what was typed
+    /// (never the address): loads them (fresh ones when there are none), applies `transition`
+    /// (one of the pure `LockoutState` transitions) and stores the result if it changed, all
+    /// in one transaction, so concurrent guesses at one address are counted one after the other.
+    func updateUnknownAddressLockout<Outcome: Sendable>(
+        key: String, _ transition: @Sendable (inout LockoutState) -> Outcome
+    ) async throws -> Outcome
+
     // MARK: TOTP
 
     /// Burns a TOTP time step: true only if `step` is newer than every step accepted before.
@@ -63,8 +73,9 @@ public protocol SCAStore: Sendable {
         expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int
     ) async throws -> CodeIssueOutcome
     /// Marks the code used if it matches, is unused and has not expired.
-    /// - Returns: true exactly once per code.
-    func consumeCode(challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date) async throws -> Bool
+    /// - Returns: `.consumed` exactly once per code; `.alreadyUsed` when it matches a code used
+    ///   before (a right code presented again), `.rejected` otherwise.
+    func consumeCode(challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date) async throws -> CodeConsumption
 
     // MARK: Sessions and tokens
 

@@ -320,5 +320,22 @@ enum PostgresMigrations {
                 "ALTER TABLE challenges ADD COLUMN decoy_json TEXT",
             ]
         ),
+        // v2-unknown-address-lockout: failure counters for addresses that match no user
+        // (keyed by a keyed hash of the address, never the address), and the proof a challenge is checking right now.
+        (
+            "v2-unknown-address-lockout",
+            [
+                """
+                CREATE TABLE unknown_address_lockouts (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    failed_attempts BIGINT NOT NULL DEFAULT 0,
+                    temporary_blocks BIGINT NOT NULL DEFAULT 0,
+                    locked_until DOUBLE PRECISION,
+                    permanently_locked BOOLEAN NOT NULL DEFAULT FALSE
+                )
+                """,
+                "ALTER TABLE challenges ADD COLUMN pending_method TEXT",
+            ]
+        ),
     ]
 }

@@ -46,6 +46,12 @@ struct Columns {
         return value
     }
 
+    func optionalRawValue<Value: RawRepresentable>(_ column: String, as type: Value.Type = Value.self) throws -> Value?
+    where Value.RawValue == String {
+        guard try value(column, as: String?.self) != nil else { return nil }
+        return try rawValue(column, as: type)
+    }
+
     /// A list of enum raw values stored as a JSON array of strings.
     func rawValues<Value: RawRepresentable>(_ column: String, as type: Value.Type = Value.self) throws -> [Value]
     where Value.RawValue == String {

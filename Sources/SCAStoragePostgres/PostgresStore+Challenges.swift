@@ -13,14 +13,15 @@ extension PostgresStore {
                 INSERT INTO challenges (
                     id, user_id, operation, verdict, required_categories, methods, nonce,
                     transaction_json, transaction_digest, device_id, state, accepted_methods,
-                    rejected_methods, failed_attempts, created_at, expires_at, completed_at, decoy_json, version
+                    rejected_methods, failed_attempts, created_at, expires_at, completed_at,
+                    decoy_json, pending_method, version
                 ) VALUES (
                     \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
                     \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
                     \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
                     \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
                     \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
-                    \(challenge.version)
+                    \(challenge.pendingMethod?.rawValue), \(challenge.version)
                 )
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -49,7 +50,7 @@ extension PostgresStore {
                 rejected_methods = \(columns.rejectedMethods), failed_attempts = \(challenge.failedAttempts),
                 created_at = \(challenge.createdAt.unixSeconds), expires_at = \(challenge.expiresAt.unixSeconds),
                 completed_at = \(challenge.completedAt?.unixSeconds), decoy_json = \(columns.decoy),
-                version = \(expectedVersion + 1)
+                pending_method = \(challenge.pendingMethod?.rawValue), version = \(expectedVersion + 1)
             WHERE id = \(challenge.id) AND version = \(expectedVersion)
             RETURNING id
             """)
@@ -102,7 +103,8 @@ extension ChallengeRecord {
             expiresAt: try columns.date("expires_at"),
             completedAt: try columns.optionalDate("completed_at"),
             version: try columns.value("version"),
-            decoy: try columns.optionalJSON("decoy_json")
+            decoy: try columns.optionalJSON("decoy_json"),
+            pendingMethod: try columns.optionalRawValue("pending_method")
         )
     }
 }

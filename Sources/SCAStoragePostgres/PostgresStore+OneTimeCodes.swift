@@ -53,7 +53,7 @@ extension PostgresStore {
     /// One conditional UPDATE: of several concurrent presentations of a code, one wins.
     public func consumeCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
-    ) async throws -> Bool {
+    ) async throws -> CodeConsumption {
         let consumed = try await rows(
             """
             UPDATE one_time_codes SET used = TRUE
@@ -61,6 +61,14 @@ extension PostgresStore {
                 AND NOT used AND expires_at > \(now.unixSeconds)
             RETURNING challenge_id
             """)
-        return consumed.count == 1
+        if consumed.count == 1 { return .consumed }
+        // Used is final, so a separate read cannot be wrong about it: a right code that
+        // another presentation used first.
+        let used = try await rows(
+            """
+            SELECT 1 FROM one_time_codes
+            WHERE challenge_id = \(challengeID) AND method = \(method.rawValue) AND code_hash = \(bytea(codeHash)) AND used
+            """)
+        return used.isEmpty ? .rejected : .alreadyUsed
     }
 }

@@ -221,5 +221,20 @@ enum SQLiteMigrations {
             ALTER TABLE challenges ADD COLUMN decoy_json TEXT;
             """
         ),
+        // v2-unknown-address-lockout: failure counters for addresses that match no user
+        // (keyed by a keyed hash of the address, never the address), and the proof a challenge is checking right now.
+        (
+            "v2-unknown-address-lockout",
+            """
+            CREATE TABLE unknown_address_lockouts (
+                key TEXT PRIMARY KEY NOT NULL,
+                failed_attempts INTEGER NOT NULL DEFAULT 0,
+                temporary_blocks INTEGER NOT NULL DEFAULT 0,
+                locked_until REAL,
+                permanently_locked INTEGER NOT NULL DEFAULT 0
+            );
+            ALTER TABLE challenges ADD COLUMN pending_method TEXT;
+            """
+        ),
     ]
 }

@@ -14,8 +14,9 @@ extension SQLiteStore {
                         INSERT INTO challenges (
                             id, user_id, operation, verdict, required_categories, methods, nonce,
                             transaction_json, transaction_digest, device_id, state, accepted_methods,
-                            rejected_methods, failed_attempts, created_at, expires_at, completed_at, decoy_json, version
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            rejected_methods, failed_attempts, created_at, expires_at, completed_at,
+                            decoy_json, pending_method, version
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
                 )
@@ -43,7 +44,7 @@ extension SQLiteStore {
                         user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
                         nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
                         accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
-                        completed_at = ?, decoy_json = ?, version = ?
+                        completed_at = ?, decoy_json = ?, pending_method = ?, version = ?
                     WHERE id = ? AND version = ?
                     """,
                 arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
@@ -75,6 +76,7 @@ private enum ChallengeColumns {
             challenge.expiresAt.unixSeconds,
             challenge.completedAt?.unixSeconds,
             try challenge.decoy.map { try JSONColumn.text($0) },
+            challenge.pendingMethod?.rawValue,
         ]
     }
 }
@@ -100,7 +102,8 @@ extension ChallengeRecord {
             expiresAt: try row.date("expires_at"),
             completedAt: try row.optionalDate("completed_at"),
             version: try row.value("version"),
-            decoy: try row.optionalJSON("decoy_json")
+            decoy: try row.optionalJSON("decoy_json"),
+            pendingMethod: try row.optionalRawValue("pending_method")
         )
     }
 }

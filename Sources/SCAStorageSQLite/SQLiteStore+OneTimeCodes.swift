@@ -55,7 +55,7 @@ extension SQLiteStore {
     /// One conditional UPDATE: of several concurrent presentations of a code, one wins.
     public func consumeCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
-    ) async throws -> Bool {
+    ) async throws -> CodeConsumption {
         try await writer.write { db in
             try db.execute(
                 sql: """
@@ -64,7 +64,12 @@ extension SQLiteStore {
                     """,
                 arguments: [challengeID, method.rawValue, Data(codeHash), now.unixSeconds]
             )
-            return db.changesCount == 1
+            if db.changesCount == 1 { return .consumed }
+            // In the same transaction: a right code that another presentation used first.
+            let used = try db.exists(
+                "SELECT 1 FROM one_time_codes WHERE challenge_id = ? AND method = ? AND code_hash = ? AND used = 1",
+                arguments: [challengeID, method.rawValue, Data(codeHash)])
+            return used ? .alreadyUsed : .rejected
         }
     }
 }

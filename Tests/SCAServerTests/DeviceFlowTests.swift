@@ -191,7 +191,7 @@ struct DeviceFlowTests {
         }
     }
 
-    @Test("a signature replayed on another challenge, or twice on the same one, is rejected")
+    @Test("a signature replayed on another challenge is rejected, twice on the same one refused as a replay")
     func signatureReplay() async throws {
         try await TestServer {
             $0.policies[.login] = OperationPolicy(verdict: .immediate)
@@ -203,7 +203,7 @@ struct DeviceFlowTests {
             let first = try await api.startChallenge(.login, userID: userID, device: device).decode(ChallengeResponse.self)
             let proof = try device.proof(.deviceKey, for: first)
             #expect(try await api.prove(first.challengeId, proof).status == 200)
-            #expect(try await api.prove(first.challengeId, proof).problem?.code == .proofRejected)
+            #expect(try await api.prove(first.challengeId, proof).problem?.code == .codeAlreadyUsed)
 
             let second = try await api.startChallenge(.login, userID: userID, device: device).decode(ChallengeResponse.self)
             #expect(try await api.prove(second.challengeId, proof).problem?.code == .proofRejected)

@@ -98,9 +98,10 @@ struct LockoutTests {
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            // Every evaluated guess answers 401; refused ones answer 423 (blocked) or 429 (in progress).
+            // Every evaluated guess answers 401; refused ones answer 423 (blocked), 429 (in
+            // progress) or 409 (another proof for the same challenge was being checked).
             #expect(statuses.filter { $0 == 401 }.count == 5)
-            #expect(statuses.allSatisfy { [401, 423, 429].contains($0) })
+            #expect(statuses.allSatisfy { [401, 409, 423, 429].contains($0) })
             let next = try await api.prove(challenges[0], .password, "correct horse battery")
             #expect(next.status == 423)
         }

@@ -105,8 +105,10 @@ struct LoginFlowTests {
             #expect(elsewhere.problem?.code == .proofRejected)
 
             #expect(try await api.prove(first.challengeId, .smsOTP, code).status == 200)
+            // Used once stays strict; the right code again is refused, but it is no guess.
             let again = try await api.prove(first.challengeId, .smsOTP, code)
-            #expect(again.problem?.code == .proofRejected)
+            #expect(again.status == 409)
+            #expect(again.problem?.code == .codeAlreadyUsed)
         }
     }
 
@@ -139,7 +141,7 @@ struct LoginFlowTests {
         }
     }
 
-    @Test("a replayed TOTP code is rejected")
+    @Test("a replayed TOTP code is refused, as a replay and not a guess")
     func replayedTOTP() async throws {
         try await TestServer { $0.policies[.login] = OperationPolicy(verdict: .immediate) }.run { api in
             let userID = try await api.createUser("replay@example.com")
@@ -151,11 +153,12 @@ struct LoginFlowTests {
 
             let second = try await api.startChallenge(email: "replay@example.com")
             let replay = try await api.prove(second.challengeId, .totp, code)
-            #expect(replay.status == 401)
-            #expect(replay.problem?.code == .proofRejected)
+            #expect(replay.status == 409)
+            #expect(replay.problem?.code == .codeAlreadyUsed)
             // The previous step's code is older than the burnt one: refused too.
             let older = try await api.prove(second.challengeId, .totp, totp.code(forStep: totp.step(at: api.clock.now()) - 1))
-            #expect(older.problem?.code == .proofRejected)
+            #expect(older.problem?.code == .codeAlreadyUsed)
+            #expect(try await api.services.store.user(id: userID)?.lockout.failedAttempts == 0)
             // The next step is accepted.
             api.clock.advance(by: 30)
             #expect(try await api.prove(second.challengeId, .totp, totp.code(at: api.clock.now())).status == 200)
@@ -219,7 +222,8 @@ struct LoginFlowTests {
                 return try await group.reduce(into: [(Int, Bool)]()) { $0.append($1) }
             }
             #expect(statuses.filter(\.1).count == 1)
-            // The others were refused as already completed or while attempts were being checked.
+            // The others were refused as already completed, while another proof was being
+            // checked, or (deferred) as a second knowledge proof in the round.
             #expect(statuses.filter { !$0.1 }.allSatisfy { [409, 429].contains($0.0) })
         }
     }

@@ -28,6 +28,7 @@ struct OpenAPITests {
                 .otpResendTooSoon, .otpSendLimit, .otpDeliveryFailed, .tokenReused, .sessionExpired,
                 .activationCodeInvalid, .deviceProofInvalid, .deviceLimitReached, .deviceBlocked, .deviceRemoved, .forbidden,
                 .rateLimited,
+                .proofInProgress, .categoryAlreadyCollected, .codeAlreadyUsed,
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }

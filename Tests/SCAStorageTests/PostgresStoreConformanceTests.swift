@@ -41,6 +41,12 @@ struct PostgresStoreConformanceTests {
 
     @Test func totpStepsBurnOnce() async throws { try await check { try await $0.totpStepsBurnOnce() } }
 
+    // v2-unknown-address-lockout
+    @Test func unknownAddressesLockLikeUsers() async throws { try await check { try await $0.unknownAddressesLockLikeUsers() } }
+    @Test func parallelUnknownAddressReservationsGrantTheAllowanceOnce() async throws {
+        try await check { try await $0.parallelUnknownAddressReservationsGrantTheAllowanceOnce() }
+    }
+
     @Test func challengeRoundTrip() async throws { try await check { try await $0.challengeRoundTrip() } }
     @Test func challengeCompareAndSet() async throws { try await check { try await $0.challengeCompareAndSet() } }
     @Test func parallelChallengeUpdatesLandOnce() async throws {

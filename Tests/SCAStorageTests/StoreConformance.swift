@@ -249,6 +249,42 @@ struct StoreConformance {
         #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 5)
     }
 
+    // MARK: Unknown addresses (v2-unknown-address-lockout)
+
+    func unknownAddressesLockLikeUsers() async throws {
+        let policy = LockoutPolicy()
+        let now = t0
+        // A read of an address never seen changes nothing.
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0 } == LockoutState())
+        for expected in stride(from: 4, through: 0, by: -1) {
+            #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0.reserveAttempt(policy: policy, now: now) }
+                == .granted(remaining: expected))
+        }
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0.reserveAttempt(policy: policy, now: now) } == .saturated)
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0.recordFailure(policy: policy, now: now) }
+            == .temporarilyBlocked(until: now + 900, block: 1))
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0.reserveAttempt(policy: policy, now: now + 899) }
+            == .locked(until: now + 900))
+        // Another address has its own counters; a release never goes below zero.
+        try await store.updateUnknownAddressLockout(key: "k2") { $0.releaseAttempt() }
+        #expect(try await store.updateUnknownAddressLockout(key: "k2") { $0 } == LockoutState())
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0 }
+            == LockoutState(failedAttempts: 0, temporaryBlocks: 1, lockedUntil: now + 900))
+        // Lifted when the block has run out, the next block longer.
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0.reserveAttempt(policy: policy, now: now + 900) }
+            == .granted(remaining: 4))
+    }
+
+    func parallelUnknownAddressReservationsGrantTheAllowanceOnce() async throws {
+        let policy = LockoutPolicy()
+        let store = self.store
+        let results = try await inParallel(30) {
+            try await store.updateUnknownAddressLockout(key: "k1") { $0.reserveAttempt(policy: policy, now: Self.t0) }
+        }
+        #expect(results.filter { if case .granted = $0 { true } else { false } }.count == 5)
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0.failedAttempts } == 5)
+    }
+
     // MARK: TOTP
 
     func totpStepsBurnOnce() async throws {
@@ -279,13 +315,15 @@ struct StoreConformance {
             id: "c1", userID: "u1", operation: .payment, verdict: .deferred, requiredCategories: 2,
             methods: [.pin, .deviceKey, .smsOTP], nonce: "abc_-123", transaction: transaction,
             transactionDigest: "digest", deviceID: "d1", state: .completed, acceptedMethods: [.deviceKey],
-            rejectedMethods: [.pin], failedAttempts: 2, createdAt: t0 + 0.5, expiresAt: t0 + 300.25, completedAt: t0 + 10, version: 3
+            rejectedMethods: [.pin], failedAttempts: 2, createdAt: t0 + 0.5, expiresAt: t0 + 300.25, completedAt: t0 + 10, version: 3,
+            pendingMethod: .smsOTP
         )
         try await store.insertChallenge(payment)
         #expect(try await store.challenge(id: "c1") == payment)
 
-        // A decoy: no owner, no transaction.
-        let decoy = makeChallenge("c2", userID: nil)
+        // A decoy: no owner, no transaction, the key of its address's counters.
+        var decoy = makeChallenge("c2", userID: nil)
+        decoy.decoy = DecoySubject(subjectKey: "keyed-hash-of-address", emailMask: "g****@example.com")
         try await store.insertChallenge(decoy)
         #expect(try await store.challenge(id: "c2") == decoy)
 
@@ -305,6 +343,8 @@ struct StoreConformance {
         completed.failedAttempts = 3
         completed.completedAt = t0 + 20
         completed.deviceID = "d9"
+        completed.pendingMethod = .totp
+        completed.decoy = DecoySubject(subjectKey: "k1", emailMask: "k****@example.com")
         #expect(try await store.updateChallenge(completed, expectedVersion: 0))
 
         var expected = completed
@@ -349,12 +389,12 @@ struct StoreConformance {
         #expect(try await issue(2, at: t0 + 30) == .issued(sendCount: 2))
 
         // The new code replaced the old one.
-        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [1], now: t0 + 31) == false)
-        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [2], now: t0 + 31))
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [1], now: t0 + 31) == .rejected)
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [2], now: t0 + 31) == .consumed)
 
         // A new code after a used one can be used again.
         #expect(try await issue(3, at: t0 + 60) == .issued(sendCount: 3))
-        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [3], now: t0 + 61))
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [3], now: t0 + 61) == .consumed)
         #expect(try await issue(4, at: t0 + 90) == .limitReached)
 
         // Each method has its own count.
@@ -374,12 +414,12 @@ struct StoreConformance {
             )
         }
         #expect(try await issue(1, at: t0) == .issued(sendCount: 1))
-        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [1], now: t0 + 1))
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [1], now: t0 + 1) == .consumed)
         // The code is gone (a failed deferred round, say): its successor need not wait 30 s.
         #expect(try await issue(2, at: t0 + 2) == .issued(sendCount: 2))
         // The unused successor does hold the next one back, and the cap still holds.
         #expect(try await issue(3, at: t0 + 3) == .tooSoon(retryAfter: 29))
-        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [2], now: t0 + 4))
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [2], now: t0 + 4) == .consumed)
         #expect(try await issue(3, at: t0 + 5) == .limitReached)
     }
 
@@ -389,12 +429,14 @@ struct StoreConformance {
             challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 3], now: t0, expiresAt: t0 + 300,
             minimumInterval: 30, maximumSends: 3
         )
-        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 4], now: t0) == false)
-        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [1, 2, 3], now: t0) == false)
-        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 3], now: t0 + 300) == false, "expired")
-        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 3], now: t0 + 299.5))
-        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 3], now: t0 + 299.5) == false)
-        #expect(try await store.consumeCode(challengeID: "missing", method: .emailOTP, codeHash: [1, 2, 3], now: t0) == false)
+        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 4], now: t0) == .rejected)
+        #expect(try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [1, 2, 3], now: t0) == .rejected)
+        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 3], now: t0 + 300) == .rejected, "expired")
+        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 3], now: t0 + 299.5) == .consumed)
+        // The right code again: refused, and told apart from a wrong one (not a guess).
+        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 3], now: t0 + 299.5) == .alreadyUsed)
+        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [1, 2, 4], now: t0 + 299.5) == .rejected)
+        #expect(try await store.consumeCode(challengeID: "missing", method: .emailOTP, codeHash: [1, 2, 3], now: t0) == .rejected)
     }
 
     func parallelCodeConsumptionSucceedsOnce() async throws {
@@ -407,7 +449,8 @@ struct StoreConformance {
         let results = try await inParallel(20) {
             try await store.consumeCode(challengeID: "c1", method: .smsOTP, codeHash: [7], now: Self.t0 + 1)
         }
-        #expect(results.filter { $0 }.count == 1)
+        #expect(results.filter { $0 == .consumed }.count == 1)
+        #expect(results.filter { $0 == .alreadyUsed }.count == 19)
     }
 
     // MARK: Sessions

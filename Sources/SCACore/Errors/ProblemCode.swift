@@ -48,4 +48,9 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     // Send and challenge budgets (issue 15).
     /// A budget across challenges (codes sent, challenges opened) is spent; see `Retry-After`.
     public static let rateLimited = ProblemCode(rawValue: "rate.limited")
+
+    // Proofs checked one at a time, one proof per category in a deferred round, replays (issue 15).
+    public static let proofInProgress = ProblemCode(rawValue: "sca.proof_in_progress")
+    public static let categoryAlreadyCollected = ProblemCode(rawValue: "sca.category_already_collected")
+    public static let codeAlreadyUsed = ProblemCode(rawValue: "sca.code_already_used")
 }

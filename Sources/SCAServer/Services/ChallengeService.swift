@@ -107,90 +107,189 @@ public struct ChallengeService: Sendable {
     // MARK: Phase 2
 
     /// Takes one proof. Returns `partial` or `complete` (with tokens).
-    /// - Throws: `Problem`: 400, 401 (`sca.proof_rejected`, `sca.authentication_failed`), 404, 409,
-    ///   422 `method.not_offered`, 423 `user.locked`, 429 `sca.attempts_in_progress`.
+    ///
+    /// A challenge checks one proof at a time (claimed before anything is counted or checked).
+    /// Under the immediate verdict every proof is one attempt. Under the deferred verdict one
+    /// round (the proofs collected until the verdict) is one attempt, whatever it holds: it is
+    /// counted as failed when its first proof is checked, right or wrong, and forgiven only by
+    /// a completed challenge, so nothing stored or answered depends on which element was wrong;
+    /// and a round takes one proof per category. A right code presented again is refused
+    /// without being counted: it is not a guess.
+    /// - Throws: `Problem`: 400, 401 (`sca.proof_rejected`, `sca.authentication_failed`), 404,
+    ///   409 (closed, `sca.proof_in_progress`, `sca.category_already_collected`,
+    ///   `sca.code_already_used`), 422 `method.not_offered`, 423 `user.locked`,
+    ///   429 `sca.attempts_in_progress`.
     public func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
         if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
         let challenge = try await load(challengeID)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
         guard challenge.methods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
-        guard let userID = challenge.userID, let user = try await store.user(id: userID) else {
-            return try await submitToDecoy(proof, challenge: challenge)
-        }
+        let user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
         var device: DeviceRecord?
-        if proof.method.isDeviceSignature {
-            // Only the device the challenge names may sign, and only while it is active.
-            guard let deviceID = challenge.deviceID, proof.deviceId == deviceID else { throw Problem.methodNotOffered(proof.method) }
-            device = try await namedDevice(DeviceReference(deviceId: deviceID), of: user)
+        let subject: LockoutSubject
+        if let user {
+            subject = .user(user)
+            if proof.method.isDeviceSignature {
+                // Only the device the challenge names may sign, and only while it is active.
+                guard let deviceID = challenge.deviceID, proof.deviceId == deviceID else { throw Problem.methodNotOffered(proof.method) }
+                device = try await namedDevice(DeviceReference(deviceId: deviceID), of: user)
+            } else {
+                guard user.enrolledMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
+            }
         } else {
-            guard user.enrolledMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
+            // A decoy (unknown user) counts against what was typed, so a new challenge for the
+            // same address meets the same counters. (A challenge without that key, whose user
+            // was deleted meanwhile, counts against itself.)
+            subject = .unknownAddress(key: challenge.subjectKey ?? "challenge:\(challenge.id)")
         }
 
-        // Count the attempt before evaluating it, so parallel guesses can never exceed the limit.
-        try await lockout.reserveAttempt(for: user)
-        let passed: Bool
+        let claimed = try await claim(proof.method, on: challenge)
+        // Counted before it is checked, so parallel guesses (on other challenges) can never
+        // exceed the limit. Deferred: only the first proof of a round; the round is the attempt.
+        let startsAttempt = claimed.verdict == .immediate || (claimed.acceptedMethods + claimed.rejectedMethods).isEmpty
+        if startsAttempt {
+            do {
+                try await lockout.reserveAttempt(for: subject)
+            } catch {
+                await unclaim(proof.method, on: claimed.id)
+                throw error
+            }
+        }
+        let evaluation: ProofEvaluation
         do {
-            passed = try await verifier.verify(proof, user: user, challenge: challenge, device: device)
-        } catch let problem as Problem where problem == .passwordHashingBusy {
+            if let user {
+                evaluation = try await verifier.verify(proof, user: user, challenge: claimed, device: device)
+            } else {
+                // The same work a real check would do, and always wrong.
+                try await verifier.imitateVerification(of: proof, on: claimed)
+                evaluation = .wrong(device: nil)
+            }
+        } catch {
             // Refused before anything was evaluated: give the attempt back, so a busy server
-            // never counts towards a user's block. (Other failures keep it counted: fail safe.)
-            try await store.releaseAttempt(userID: user.id)
-            throw problem
+            // never counts towards a block. (Other failures keep it counted: fail safe.)
+            if startsAttempt, let problem = error as? Problem, problem == .passwordHashingBusy {
+                try await lockout.releaseAttempt(for: subject)
+            }
+            await unclaim(proof.method, on: claimed.id)
+            throw error
+        }
+        let outcome = switch evaluation {
+        case .right: "accepted"
+        case .wrong: "rejected"
+        case .replayed: "replayed"
         }
         logger.info(
-            "proof evaluated",
-            metadata: ["challenge": "\(challenge.id)", "method": "\(proof.method.rawValue)", "outcome": "\(passed ? "accepted" : "rejected")"])
+            "proof evaluated", metadata: ["challenge": "\(claimed.id)", "method": "\(proof.method.rawValue)", "outcome": "\(outcome)"])
         await audit.record(
-            passed ? .proofAccepted : .proofRejected, outcome: passed ? "accepted" : "rejected", userID: user.id,
-            deviceID: device?.id, challengeID: challenge.id, details: ["method": proof.method.rawValue])
-        if !passed, let device, let after = try? await store.device(id: device.id), after.status == .blocked {
-            // The verifier blocks a device at its failure limit; the trail records that here,
-            // where the outcome of the signature is known. (`device` was active when loaded.)
+            evaluation == .right ? .proofAccepted : .proofRejected, outcome: outcome, userID: user?.id,
+            deviceID: device?.id, challengeID: claimed.id,
+            details: ["method": proof.method.rawValue].merging(user == nil ? ["user": "unknown"] : [:]) { first, _ in first })
+        if case .wrong(let after?) = evaluation, after.status == .blocked {
+            // The verifier blocks a device at its failure limit and hands it back as the
+            // failure left it; the trail records that here. (`device` was active when loaded.)
             await audit.record(
-                .deviceBlocked, outcome: "failure_limit", userID: user.id, deviceID: device.id, challengeID: challenge.id,
+                .deviceBlocked, outcome: "failure_limit", userID: user?.id, deviceID: after.id, challengeID: claimed.id,
                 details: ["from": "active", "to": "blocked", "failCount": "\(after.failCount)"])
         }
-        // What is left is told only on a wrong proof or a failed verdict; a right proof leaves it
-        // to be read then (nil), sparing a read on every accepted proof.
-        let remaining: Int?
-        if passed {
-            try await store.releaseAttempt(userID: user.id)
-            remaining = nil
-        } else {
-            // The attempt that reaches the limit is answered like any wrong one, with nothing
-            // left; the block shows as 423 from the next attempt on. So every evaluated guess
-            // is one 401, and a refused one never is.
-            var left = 0
-            if case .counted(let counted) = try await lockout.recordFailure(for: user) { left = counted }
-            if challenge.verdict == .immediate { throw Problem.proofRejected(remaining: left) }
-            remaining = left
+
+        // A right code seen before is no guess: refused (once is once) and not counted.
+        if evaluation == .replayed {
+            if startsAttempt { try await lockout.releaseAttempt(for: subject) }
+            await unclaim(proof.method, on: claimed.id)
+            let current = try await load(claimed.id)
+            throw current.state == .pending ? Problem.codeAlreadyUsed : Problem.challengeClosed(current.state)
         }
-        return try await record(proof.method, passed: passed, on: challenge, user: user, remaining: remaining)
+        let passed = evaluation == .right
+        var remaining: Int?
+        if claimed.verdict == .immediate {
+            if passed {
+                try await lockout.releaseAttempt(for: subject)
+            } else {
+                // The attempt that reaches the limit is answered like any wrong one, with
+                // nothing left; the block shows as 423 from the next attempt on. So every
+                // evaluated guess is one 401, and a refused one never is.
+                if case .counted(let left) = try await lockout.recordFailure(for: subject) { remaining = left } else { remaining = 0 }
+            }
+        } else if startsAttempt {
+            // The round's one attempt stays counted as failed, right or wrong: only a completed
+            // challenge forgives it (`recordSuccess`).
+            _ = try await lockout.recordFailure(for: subject)
+        }
+        return try await record(proof.method, passed: passed, on: claimed, user: user, subject: subject, remaining: remaining)
     }
 
-    /// Adds one evaluated proof to the challenge and decides. Compare-and-set, so of many
-    /// parallel proofs exactly one completes the challenge.
-    private func record(
-        _ method: AuthenticationMethod, passed: Bool, on loaded: ChallengeRecord, user: UserRecord?, remaining: Int?
-    ) async throws -> ProofResponse {
+    /// Marks `method` as the proof this challenge is checking. One at a time: a round can then
+    /// never take two guesses at one element, and of a right code sent many times at once one
+    /// is checked while the others are refused unevaluated and uncounted.
+    /// - Throws: 409 `sca.proof_in_progress`, `sca.category_already_collected` (deferred: the
+    ///   round holds that category already) or a closed challenge.
+    private func claim(_ method: AuthenticationMethod, on loaded: ChallengeRecord) async throws -> ChallengeRecord {
         var challenge = loaded
         for _ in 0..<Self.maxUpdateRetries {
             guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
             guard runtime.now() < challenge.expiresAt else { throw Problem.challengeClosed(.expired) }
+            guard challenge.pendingMethod == nil else { throw Problem.proofInProgress }
+            if challenge.verdict == .deferred,
+                Self.categories(of: challenge.acceptedMethods + challenge.rejectedMethods).contains(method.category)
+            {
+                throw Problem.categoryAlreadyCollected(method.category)
+            }
             var next = challenge
+            next.pendingMethod = method
+            if try await store.updateChallenge(next, expectedVersion: challenge.version) {
+                next.version += 1
+                return next
+            }
+            challenge = try await load(challenge.id)
+        }
+        throw Problem.contention
+    }
+
+    /// Lets go of a claimed proof that was refused without a judgement (busy, replayed, locked).
+    /// Best effort: the claim ends with the challenge anyway.
+    private func unclaim(_ method: AuthenticationMethod, on challengeID: String) async {
+        for _ in 0..<Self.maxUpdateRetries {
+            guard let challenge = try? await store.challenge(id: challengeID), challenge.pendingMethod == method else { return }
+            var next = challenge
+            next.pendingMethod = nil
+            if (try? await store.updateChallenge(next, expectedVersion: challenge.version)) != false { return }
+        }
+    }
+
+    /// Adds one judged proof to the challenge, ends its claim, and decides. Compare-and-set,
+    /// so of many parallel proofs exactly one completes the challenge.
+    /// - Parameter remaining: immediate verdict, wrong proof: failures left (then it throws).
+    private func record(
+        _ method: AuthenticationMethod, passed: Bool, on loaded: ChallengeRecord, user: UserRecord?,
+        subject: LockoutSubject, remaining: Int?
+    ) async throws -> ProofResponse {
+        var challenge = loaded
+        for _ in 0..<Self.maxUpdateRetries {
+            var next = challenge
+            if next.pendingMethod == method { next.pendingMethod = nil }
+            guard challenge.state == .pending, runtime.now() < challenge.expiresAt else {
+                if next != challenge { _ = try await store.updateChallenge(next, expectedVersion: challenge.version) }
+                if let remaining { throw Problem.proofRejected(remaining: remaining) }
+                throw Problem.challengeClosed(challenge.state == .pending ? .expired : challenge.state)
+            }
             if passed {
                 if !next.acceptedMethods.contains(method) { next.acceptedMethods.append(method) }
+            } else if next.verdict == .immediate {
+                next.failedAttempts += 1
             } else {
                 next.rejectedMethods.append(method)
-                next.failedAttempts += 1
             }
             let collected = Self.categories(of: next.acceptedMethods + next.rejectedMethods)
             let decided = collected.count >= next.requiredCategories
-            if decided && next.rejectedMethods.isEmpty, let user {
+            if !passed && next.verdict == .immediate {
+                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
+                    throw Problem.proofRejected(remaining: remaining ?? 0)
+                }
+            } else if decided && next.rejectedMethods.isEmpty, let user {
                 next.state = .completed
                 next.completedAt = runtime.now()
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
-                    try await store.recordSuccess(userID: user.id)
+                    try await lockout.recordSuccess(for: user)
                     let issued = try await tokens.issue(for: next, userID: user.id)
                     logger.info("challenge completed", metadata: ["challenge": "\(next.id)"])
                     await audit.record(
@@ -203,14 +302,16 @@ public struct ChallengeService: Sendable {
                 }
             } else if decided {
                 // Deferred verdict: something was wrong. Discard what was collected and let the
-                // user try again on the same challenge, without saying which element failed.
+                // user try again on the same challenge, without saying which element failed:
+                // the round was counted once when it began, whatever it held.
                 next.acceptedMethods = []
                 next.rejectedMethods = []
+                next.failedAttempts += 1
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
                     await audit.record(
                         .challengeFailed, outcome: "failure", userID: user?.id, challengeID: next.id,
                         details: ["operation": next.operation.rawValue])
-                    throw Problem.authenticationFailed(remaining: try await remainingAfterVerdict(remaining, user: user))
+                    throw Problem.authenticationFailed(remaining: try await lockout.remainingAttempts(for: subject))
                 }
             } else {
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
@@ -223,35 +324,6 @@ public struct ChallengeService: Sendable {
             challenge = try await load(challenge.id)
         }
         throw Problem.contention
-    }
-
-    /// Failures left for a failed verdict: known already after a wrong proof, read otherwise.
-    private func remainingAfterVerdict(_ known: Int?, user: UserRecord?) async throws -> Int {
-        if let known { return known }
-        guard let user else { return 0 }
-        return try await lockout.remainingAttempts(for: user.id)
-    }
-
-    /// An unknown user's challenge: every proof fails, after the same work and with the same
-    /// answers a real user would get, counting down to a block. (The count lives on the
-    /// challenge, not on the e-mail address: a new decoy challenge starts again from zero.)
-    private func submitToDecoy(_ proof: ProofRequest, challenge: ChallengeRecord) async throws -> ProofResponse {
-        try await verifier.imitateVerification(of: proof, on: challenge)
-        await audit.record(
-            .proofRejected, outcome: "rejected", challengeID: challenge.id,
-            details: ["method": proof.method.rawValue, "user": "unknown"])
-        let maxFailures = configuration.lockout.maxFailedAttempts
-        guard challenge.failedAttempts < maxFailures else {
-            throw Problem.userLocked(until: runtime.now().addingTimeInterval(configuration.lockout.firstBlockDuration), now: runtime.now())
-        }
-        let remaining = maxFailures - challenge.failedAttempts - 1
-        guard challenge.verdict == .deferred else {
-            var next = challenge
-            next.failedAttempts += 1
-            _ = try await store.updateChallenge(next, expectedVersion: challenge.version)
-            throw Problem.proofRejected(remaining: remaining)
-        }
-        return try await record(proof.method, passed: false, on: challenge, user: nil, remaining: remaining)
     }
 
     /// Loads a challenge, turning a pending one past its lifetime into `expired`.

@@ -42,27 +42,34 @@ struct FactorVerifier: Sendable {
 
     /// - Parameter device: the challenge's device, already checked to be the user's and active,
     ///   for device signatures.
-    /// - Returns: whether the proof is right.
+    /// - Returns: right, wrong, or a right code presented again (not a guess).
     /// - Throws: `Problem.passwordHashingBusy` when the hashing queue is full (nothing was
     ///   evaluated), or an I/O failure.
-    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> Bool {
+    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> ProofEvaluation {
         let credential = proof.credential ?? ""
         switch proof.method {
         case .password, .pin:
-            return try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
+            let right = try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
+            return right ? .right : .wrong(device: nil)
         case .totp:
-            guard let sealed = user.sealedTOTPSeed else { return false }
+            guard let sealed = user.sealedTOTPSeed else { return .wrong(device: nil) }
             let seed = try box.open(sealed, context: UserService.totpSealingContext)
             guard let step = TOTP(secret: seed).matchingStep(for: credential, at: runtime.now(), drift: 1) else {
-                return false
+                return .wrong(device: nil)
             }
-            // A code is accepted once: its step is burnt for this user, older steps with it.
-            return try await store.acceptTOTPStep(userID: user.id, step: step)
+            // A code is accepted once: its step is burnt for this user, older steps with it. A
+            // code of a burnt step is a right code seen before (a replay, or the loser of a
+            // race with the same code), not a guess.
+            return try await store.acceptTOTPStep(userID: user.id, step: step) ? .right : .replayed
         case .smsOTP, .emailOTP:
             let hash = Self.codeHash(box: box, code: credential, method: proof.method, challenge: challenge)
-            return try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now())
+            switch try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now()) {
+            case .consumed: return .right
+            case .alreadyUsed: return .replayed
+            case .rejected: return .wrong(device: nil)
+            }
         case .deviceKey, .biometricKey:
-            guard let device else { return false }
+            guard let device else { return .wrong(device: nil) }
             return try await verifySignature(proof, by: device, challenge: challenge)
         }
     }
@@ -70,24 +77,23 @@ struct FactorVerifier: Sendable {
     /// ECDSA P-256 over exactly the payload of API.md: method, challenge, nonce, operation and
     /// transaction digest, so a signature is worth nothing for anything else. A wrong signature
     /// counts against the device; a right one is accepted once.
-    private func verifySignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) async throws -> Bool {
+    private func verifySignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) async throws -> ProofEvaluation {
         let key = proof.method == .deviceKey ? device.possessionKey : device.biometryKey
-        guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return false }
+        guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return .wrong(device: nil) }
         let payload = DeviceSignature.payload(
             method: proof.method, challengeID: challenge.id, nonce: challenge.nonce, operation: challenge.operation,
             transactionDigest: challenge.transactionDigest)
         guard DeviceSignature.isValid(signature: signature, over: payload, publicKey: key) else {
-            _ = try await store.recordDeviceFailure(id: device.id, maximumFailures: maxDeviceFailures)
-            return false
+            return .wrong(device: try await store.recordDeviceFailure(id: device.id, maximumFailures: maxDeviceFailures))
         }
         // Burn by r, not by the whole signature: (r, s) and (r, n - s) are both valid, and a
         // replay must not pass by flipping s. A fresh signature has a fresh r.
         let burn = SHA256.hash(data: Array("\(challenge.id)|\(proof.method.rawValue)|".utf8) + signature.prefix(32))
         guard try await store.markSignatureUsed(Array(burn), expiresAt: challenge.expiresAt, now: runtime.now()) else {
-            return false
+            return .replayed  // a valid signature seen before: only the device could make it
         }
         try await store.recordDeviceSuccess(id: device.id, now: runtime.now())
-        return true
+        return .right
     }
 
     /// Does the work a real check would, for a decoy challenge: a password hash for knowledge,

@@ -15,19 +15,55 @@ struct LockoutService: Sendable {
 
     /// Counts one attempt before it is evaluated.
     /// - Throws: `Problem.userLocked` or `Problem.attemptsInProgress`.
-    func reserveAttempt(for user: UserRecord) async throws {
+    func reserveAttempt(for subject: LockoutSubject) async throws {
         let now = runtime.now()
-        switch try await store.reserveAttempt(userID: user.id, policy: policy, now: now) {
+        let reservation: AttemptReservation
+        switch subject {
+        case .user(let user):
+            reservation = try await store.reserveAttempt(userID: user.id, policy: policy, now: now)
+        case .unknownAddress(let key):
+            let policy = self.policy
+            reservation = try await store.updateUnknownAddressLockout(key: key) { $0.reserveAttempt(policy: policy, now: now) }
+        }
+        switch reservation {
         case .granted: return
         case .locked(let until): throw Problem.userLocked(until: until, now: now)
         case .saturated: throw Problem.attemptsInProgress
         }
     }
 
-    /// Keeps a wrong attempt counted; blocks and alerts when that reaches the limit.
-    func recordFailure(for user: UserRecord) async throws -> FailureOutcome {
+    /// Gives a reserved attempt back: it was refused before anything was judged, or it was
+    /// not a guess (a right code presented again).
+    func releaseAttempt(for subject: LockoutSubject) async throws {
+        switch subject {
+        case .user(let user):
+            try await store.releaseAttempt(userID: user.id)
+        case .unknownAddress(let key):
+            try await store.updateUnknownAddressLockout(key: key) { $0.releaseAttempt() }
+        }
+    }
+
+    /// The whole authentication succeeded: failures and temporary blocks start again from zero.
+    func recordSuccess(for user: UserRecord) async throws {
+        try await store.recordSuccess(userID: user.id)
+    }
+
+    /// Keeps a reserved attempt counted as failed; blocks (and alerts a user) when that
+    /// reaches the limit. An unknown address blocks the same way, with nobody to alert.
+    func recordFailure(for subject: LockoutSubject) async throws -> FailureOutcome {
         let now = runtime.now()
-        let outcome = try await store.recordFailure(userID: user.id, policy: policy, now: now)
+        let outcome: FailureOutcome
+        switch subject {
+        case .user(let user):
+            outcome = try await store.recordFailure(userID: user.id, policy: policy, now: now)
+        case .unknownAddress(let key):
+            let policy = self.policy
+            outcome = try await store.updateUnknownAddressLockout(key: key) { $0.recordFailure(policy: policy, now: now) }
+        }
+        let user: UserRecord? = switch subject {
+        case .user(let user): user
+        case .unknownAddress: nil
+        }
         switch outcome {
         case .counted:
             break
@@ -35,29 +71,40 @@ struct LockoutService: Sendable {
             // Only the call that started the block alerts; others see the same block running.
             let started = until == now.addingTimeInterval(policy.blockDuration(forBlock: block))
             if started {
-                logger.notice("user temporarily blocked", metadata: ["user": "\(user.id)", "block": "\(block)"])
+                logger.notice("user temporarily blocked", metadata: ["user": "\(user?.id ?? "unknown")", "block": "\(block)"])
                 await audit.record(
-                    .userLocked, outcome: "temporary", userID: user.id,
-                    details: ["block": "\(block)", "until": ISO8601DateFormatter().string(from: until)])
-                if block >= policy.maxTemporaryBlocks {
+                    .userLocked, outcome: "temporary", userID: user?.id,
+                    details: ["block": "\(block)", "until": ISO8601DateFormatter().string(from: until)]
+                        .merging(user == nil ? ["user": "unknown"] : [:]) { first, _ in first })
+                if let user, block >= policy.maxTemporaryBlocks {
                     await alert(user, "Your account is blocked until \(Self.format(until)) after repeated failed "
                         + "authentication attempts. One more series of failed attempts will block it permanently. "
                         + "If this was not you, contact us.")
                 }
             }
         case .permanentlyBlocked:
-            logger.notice("user permanently blocked", metadata: ["user": "\(user.id)"])
-            await audit.record(.userLocked, outcome: "permanent", userID: user.id)
-            await alert(user, "Your account has been blocked after repeated failed authentication attempts. "
-                + "Contact us to unblock it.")
+            logger.notice("user permanently blocked", metadata: ["user": "\(user?.id ?? "unknown")"])
+            await audit.record(
+                .userLocked, outcome: "permanent", userID: user?.id, details: user == nil ? ["user": "unknown"] : [:])
+            if let user {
+                await alert(user, "Your account has been blocked after repeated failed authentication attempts. "
+                    + "Contact us to unblock it.")
+            }
         }
         return outcome
     }
 
-    /// Failures left before the next block.
-    func remainingAttempts(for userID: String) async throws -> Int {
-        let failed = try await store.user(id: userID)?.lockout.failedAttempts ?? 0
-        return max(0, policy.maxFailedAttempts - failed)
+    /// Failures left before the next block, as an answer tells them (none while blocked).
+    func remainingAttempts(for subject: LockoutSubject) async throws -> Int {
+        let now = runtime.now()
+        let policy = self.policy
+        switch subject {
+        case .user(let user):
+            let lockout = try await store.user(id: user.id)?.lockout ?? LockoutState()
+            return lockout.remainingAttempts(policy: policy, now: now)
+        case .unknownAddress(let key):
+            return try await store.updateUnknownAddressLockout(key: key) { $0.remainingAttempts(policy: policy, now: now) }
+        }
     }
 
     /// Security alerts go to every channel the user has; a failed delivery is logged, never

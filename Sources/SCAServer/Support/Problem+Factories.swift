@@ -133,4 +133,24 @@ extension Problem {
             status: 429, code: .rateLimited, title: "Too many requests",
             detail: "Too many codes or challenges were asked for; try again later.", retryAfter: retryAfter)
     }
+
+    // Proofs checked one at a time, one proof per category in a deferred round, replays (issue 15).
+
+    /// Another proof for the challenge is being checked; nothing was evaluated or counted.
+    static let proofInProgress = Problem(
+        status: 409, code: .proofInProgress, title: "Proof in progress",
+        detail: "Another proof for this challenge is being checked; send this one when it is answered.", retryAfter: 1)
+
+    /// Deferred verdict: the round holds a proof of this category already; nothing was
+    /// evaluated or counted (a round is one attempt, so it takes one guess per element).
+    static func categoryAlreadyCollected(_ category: Category) -> Problem {
+        Problem(
+            status: 409, code: .categoryAlreadyCollected, title: "Category already collected",
+            detail: "This round holds a \(category.rawValue) proof already; it is judged with the others.")
+    }
+
+    /// A right one-time code (or signature) presented again: refused, and not counted as a guess.
+    static let codeAlreadyUsed = Problem(
+        status: 409, code: .codeAlreadyUsed, title: "Code already used",
+        detail: "This code was used already; a code is accepted once.")
 }

@@ -22,8 +22,8 @@ public struct ChallengeRecord: Sendable, Equatable {
     public var acceptedMethods: [AuthenticationMethod]
     /// Deferred verdict: methods whose proofs were collected but wrong, not yet revealed.
     public var rejectedMethods: [AuthenticationMethod]
-    /// Wrong proofs recorded on this challenge. A real user's failures are counted per user
-    /// (`LockoutState`); a decoy has no user, so it counts here to answer like one.
+    /// Failed attempts (wrong immediate proofs, failed deferred rounds) on this challenge. The
+    /// lockout counts per user (`LockoutState`) or, for a decoy, per unknown address.
     public var failedAttempts: Int
     public var createdAt: Date
     public var expiresAt: Date
@@ -31,6 +31,14 @@ public struct ChallengeRecord: Sendable, Equatable {
     public var version: Int
     /// A decoy's stand-in for the user it does not have (nil for a real user's challenge).
     public var decoy: DecoySubject?
+    /// The method of the proof being checked right now, if any: a challenge checks one proof
+    /// at a time, so a round can never hold two guesses at one element, and a right code sent
+    /// many times at once is checked once (the others are refused before evaluation).
+    public var pendingMethod: AuthenticationMethod?
+
+    /// For a decoy, the keyed hash of what was typed (never the address itself): the key of its
+    /// send budgets and of its failure counters, so an unknown address locks like a real user.
+    public var subjectKey: String? { decoy?.subjectKey }
 
     public init(
         id: String, userID: String?, operation: OperationKind, verdict: Verdict,
@@ -38,7 +46,8 @@ public struct ChallengeRecord: Sendable, Equatable {
         transaction: Transaction? = nil, transactionDigest: String? = nil, deviceID: String? = nil,
         state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
         rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
-        completedAt: Date? = nil, version: Int = 0, decoy: DecoySubject? = nil
+        completedAt: Date? = nil, version: Int = 0, decoy: DecoySubject? = nil,
+        pendingMethod: AuthenticationMethod? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -59,5 +68,6 @@ public struct ChallengeRecord: Sendable, Equatable {
         self.completedAt = completedAt
         self.version = version
         self.decoy = decoy
+        self.pendingMethod = pendingMethod
     }
 }

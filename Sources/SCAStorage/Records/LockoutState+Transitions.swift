@@ -40,4 +40,18 @@ extension LockoutState {
         lockedUntil = until
         return .temporarilyBlocked(until: until, block: temporaryBlocks)
     }
+
+    /// Gives one reserved attempt back (the attempt was refused before anything was judged),
+    /// never going below zero. Blocks are left alone: a block started meanwhile by another
+    /// attempt has reset the counter already.
+    public mutating func releaseAttempt() {
+        failedAttempts = max(0, failedAttempts - 1)
+    }
+
+    /// Failures left before the next block, as an answer tells them: none while blocked.
+    public func remainingAttempts(policy: LockoutPolicy, now: Date) -> Int {
+        if permanentlyLocked { return 0 }
+        if let until = lockedUntil, until > now { return 0 }
+        return max(0, policy.maxFailedAttempts - failedAttempts)
+    }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+// The counters of addresses that match no user, read and written back inside one write
+// transaction like a user's, so concurrent guesses at one address are counted one after the
+// other. A row appears with the first change; what to change is the caller's pure transition.
+extension SQLiteStore {
+    public func updateUnknownAddressLockout<Outcome: Sendable>(
+        key: String, _ transition: @Sendable (inout LockoutState) -> Outcome
+    ) async throws -> Outcome {
+        try await writer.write { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked
+                    FROM unknown_address_lockouts WHERE key = ?
+                    """,
+                arguments: [key]
+            )
+            var lockout = LockoutState()
+            if let row {
+                lockout = LockoutState(
+                    failedAttempts: try row.value("failed_attempts"), temporaryBlocks: try row.value("temporary_blocks"),
+                    lockedUntil: try row.optionalDate("locked_until"), permanentlyLocked: try row.bool("permanently_locked"))
+            }
+            let before = lockout
+            let outcome = transition(&lockout)
+            if lockout != before {
+                try db.execute(
+                    sql: """
+                        INSERT INTO unknown_address_lockouts
+                            (key, failed_attempts, temporary_blocks, locked_until, permanently_locked)
+                        VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (key) DO UPDATE SET
+                            failed_attempts = excluded.failed_attempts, temporary_blocks = excluded.temporary_blocks,
+                            locked_until = excluded.locked_until, permanently_locked = excluded.permanently_locked
+                        """,
+                    arguments: [
+                        key, lockout.failedAttempts, lockout.temporaryBlocks, lockout.lockedUntil?.unixSeconds,
+                        lockout.permanentlyLocked,
+                    ]
+                )
+            }
+            return outcome
+        }
+    }
+}
