@@ -30,7 +30,7 @@ struct DecoyIndistinguishabilityTests {
             #expect(Set(real.json.keys) == Set(decoy.json.keys))
             let realChallenge = try real.decode(ChallengeResponse.self)
             let decoyChallenge = try decoy.decode(ChallengeResponse.self)
-            #expect(realChallenge.methods == decoyChallenge.methods)
+            #expect(realChallenge.methods.map(\.id) == decoyChallenge.methods.map(\.id))
             #expect(realChallenge.verdict == decoyChallenge.verdict)
             #expect(realChallenge.requiredCategories == decoyChallenge.requiredCategories)
 
