@@ -25,7 +25,8 @@ struct DisplaySpoofingTests {
             #expect(refused.problem?.detail?.contains("U+202E") == true)
             let events = try await api.services.store.auditEntries(after: 0, limit: 1_000).map(\.draft.event)
             #expect(!events.contains("challenge.created"), "\(events)")
-            #expect(try #require(api.services.outbox).messages().isEmpty)
+            let outbox = try #require(api.services.outbox)
+            #expect(try outbox.messages().isEmpty)
 
             // Every other bidirectional control and an invisible one, the same way.
             for name in ["ACME\u{2066}SAS", "\u{200F}ACME", "AC\u{200B}ME", "ACME\u{2028}SAS", "ACME\u{00A0}SAS"] {
@@ -36,7 +37,7 @@ struct DisplaySpoofingTests {
                     CreateChallengeRequest(operation: .payment, user: UserReference(email: "payer@example.com"), transaction: transaction))
                 #expect(answer.status == 400, "\(name.unicodeScalars.map(\.value))")
             }
-            #expect(try #require(api.services.outbox).messages().isEmpty)
+            #expect(try outbox.messages().isEmpty)
         }
     }
 
@@ -55,7 +56,8 @@ struct DisplaySpoofingTests {
             let display = try #require(challenge.display)
             #expect(display.payee.unicodeScalars.elementsEqual(expected.payee.name.unicodeScalars))
             #expect(try await api.sendCode(challenge.challengeId, .smsOTP).status == 202)
-            let sms = try #require(try #require(api.services.outbox).messages().last)
+            let outbox = try #require(api.services.outbox)
+            let sms = try #require(try outbox.messages().last)
             #expect(sms.text.unicodeScalars.elementsEqual(sms.text.precomposedStringWithCanonicalMapping.unicodeScalars))
             #expect(sms.text.contains("Café de Paris"))
 

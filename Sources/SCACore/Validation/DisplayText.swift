@@ -83,8 +83,8 @@ public enum DisplayText {
     /// ``normalized(_:field:maxLength:)``.
     public static func isAcceptable(_ text: String, maxLength: Int) -> Bool {
         // Scalar by scalar: `==` on strings would call a decomposed text equal to its NFC form.
-        guard let normalized = try? normalized(text, field: "text", maxLength: maxLength).get() else { return false }
-        return normalized.unicodeScalars.elementsEqual(text.unicodeScalars)
+        guard let accepted = try? normalized(text, field: "text", maxLength: maxLength).get() else { return false }
+        return accepted.unicodeScalars.elementsEqual(text.unicodeScalars)
     }
 
     /// `text` with every code point this rule refuses written out as `<U+202E>`, for showing a

@@ -21,16 +21,18 @@ public struct AccountService: Sendable {
         let claims: AccessTokenClaims
         do {
             claims = try await tokens.authorize(authorization, for: Self.activationOperations, consume: false)
-        } catch var problem as Problem where problem.code == .forbidden {
-            problem.detail =
+        } catch let problem as Problem where problem.code == .forbidden {
+            var named = problem
+            named.detail =
                 "Issuing an activation code needs the token of a completed device_activation (or settings_change) challenge."
-            throw problem
+            throw named
         }
         do {
             try await tokens.consume(claims)
-        } catch var problem as Problem where problem.code == .tokenInvalid {
-            problem.detail = "This token has issued an activation code already; each code needs a new device_activation challenge."
-            throw problem
+        } catch let problem as Problem where problem.code == .tokenInvalid {
+            var named = problem
+            named.detail = "This token has issued an activation code already; each code needs a new device_activation challenge."
+            throw named
         }
         return try await devices.issueActivationCode(for: claims.sub.value)
     }
