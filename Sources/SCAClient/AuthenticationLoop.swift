@@ -70,8 +70,12 @@ struct AuthenticationLoop: Sendable {
         var state = State(satisfied: Set(challenge.satisfiedCategories), prefill: prefill)
         if challenge.operation == .payment {
             // The user approves exactly what every proof will be bound to. A payment whose amount
-            // and payee cannot be shown cannot be approved.
-            guard let display = challenge.display, try await collector.confirm(display) else {
+            // and payee cannot be shown cannot be approved, nor one whose payee could show other
+            // than it reads (a right-to-left override, invisible characters: ``DisplayText``).
+            guard let display = challenge.display,
+                DisplayText.isAcceptable(display.payee, maxLength: DisplayText.maxPayeeNameLength),
+                try await collector.confirm(display)
+            else {
                 await cancelOnServer()
                 throw SCAClientError.transactionDeclined
             }

@@ -5,16 +5,20 @@ extension SCAClient {
     /// Binds this device to the user who got the activation code: makes two P-256 keys, registers
     /// them with a proof of possession, and stores the binding.
     ///
-    /// Any earlier binding and its keys are forgotten first: new keys cannot serve the old device.
+    /// An earlier binding stays until the server has accepted the new one: the new keys are made
+    /// aside, and only a registered device replaces the old keys and binding, in one step. A
+    /// refused code (wrong, used, expired) leaves the device bound as it was.
     ///
     /// - Parameters:
     ///   - code: the activation code as typed (`XXXXX-XXXXX-XXXXX-XXXXX`; case, spaces and dashes
     ///     do not matter).
-    ///   - name: a name for the device, shown in the user's device list.
+    ///   - name: a name for the device, shown in the user's device list: 1 to 64 characters
+    ///     under ``DisplayText``'s rule; its NFC form is sent and kept.
     /// - Returns: the stored binding.
     /// - Throws: ``SCAClientError/server(_:)`` with `activation.code_invalid` for a mistyped code
     ///   (refused locally by its checksum, so it costs no try) or one the server refuses,
-    ///   `device.limit_reached`, `request.invalid`; the key store's errors; `URLError`.
+    ///   `request.invalid` for a name the server would refuse (refused locally too),
+    ///   `device.limit_reached`; the key store's errors; `URLError`.
     public func activateDevice(code: String, name: String) async throws -> DeviceBinding {
         guard let activation = ActivationCode(code) else {
             throw SCAClientError.server(
@@ -22,19 +26,32 @@ extension SCAClient {
                     status: 400, code: .activationCodeInvalid, title: "Activation code not valid",
                     detail: "The code is mistyped: its checksum does not match."))
         }
-        try await keyStore.reset()
-        let keys = try await keyStore.createKeys()
-        let proof = try await keyStore.sign(DeviceSignature.activationPayload(for: activation), with: .possession)
-        let request = RegisterDeviceRequest(
-            activationCode: activation.description, name: name, platform: configuration.platform,
-            possessionKey: Base64URL.encode(keys.possession), biometryKey: keys.biometry.map { Base64URL.encode($0) },
-            proof: Base64URL.encode(proof))
-        let registered: RegisteredDeviceResponse = try await transport.send(.post, "v1/devices", body: request)
-        let binding = DeviceBinding(
-            deviceId: registered.deviceId, userId: registered.userId, server: server, name: name,
-            hasBiometryKey: keys.biometry != nil)
-        try await keyStore.saveBinding(binding)
-        return binding
+        let deviceName: String
+        switch DisplayText.normalized(name, field: "name", maxLength: DisplayText.maxDeviceNameLength) {
+        case .success(let normalized): deviceName = normalized
+        case .failure(let violation):
+            throw SCAClientError.server(Problem(status: 400, code: .requestInvalid, title: "Invalid request", detail: violation.reason))
+        }
+        let pending = try await keyStore.createPendingKeys()
+        do {
+            let proof = try await keyStore.signWithPendingKey(
+                DeviceSignature.activationPayload(for: activation), with: .possession, of: pending)
+            let request = RegisterDeviceRequest(
+                activationCode: activation.description, name: deviceName, platform: configuration.platform,
+                possessionKey: Base64URL.encode(pending.possession), biometryKey: pending.biometry.map { Base64URL.encode($0) },
+                proof: Base64URL.encode(proof))
+            let registered: RegisteredDeviceResponse = try await transport.send(.post, "v1/devices", body: request)
+            let binding = DeviceBinding(
+                deviceId: registered.deviceId, userId: registered.userId, server: server, name: deviceName,
+                hasBiometryKey: pending.biometry != nil)
+            // Should this fail, the server has a device this phone cannot use: the user removes
+            // it from the device list; the old binding still works.
+            try await keyStore.commitPendingKeys(pending, binding: binding)
+            return binding
+        } catch {
+            try? await keyStore.discardPendingKeys(pending)
+            throw error
+        }
     }
 
     /// The bound device's standing on the server: status and wrong signatures so far.
@@ -68,18 +85,32 @@ extension SCAClient {
         try await withAccessToken { token in try await transport.send(.delete, "v1/devices/\(APITransport.escape(deviceID))", bearer: token) }
     }
 
-    /// Asks for an activation code to bind another device, with the signed-in session (binding a
-    /// device needs SCA, RTS art. 24). The server accepts each access token for this once; the
-    /// SDK refreshes before the next call.
+    /// Asks for an activation code to bind another device. Binding a device needs its own SCA
+    /// (RTS art. 24), so this runs a `device_activation` challenge first, with the collector as
+    /// any other challenge: for the bound user, naming this device so its keys may sign, or
+    /// without a binding for the signed-in user with typed factors. Its token, good for one code,
+    /// then asks for the code; the session's own tokens are not used for it.
     ///
+    /// - Parameters:
+    ///   - collector: asks the user.
+    ///   - prefill: secrets already typed, used on their method's first try.
     /// - Returns: the code and its expiry.
-    /// - Throws: ``SCAClientError/notSignedIn``; ``SCAClientError/server(_:)`` (`auth.forbidden`);
-    ///   `URLError`.
-    public func requestActivationCode() async throws -> ActivationCodeResponse {
-        try await withAccessToken { token in
-            let issued: ActivationCodeResponse = try await transport.send(.post, "v1/activations", bearer: token)
-            try await session.markSpent(token)
-            return issued
+    /// - Throws: ``SCAClientError/notSignedIn`` with neither a binding nor a session; otherwise as
+    ///   ``authenticate(challenge:using:prefill:)``; ``SCAClientError/server(_:)`` for the
+    ///   server's refusal of the code; `URLError`.
+    public func requestActivationCode(
+        using collector: any FactorCollector, prefill: [AuthenticationMethod: String] = [:]
+    ) async throws -> ActivationCodeResponse {
+        let user: UserReference
+        var device: DeviceReference?
+        if let binding = try await keyStore.binding(), binding.isFor(server: server) {
+            user = UserReference(userId: binding.userId)
+            device = DeviceReference(deviceId: binding.deviceId)
+        } else {
+            user = UserReference(userId: try await session.signedInUserID())
         }
+        let challenge = try await startChallenge(for: .deviceActivation, user: user, device: device)
+        let tokens = try await authenticate(challenge: challenge, using: collector, prefill: prefill)
+        return try await transport.send(.post, "v1/activations", bearer: tokens.accessToken)
     }
 }

@@ -161,6 +161,8 @@ public final class SCAClient: Sendable {
     ///   - prefill: secrets already typed, used on their method's first try.
     /// - Returns: the payment token (bound to the transaction; not stored).
     /// - Throws: ``SCAClientError/notSignedIn`` with neither a binding nor a session;
+    ///   ``SCAClientError/server(_:)`` with `request.invalid` for a transaction the server would
+    ///   refuse (checked locally by ``TransactionRules``, nothing sent);
     ///   ``SCAClientError/transactionDeclined`` when the user does not confirm; otherwise as
     ///   ``authenticate(challenge:using:prefill:)``.
     public func pay(
@@ -174,7 +176,16 @@ public final class SCAClient: Sendable {
         } else {
             user = UserReference(userId: try await session.signedInUserID())
         }
-        let challenge = try await startChallenge(for: .payment(transaction), user: user, device: device)
+        // The server stores, digests and shows the normalised form (IBAN compacted, texts in
+        // NFC); sending that form keeps the app's own digest equal to the challenge's.
+        let normalized: Transaction
+        switch TransactionRules.normalized(transaction) {
+        case .success(let value): normalized = value
+        case .failure(let violation):
+            throw SCAClientError.server(
+                Problem(status: 400, code: .requestInvalid, title: "Invalid request", detail: "transaction: \(violation.reason)"))
+        }
+        let challenge = try await startChallenge(for: .payment(normalized), user: user, device: device)
         return try await authenticate(challenge: challenge, using: collector, prefill: prefill)
     }
 

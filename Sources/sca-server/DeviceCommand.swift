@@ -32,7 +32,10 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             try await withServices(common) { services in
                 for device in try await services.devices.devices(of: try await resolve(user, in: services)) {
-                    print("\(device.deviceId)  \(device.name)  \(device.platform)  \(device.status.rawValue)  biometry: \(device.hasBiometryKey)")
+                    // Names stored before the display-text rule may hold controls: written out, not obeyed.
+                    print(
+                        "\(device.deviceId)  \(DisplayText.escaped(device.name))  \(DisplayText.escaped(device.platform))  "
+                            + "\(device.status.rawValue)  biometry: \(device.hasBiometryKey)")
                 }
             }
         }

@@ -18,7 +18,8 @@ struct Activate: AsyncParsableCommand {
     func run() async throws {
         let app = try await AppState.open(global)
         if let previous = app.binding {
-            Terminal.say("This device was bound as \(previous.deviceId); activating again replaces its keys.")
+            Terminal.say(
+                "This device is bound as \(previous.deviceId); once the server accepts the code, the new binding replaces it.")
         }
         let deviceName = name ?? "sca on \(ProcessInfo.processInfo.hostName)"
         // Spaces and lower case are how people copy a code from a screen; the code itself is not changed.
@@ -27,6 +28,6 @@ struct Activate: AsyncParsableCommand {
         let binding = try await spinner.during("Activating") {
             try await app.client.activateDevice(code: typed, name: deviceName)
         }
-        print("device activated: \(binding.deviceId) (\(binding.name)) for user \(binding.userId) at \(binding.server.absoluteString)")
+        print("device activated: \(binding.deviceId) (\(Terminal.shown(binding.name))) for user \(binding.userId) at \(binding.server.absoluteString)")
     }
 }

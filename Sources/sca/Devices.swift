@@ -19,7 +19,8 @@ struct Devices: AsyncParsableCommand {
         let formatter = ISO8601DateFormatter()
         for device in devices {
             let isThis = device.deviceId == app.binding?.deviceId
-            var line = "\(isThis ? "*" : " ") \(device.deviceId)  \(device.name)  \(device.platform)  \(device.status.rawValue)"
+            var line =
+                "\(isThis ? "*" : " ") \(device.deviceId)  \(Terminal.shown(device.name))  \(Terminal.shown(device.platform))  \(device.status.rawValue)"
             if device.hasBiometryKey { line += "  biometry" }
             if let used = device.lastUsedAt { line += "  last used \(formatter.string(from: used))" }
             if isThis { line += "  (this device)" }

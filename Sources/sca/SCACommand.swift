@@ -13,7 +13,8 @@ struct SCACommand: AsyncParsableCommand {
             this device was activated with, else http://127.0.0.1:8080.
             """,
         subcommands: [
-            Activate.self, Login.self, Pay.self, Devices.self, Status.self, TOTPCommand.self, Logout.self,
+            Activate.self, ActivationCodeCommand.self, Login.self, Pay.self, Devices.self, Status.self, TOTPCommand.self,
+            Logout.self,
         ])
 
     /// Replaces ArgumentParser's entry point so that SDK and app errors end as one plain line,

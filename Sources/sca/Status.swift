@@ -15,7 +15,7 @@ struct Status: AsyncParsableCommand {
         print("server: \(app.server.absoluteString)")
         print("home: \(app.home.path)")
         if let binding = app.binding {
-            print("device: \(binding.deviceId) (\(binding.name)) for user \(binding.userId), biometry key: \(binding.hasBiometryKey ? "yes" : "no")")
+            print("device: \(binding.deviceId) (\(Terminal.shown(binding.name))) for user \(binding.userId), biometry key: \(binding.hasBiometryKey ? "yes" : "no")")
             if !Self.sameServer(binding.server, app.server) {
                 // The SDK uses a binding only with the server it was made with.
                 print("device status: bound on \(binding.server.absoluteString), not on this server")

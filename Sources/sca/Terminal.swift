@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import SCACore
 
 /// The user's terminal. Prompts and notes go to standard error and answers come from standard
 /// input, so standard output carries only results and stays clean for scripts.
@@ -18,6 +19,13 @@ enum Terminal {
 
     /// Spinners and countdowns only make sense when a person watches the output.
     static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1 }
+
+    /// A text from the server or the disk as it may be printed: code points that could reorder
+    /// or hide the line (a right-to-left override, escapes, invisible characters) written out
+    /// as `<U+202E>`, so what the user reads is what is there.
+    static func shown(_ text: String) -> String {
+        DisplayText.escaped(text)
+    }
 
     static func say(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -135,9 +135,9 @@ final class TerminalCollector: FactorCollector {
         await spinner.stop()
         if answers.confirm { return true }
         Terminal.say("Payment to authorise:")
-        Terminal.say("  amount  \(display.amount) \(display.currency)")
-        Terminal.say("  payee   \(display.payee)")
-        if let iban = display.iban { Terminal.say("  IBAN    \(iban)") }
+        Terminal.say("  amount  \(Terminal.shown(display.amount)) \(Terminal.shown(display.currency))")
+        Terminal.say("  payee   \(Terminal.shown(display.payee))")
+        if let iban = display.iban { Terminal.say("  IBAN    \(Terminal.shown(iban))") }
         guard let line = Terminal.ask("Authorise this payment? [y/N] ") else {
             Terminal.say("No answer on standard input (scripts pass --yes): not authorised.")
             return false

@@ -77,4 +77,36 @@ import Testing
             #expect(collector.events.count == 1)
         }
     }
+
+    /// Issue 15, item 6: the SDK sends the NFC form, so its digest is the server's; a spoofed payee
+    /// is refused before anything is sent.
+    @Test func decomposedPayeeIsPaidInNFCAndSpoofedOneRefusedLocally() async throws {
+        try await SDKTestServer().run { server in
+            let userID = try await server.createUser("nfc@example.com")
+            let client = server.client()
+            _ = try await server.activate(client, for: userID)
+            let typed = Transaction(amount: "9.99", currency: "EUR", payee: .init(name: "Cafe\u{301} Lumie\u{300}re"))
+            let normalized = try TransactionRules.normalized(typed).get()
+            let collector = ScriptedCollector(.init())
+
+            let tokens = try await client.pay(typed, using: collector)
+
+            guard case .confirm(let display) = collector.events.first else {
+                Issue.record("the payment was not confirmed first: \(collector.events)")
+                return
+            }
+            #expect(display.payee.unicodeScalars.elementsEqual(normalized.payee.name.unicodeScalars))
+            let claims = try await client.introspect(tokens.accessToken, transaction: normalized)
+            #expect(claims.active)
+            #expect(claims.txn == normalized.digest)
+            #expect(claims.txn != typed.digest, "the raw decomposed form would digest differently")
+
+            let asked = collector.events.count
+            let spoofed = Transaction(amount: "9.99", currency: "EUR", payee: .init(name: "\u{202E}SAS EMCA"))
+            let error = await #expect(throws: SCAClientError.self) { try await client.pay(spoofed, using: collector) }
+            #expect(error?.problemCode == .requestInvalid)
+            #expect(error?.description.contains("payee.name") == true)
+            #expect(collector.events.count == asked, "nothing asked for the refused payment: \(collector.events)")
+        }
+    }
 }

@@ -289,7 +289,7 @@ struct DeviceFlowTests {
         }
     }
 
-    @Test("a user's own API: activation needs an SCA token (used once); settings need a settings_change token")
+    @Test("a user's own API: activation needs a device_activation token (used once); settings need a settings_change token")
     func userAPI() async throws {
         try await TestServer().run { api in
             let userID = try await api.createUser("self@example.com")
@@ -298,9 +298,23 @@ struct DeviceFlowTests {
 
             #expect(try await api.bearer(.post, "/v1/activations", token: "garbage").status == 401)
             #expect(try await api.send(.post, "/v1/activations").status == 401)
-            let issued = try await api.bearer(.post, "/v1/activations", token: login)
+            // Binding a device needs its own SCA (RTS art. 24): the login token used to be
+            // enough (issue 15, item 7); now it is refused, and what is needed is named.
+            let withLogin = try await api.bearer(.post, "/v1/activations", token: login)
+            #expect(withLogin.status == 403)
+            #expect(withLogin.problem?.code == .forbidden)
+            #expect(withLogin.problem?.detail?.contains("device_activation") == true)
+            api.clock.advance(by: 30)
+            let activation = try await api.startChallenge(.deviceActivation, email: "self@example.com")
+            try await api.prove(activation.challengeId, .password, "correct horse battery")
+            let activationToken = try #require(
+                try await api.prove(activation.challengeId, .totp, totp.code(at: api.clock.now())).decode(ProofResponse.self).accessToken)
+            let issued = try await api.bearer(.post, "/v1/activations", token: activationToken)
             #expect(issued.status == 201)
-            #expect(try await api.bearer(.post, "/v1/activations", token: login).status == 401)  // one code per SCA
+            let again = try await api.bearer(.post, "/v1/activations", token: activationToken)  // one code per SCA
+            #expect(again.status == 401)
+            #expect(again.problem?.code == .tokenInvalid)
+            #expect(again.problem?.detail?.contains("issued an activation code already") == true)
             var device = TestDevice()
             let registered = try await api.post("/v1/devices", try device.registration(code: try issued.decode(ActivationCodeResponse.self).activationCode))
             device.deviceID = try registered.decode(RegisteredDeviceResponse.self).deviceId

@@ -158,4 +158,44 @@ struct TerminalAppTests {
         #expect(bad.status != 0, bad.diagnostics)
         #expect(bad.stderr == "error: totp.invalid: not a Base32 seed or an otpauth://totp/ URI\n", bad.diagnostics)
     }
+
+    @Test("activation-code: this device's keys approve a second device; a refused code keeps the binding")
+    func secondDevice() async throws {
+        let server = try await LiveServer()
+        let user = try await server.services.users.create(
+            CreateUserRequest(email: "second@example.com", password: "correct horse battery"))
+        let activation = try await server.services.devices.issueActivationCode(for: user.id).activationCode
+        let phone = try TerminalAppProcess.temporaryHome()
+        let tablet = try TerminalAppProcess.temporaryHome()
+        defer {
+            try? FileManager.default.removeItem(at: phone)
+            try? FileManager.default.removeItem(at: tablet)
+        }
+
+        try await server.run { url in
+            let activate = try await TerminalAppProcess.run(
+                ["activate", activation, "--name", "Phone", "--server", url.absoluteString], home: phone)
+            #expect(activate.status == 0, activate.diagnostics)
+
+            // Binding another device is its own SCA: the device key and biometry approve it.
+            let issued = try await TerminalAppProcess.run(["activation-code", "--biometric", "approve"], home: phone)
+            #expect(issued.status == 0, issued.diagnostics)
+            let line = try #require(issued.lines.first, issued.diagnostics)
+            #expect(line.hasPrefix("activation code: "), issued.diagnostics)
+            let code = String(line.dropFirst("activation code: ".count).prefix(23))
+
+            // A code the server never issued: refused, and the phone stays bound as it was.
+            let unknown = ActivationCode.generate(using: SystemRandom()).description
+            let refused = try await TerminalAppProcess.run(["activate", unknown, "--name", "Phone 2"], home: phone)
+            #expect(refused.status != 0, refused.diagnostics)
+            #expect(refused.stderr.contains("activation.code_invalid"), refused.diagnostics)
+            let coldStart = try await TerminalAppProcess.run(["login", "--cold-start", "--biometric", "approve"], home: phone)
+            #expect(coldStart.status == 0, coldStart.diagnostics)
+
+            let second = try await TerminalAppProcess.run(
+                ["activate", code, "--name", "Tablet", "--server", url.absoluteString], home: tablet)
+            #expect(second.status == 0, second.diagnostics)
+            #expect(try await server.services.devices.devices(of: user.id).map(\.name).sorted() == ["Phone", "Tablet"])
+        }
+    }
 }

@@ -18,7 +18,9 @@ public enum InputRules {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.utf8.count <= maxEmailLength, parts.count == 2, !parts[0].isEmpty,
             parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !email.contains(where: { $0.isWhitespace || $0.isControlCharacter })
+            !email.contains(where: { $0.isWhitespace || $0.isControlCharacter }),
+            // An address is shown too (masked, in lists): nothing that reorders or hides text.
+            !email.unicodeScalars.contains(where: { DisplayText.refusedKind($0) != nil })
         else { return "email must be an address such as name@example.com" }
         return nil
     }
@@ -52,10 +54,11 @@ public enum InputRules {
         value.count == count && value.allSatisfy(\.isASCIIDigit)
     }
 
-    /// A display string: 1 to `maxLength` characters, no control characters.
+    /// A display string as it stands: already NFC and accepted by ``DisplayText`` (1 to
+    /// `maxLength` characters; no control, format, bidirectional or invisible characters). Where
+    /// a text is stored, use ``DisplayText/normalized(_:field:maxLength:)`` and keep its result.
     public static func isPlainText(_ value: String, maxLength: Int) -> Bool {
-        !value.isEmpty && value.count <= maxLength && !value.contains(where: \.isControlCharacter)
-            && value.trimmingCharacters(in: .whitespaces) == value
+        DisplayText.isAcceptable(value, maxLength: maxLength)
     }
 }
 

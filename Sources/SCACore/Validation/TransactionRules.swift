@@ -1,8 +1,12 @@
 /// Checks and normalises a payment before it is bound into a challenge.
 public enum TransactionRules {
-    /// The transaction as it will be canonicalised: IBAN upper-case without spaces.
+    /// The transaction as it will be canonicalised: IBAN upper-case without spaces, payee name
+    /// and reference in NFC. This form is what is stored, digested and shown; a client that
+    /// digests the transaction itself normalises it here first, so both sides agree.
     ///
-    /// Refuses a currency outside `Currency.all`, an amount without exactly the currency's minor
+    /// The payee name (1 to ``DisplayText/maxPayeeNameLength`` characters) and the reference
+    /// (1 to ``DisplayText/maxReferenceLength``) follow ``DisplayText``: no bidirectional,
+    /// control, format or invisible characters. Refuses a currency outside `Currency.all`, an amount without exactly the currency's minor
     /// units (so that `125.0` and `125.00` cannot give two digests of one payment), and an IBAN
     /// that fails its country length or mod-97 check.
     /// - Throws: nothing; returns the reason as `.failure` so callers map it to their own error.
@@ -14,8 +18,9 @@ public enum TransactionRules {
         guard currency.minorUnits(of: transaction.amount) != nil else {
             return .failure(.init(amountReason(for: currency)))
         }
-        guard InputRules.isPlainText(transaction.payee.name, maxLength: 140) else {
-            return .failure(.init("payee.name must be 1 to 140 characters"))
+        switch DisplayText.normalized(transaction.payee.name, field: "payee.name", maxLength: DisplayText.maxPayeeNameLength) {
+        case .success(let name): result.payee.name = name
+        case .failure(let violation): return .failure(.init(violation.reason))
         }
         if let iban = transaction.payee.iban {
             guard let normalized = IBAN.normalized(iban) else {
@@ -23,8 +28,11 @@ public enum TransactionRules {
             }
             result.payee.iban = normalized
         }
-        if let reference = transaction.reference, !InputRules.isPlainText(reference, maxLength: 140) {
-            return .failure(.init("reference must be 1 to 140 characters"))
+        if let reference = transaction.reference {
+            switch DisplayText.normalized(reference, field: "reference", maxLength: DisplayText.maxReferenceLength) {
+            case .success(let normalized): result.reference = normalized
+            case .failure(let violation): return .failure(.init(violation.reason))
+            }
         }
         return .success(result)
     }

@@ -10,12 +10,30 @@ public struct AccountService: Sendable {
     let users: UserService
     let devices: DeviceService
 
-    /// Operations whose token may issue an activation code. API.md names `login` and
-    /// `device_activation`; a `settings_change` token serves too. Each token issues one code.
-    static let activationOperations: Set<OperationKind> = [.login, .deviceActivation, .settingsChange]
+    /// Operations whose token may issue an activation code: binding a device is a sensitive
+    /// act that needs its own SCA (RTS art. 24), so a `login` token, which a session carries
+    /// for minutes, is not enough. A `settings_change` token serves too. Each token issues one code.
+    static let activationOperations: Set<OperationKind> = [.deviceActivation, .settingsChange]
 
+    /// - Throws: `Problem` 401 (`auth.unauthorized`, `token.invalid`, also for a token used
+    ///   before, `session.expired`), 403 `auth.forbidden` naming the operation needed.
     public func issueActivationCode(authorization: String?) async throws -> ActivationCodeResponse {
-        let claims = try await tokens.authorize(authorization, for: Self.activationOperations, consume: true)
+        let claims: AccessTokenClaims
+        do {
+            claims = try await tokens.authorize(authorization, for: Self.activationOperations, consume: false)
+        } catch let problem as Problem where problem.code == .forbidden {
+            var named = problem
+            named.detail =
+                "Issuing an activation code needs the token of a completed device_activation (or settings_change) challenge."
+            throw named
+        }
+        do {
+            try await tokens.consume(claims)
+        } catch let problem as Problem where problem.code == .tokenInvalid {
+            var named = problem
+            named.detail = "This token has issued an activation code already; each code needs a new device_activation challenge."
+            throw named
+        }
         return try await devices.issueActivationCode(for: claims.sub.value)
     }
 

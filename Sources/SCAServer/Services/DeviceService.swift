@@ -46,12 +46,10 @@ public struct DeviceService: Sendable {
     ///   409 `device.limit_reached`.
     public func register(_ request: RegisterDeviceRequest) async throws -> RegisteredDeviceResponse {
         guard let code = ActivationCode(request.activationCode) else { throw Problem.activationCodeInvalid() }
-        guard InputRules.isPlainText(request.name, maxLength: 64) else {
-            throw Problem.invalidRequest("name must be 1 to 64 characters")
-        }
-        guard InputRules.isPlainText(request.platform, maxLength: 32) else {
-            throw Problem.invalidRequest("platform must be 1 to 32 characters")
-        }
+        // The owner sees name and platform in the device list: the display-text rule applies,
+        // and the NFC form is what is stored.
+        let name = try Self.displayText(request.name, field: "name", maxLength: DisplayText.maxDeviceNameLength)
+        let platform = try Self.displayText(request.platform, field: "platform", maxLength: DisplayText.maxPlatformLength)
         let possessionKey = try Self.publicKey(request.possessionKey, field: "possessionKey")
         let biometryKey = try request.biometryKey.map { try Self.publicKey($0, field: "biometryKey") }
         guard let proof = Base64URL.decode(request.proof), proof.count == 64 else {
@@ -62,7 +60,7 @@ public struct DeviceService: Sendable {
         }
         let now = runtime.now()
         let candidate = DeviceRecord(
-            id: runtime.makeID(prefix: "dev"), userID: "", name: request.name, platform: request.platform,
+            id: runtime.makeID(prefix: "dev"), userID: "", name: name, platform: platform,
             possessionKey: possessionKey, biometryKey: biometryKey, createdAt: now)
         let registration: DeviceRegistration
         do {
@@ -135,6 +133,15 @@ public struct DeviceService: Sendable {
 
     private func hash(_ code: ActivationCode) -> [UInt8] {
         box.mac(Array(code.description.utf8), purpose: "activation-code")
+    }
+
+    /// The NFC form of a text the user will be shown.
+    /// - Throws: `Problem.invalidRequest` naming the field.
+    static func displayText(_ text: String, field: String, maxLength: Int) throws -> String {
+        switch DisplayText.normalized(text, field: field, maxLength: maxLength) {
+        case .success(let normalized): return normalized
+        case .failure(let violation): throw Problem.invalidRequest(violation.reason)
+        }
     }
 
     private static func publicKey(_ text: String, field: String) throws -> [UInt8] {

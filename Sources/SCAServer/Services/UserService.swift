@@ -18,9 +18,12 @@ public struct UserService: Sendable {
     public func create(_ request: CreateUserRequest) async throws -> UserRecord {
         let email = InputRules.normalizedEmail(request.email)
         try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
-        let roles = request.roles ?? []
-        guard roles.allSatisfy({ InputRules.isPlainText($0, maxLength: 64) }), roles.count <= 16 else {
+        guard (request.roles ?? []).count <= 16 else {
             throw Problem.invalidRequest("roles must be up to 16 names of 1 to 64 characters")
+        }
+        // Roles are names an operator reads: the display-text rule, stored in NFC.
+        let roles = try (request.roles ?? []).map {
+            try DeviceService.displayText($0, field: "roles", maxLength: DisplayText.maxRoleLength)
         }
         let user = UserRecord(
             id: runtime.makeID(prefix: "usr"), email: email, phone: request.phone,

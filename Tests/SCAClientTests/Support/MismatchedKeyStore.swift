@@ -7,17 +7,21 @@ struct MismatchedKeyStore: DeviceKeyStore {
     let base: FileDeviceKeyStore
     let stranger = P256.Signing.PrivateKey()
 
-    func createKeys() async throws -> (possession: [UInt8], biometry: [UInt8]?) { try await base.createKeys() }
+    // The activation proof (by the pending key) must still pass, so only challenge signatures go wrong.
+    func createPendingKeys() async throws -> PendingDeviceKeys { try await base.createPendingKeys() }
+    func signWithPendingKey(_ payload: [UInt8], with key: DeviceKeyKind, of pending: PendingDeviceKeys) async throws -> [UInt8] {
+        try await base.signWithPendingKey(payload, with: key, of: pending)
+    }
+    func commitPendingKeys(_ pending: PendingDeviceKeys, binding: DeviceBinding) async throws {
+        try await base.commitPendingKeys(pending, binding: binding)
+    }
+    func discardPendingKeys(_ pending: PendingDeviceKeys) async throws { try await base.discardPendingKeys(pending) }
 
     func sign(_ payload: [UInt8], with key: DeviceKeyKind) async throws -> [UInt8] {
-        // The activation proof must still pass, so only challenge signatures go wrong.
-        guard key == .possession, !payload.starts(with: Array("sca-v1|activation|".utf8)) else {
-            return try await base.sign(payload, with: key)
-        }
+        guard key == .possession else { return try await base.sign(payload, with: key) }
         return Array(try stranger.signature(for: payload).rawRepresentation)
     }
 
     func binding() async throws -> DeviceBinding? { try await base.binding() }
-    func saveBinding(_ binding: DeviceBinding) async throws { try await base.saveBinding(binding) }
     func reset() async throws { try await base.reset() }
 }
