@@ -44,4 +44,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
 
     public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
     public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
+
+    // Database outage (issue 15, item 10).
+    /// The database did not answer within the configured deadline; retry after `Retry-After`.
+    public static let serverUnavailable = ProblemCode(rawValue: "server.unavailable")
 }

@@ -19,6 +19,10 @@ public struct ConfigurationLoader: Sendable {
             "scryptLogN", "scryptR", "scryptP", "passwordHashConcurrency", "passwordHashQueueLimit", "messageSender", "webhookURL", "maxBodySize",
             "maxDevicesPerUser", "maxDeviceFailures", "activationCodeLifetime", "activationCodeMaxTries",
             "highValuePaymentThreshold", "trustedProxyHeader",
+            // Database outage (issue 15, item 10).
+            "databaseTimeout",
+            // Audit checkpoints (issue 15, item 11).
+            "auditCheckpointFile", "auditCheckpointInterval",
         ]
         for currency in Currency.all where currency.code != "EUR" {
             keys.append("exchangeRates.\(currency.code)")
@@ -158,6 +162,15 @@ public struct ConfigurationLoader: Sendable {
         case "activationCodeMaxTries": configuration.activationCodeMaxTries = try integer()
         case "highValuePaymentThreshold": configuration.highValuePaymentThreshold = value
         case "trustedProxyHeader": configuration.trustedProxyHeader = value.isEmpty ? nil : value
+        // Database outage (issue 15, item 10).
+        case "databaseTimeout":
+            guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)) else {
+                throw ConfigurationError("\(key) must be a number of seconds, got \"\(value)\"")
+            }
+            configuration.databaseTimeout = seconds
+        // Audit checkpoints (issue 15, item 11).
+        case "auditCheckpointFile": configuration.auditCheckpointFile = value.isEmpty ? nil : value
+        case "auditCheckpointInterval": configuration.auditCheckpointInterval = try integer()
         case _ where key.hasPrefix("exchangeRates."):
             configuration.exchangeRates[String(key.dropFirst("exchangeRates.".count)).uppercased()] = value
         default:
