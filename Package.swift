@@ -136,6 +136,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // The audit checkpoint tests cut entries from the SQLite file as an attacker would.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -55,7 +55,8 @@ public struct SCAServices: Sendable {
         if let store {
             database = store
         } else if let databaseURL = configuration.databaseURL {
-            let postgres = try await PostgresStore.connect(url: databaseURL, logger: logger)
+            let postgres = try await PostgresStore.connect(
+                url: databaseURL, timeout: .seconds(configuration.databaseTimeout), logger: logger)
             ownedPostgresStore = postgres
             database = postgres
         } else {

@@ -14,7 +14,7 @@ extension PostgresStore {
     ///   is no user `code.userID`.
     public func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
         do {
-            try await transaction { connection in
+            try await transaction { [self] connection in
                 if try await liveActivationCode(
                     connection, lookupID: code.lookupID, now: code.createdAt, maximumTries: maximumTries) != nil
                 {
@@ -51,7 +51,7 @@ extension PostgresStore {
         _ device: DeviceRecord, lookupID: String, codeHash: [UInt8], now: Date, maximumTries: Int, maximumDevices: Int
     ) async throws -> DeviceRegistration {
         do {
-            return try await transaction { connection in
+            return try await transaction { [self] connection in
                 guard
                     let code = try await liveActivationCode(
                         connection, lookupID: lookupID, now: now, maximumTries: maximumTries)

@@ -9,7 +9,7 @@ extension PostgresStore {
     /// after another, so the chain never forks. (A row lock on the last entry would not guard
     /// the empty table; the advisory lock does.)
     public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             _ = try await connection.rows(
                 """
                 SELECT pg_advisory_xact_lock(

@@ -66,7 +66,7 @@ extension PostgresStore {
     /// `INSERT … ON CONFLICT DO NOTHING RETURNING` decides between racing instances; the
     /// clean-up shares the transaction so the insert sees it.
     public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             _ = try await connection.rows(
                 "DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds)", logger: logger)
             let inserted = try await connection.rows(

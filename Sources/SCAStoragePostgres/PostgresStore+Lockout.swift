@@ -10,7 +10,7 @@ import SCAStorage
 extension PostgresStore {
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             var lockout = try await lockedLockout(connection, userID: userID)
             let before = lockout
             let reservation = lockout.reserveAttempt(policy: policy, now: now)
@@ -21,7 +21,7 @@ extension PostgresStore {
 
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             var lockout = try await lockedLockout(connection, userID: userID)
             let before = lockout
             let outcome = lockout.recordFailure(policy: policy, now: now)

@@ -8,7 +8,7 @@ extension PostgresStore {
     /// - Throws: `StoreError.conflict("id")` when the session id or token hash exists.
     public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
         do {
-            try await transaction { connection in
+            try await transaction { [self] connection in
                 _ = try await connection.rows(
                     """
                     INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
@@ -34,7 +34,7 @@ extension PostgresStore {
     /// Reads and writes the session in one transaction with its row locked, so a use racing a
     /// revocation or another use on another instance sees its outcome.
     public func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             guard var session = try await lockedSession(connection, id: id) else { return .notFound }
             if session.revokedAt != nil { return .revoked }
             if Self.isIdle(session, now: now, idleTimeout: idleTimeout) {

@@ -12,7 +12,7 @@ extension PostgresStore {
     /// schema: row locks cannot guard a row that does not exist yet, and of several instances
     /// starting on one database the first must store its key and the others adopt it.
     public func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             _ = try await connection.rows(
                 """
                 SELECT pg_advisory_xact_lock(

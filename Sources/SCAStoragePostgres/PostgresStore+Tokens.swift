@@ -15,7 +15,7 @@ extension PostgresStore {
         presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             let row = try await connection.rows(
                 "SELECT * FROM refresh_tokens WHERE token_hash = \(bytea(presentedHash)) FOR UPDATE", logger: logger
             ).first
@@ -59,7 +59,7 @@ extension PostgresStore {
     /// instances, the one whose row lands gets a row back. The two statements share a
     /// transaction so the insert sees the clean-up.
     public func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             _ = try await connection.rows(
                 "DELETE FROM consumed_tokens WHERE expires_at < \(now.unixSeconds)", logger: logger)
             let inserted = try await connection.rows(

@@ -21,13 +21,17 @@ public final class PostgresStore: SCAStore {
     /// The connection pool. Queries lease a connection for one statement or one transaction.
     let client: PostgresClient
     let logger: Logger
+    /// How long one operation (lease, statements, commit) may take before it fails with
+    /// `StoreUnavailable`; see ``leased(_:)``.
+    let timeout: Duration
     /// Runs `client.run()`, which the pool needs to open and keep connections; cancelled by
     /// ``shutdown()`` or when the store goes away.
     private let runTask: Task<Void, Never>
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, logger: Logger, timeout: Duration) {
         self.client = client
         self.logger = logger
+        self.timeout = timeout
         // `Task.immediate` enters `run()` before returning, so the pool counts as running by
         // the first query (PostgresNIO warns about a query that comes first).
         if #available(macOS 26, iOS 26, *) {
@@ -51,15 +55,20 @@ public final class PostgresStore: SCAStore {
     /// server cannot be reached or refuses the login, where the pool would keep retrying.
     /// Instances starting together take turns through an advisory lock, so each step runs once.
     ///
-    /// - Parameter url: `postgres://user:password@host:port/database?sslmode=disable`; see
-    ///   ``PostgresDatabaseURL`` for the parameters understood.
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database?sslmode=disable`; see
+    ///     ``PostgresDatabaseURL`` for the parameters understood.
+    ///   - timeout: the deadline of every store operation once running (waiting for a pooled
+    ///     connection included), and of opening a connection. An operation that misses it
+    ///     fails with `StoreUnavailable`.
     /// - Throws: ``PostgresStoreError`` for a bad URL, an unreachable server, a refused login
     ///   or a failed migration.
-    public static func connect(url: String, logger: Logger) async throws -> PostgresStore {
+    public static func connect(url: String, timeout: Duration = .seconds(5), logger: Logger) async throws -> PostgresStore {
         let settings = try PostgresDatabaseURL(url)
         do {
-            let connection = try await PostgresConnection.connect(
-                configuration: try settings.connectionConfiguration(), id: 0, logger: logger)
+            var configuration = try settings.connectionConfiguration()
+            configuration.options.connectTimeout = .init(timeout)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             do {
                 try await PostgresMigrations.migrate(connection, logger: logger)
             } catch {
@@ -70,9 +79,13 @@ public final class PostgresStore: SCAStore {
         } catch let error as PSQLError {
             throw PostgresStoreError.connection(error, target: settings.redacted)
         }
+        var clientConfiguration = try settings.clientConfiguration()
+        // A connection attempt to a silent host gives up within the deadline, so that the pool
+        // retries (with its own backoff) and a recovered database is found again by itself.
+        clientConfiguration.options.connectTimeout = timeout
         let store = PostgresStore(
-            client: PostgresClient(configuration: try settings.clientConfiguration(), backgroundLogger: logger),
-            logger: logger)
+            client: PostgresClient(configuration: clientConfiguration, backgroundLogger: logger),
+            logger: logger, timeout: timeout)
         logger.info("PostgreSQL store ready", metadata: ["database": "\(settings.redacted)"])
         return store
     }
@@ -85,41 +98,33 @@ public final class PostgresStore: SCAStore {
 
     // MARK: Health
 
-    /// Runs a trivial query, giving up after `timeout`: while the server is unreachable the
-    /// pool keeps trying to connect and a query would wait for it, where a readiness probe
-    /// needs an answer.
-    /// - Throws: A PostgresNIO error, or ``PostgresStoreError`` on timeout.
+    /// Runs a trivial query within the store's deadline: while the server is unreachable the
+    /// pool keeps trying to connect, where a readiness probe needs an answer.
+    /// - Throws: `StoreUnavailable` when the database does not answer in time.
     public func checkHealth() async throws {
-        try await checkHealth(timeout: .seconds(5))
-    }
-
-    func checkHealth(timeout: Duration) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try await self.rows("SELECT 1") }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw PostgresStoreError(reason: "no answer from the database within \(timeout)")
-            }
-            // The first to finish decides; cancelling the other withdraws a waiting lease.
-            defer { group.cancelAll() }
-            _ = try await group.next()
-        }
+        _ = try await rows("SELECT 1")
     }
 
     // MARK: Running statements
 
-    /// Runs one statement on a pooled connection and returns its rows (none for most writes).
+    /// Runs one statement on a pooled connection and returns its rows (none for most writes),
+    /// within the store's deadline.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await client.query(query, logger: logger).collect()
+        let logger = self.logger
+        return try await leased { connection in
+            try await connection.query(query, logger: logger).collect()
+        }
     }
 
-    /// Runs `body` in one transaction on one pooled connection: committed when `body`
-    /// returns, rolled back when it throws, and the error `body` threw is rethrown unchanged
-    /// (PostgresNIO's own `withTransaction` wraps it, which would hide a `StoreError`).
+    /// Runs `body` in one transaction on one pooled connection, within the store's deadline:
+    /// committed when `body` returns, rolled back when it throws, and the error `body` threw
+    /// is rethrown unchanged (PostgresNIO's own `withTransaction` wraps it, which would hide a
+    /// `StoreError`).
     func transaction<Result: Sendable>(
-        _ body: (PostgresConnection) async throws -> Result
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await client.withConnection { connection in
+        let logger = self.logger
+        return try await leased { connection in
             try await connection.query("BEGIN", logger: logger)
             let result: Result
             do {

@@ -6,20 +6,46 @@ import SCAServer
 /// `sca-server audit …`: checking and exporting the hash-chained audit trail.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Verify or export the audit trail.", subcommands: [Verify.self, Export.self])
+        commandName: "audit", abstract: "Verify, checkpoint or export the audit trail.",
+        subcommands: [Verify.self, Checkpoint.self, Export.self])
 
     /// Entries read per query: bounded memory however long the trail.
     static let pageSize = 1_000
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Walk the hash chain from the first entry; exit non-zero at the first broken link.")
+            abstract: "Walk the hash chain from the first entry; exit 2 at the first broken link, or when the chain contradicts a checkpoint.")
         @OptionGroup var common: CommonOptions
+        @Option(help: ArgumentHelp(
+            "A checkpoint written by `audit checkpoint`: the chain must still reach its entry, with the same hash.",
+            valueName: "file"))
+        var checkpoint: String?
 
         func run() async throws {
             var broken: AuditChainBreak?
             var intact: Int64 = 0
+            var checkpointProblem: String?
+            var checked: AuditCheckpoint?
+            let checkpointText: String?
+            if let checkpoint {
+                guard let data = FileManager.default.contents(atPath: checkpoint) else {
+                    throw ValidationError("cannot read checkpoint file \(checkpoint)")
+                }
+                checkpointText = String(decoding: data, as: UTF8.self)
+            } else {
+                checkpointText = nil
+            }
             try await withServices(common) { services in
+                var expected: AuditCheckpoint?
+                if let checkpointText {
+                    do {
+                        expected = try AuditCheckpoints(services: services).verify(checkpointText)
+                    } catch let error as AuditCheckpointError {
+                        checkpointProblem = error.description
+                        return
+                    }
+                }
+                var hashAtCheckpoint: String?
                 var verifier = AuditChainVerifier()
                 var after: Int64 = 0
                 pages: while true {
@@ -29,17 +55,60 @@ struct AuditCommand: AsyncParsableCommand {
                             broken = found
                             break pages
                         }
+                        if entry.sequence == expected?.sequence { hashAtCheckpoint = entry.hash }
                         after = entry.sequence
                     }
                     if page.count < AuditCommand.pageSize { break }
                 }
                 intact = verifier.count
+                if let expected, broken == nil,
+                    let mismatch = expected.mismatch(chainLength: intact, hashAtSequence: hashAtCheckpoint)
+                {
+                    checkpointProblem = mismatch.description
+                }
+                checked = expected
+            }
+            if let checkpointProblem {
+                FileHandle.standardError.write(Data("audit checkpoint check failed: \(checkpointProblem)\n".utf8))
+                throw ExitCode(2)
             }
             if let broken {
                 FileHandle.standardError.write(Data("audit chain broken: \(broken) (\(intact) entries intact before it)\n".utf8))
                 throw ExitCode(2)
             }
             print("audit chain intact: \(intact) entries")
+            if let checked {
+                print("checkpoint matches: entry \(checked.sequence) taken \(Self.format(checked.time))")
+            }
+        }
+
+        static func format(_ date: Date) -> String {
+            ISO8601DateFormatter().string(from: date)
+        }
+    }
+
+    struct Checkpoint: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a signed checkpoint of the chain's newest entry (sequence, hash, time; ES256 JWS with the token-signing key).",
+            discussion: """
+                Keep checkpoints outside the data directory (another machine, write-once storage): \
+                `audit verify --checkpoint FILE` then shows whether newest entries were cut since.
+                """)
+        @OptionGroup var common: CommonOptions
+        @Option(help: ArgumentHelp("Write the checkpoint here (replaced atomically) instead of standard output.", valueName: "file"))
+        var output: String?
+
+        func run() async throws {
+            try await withServices(common) { services in
+                let (checkpoint, jws) = try await AuditCheckpoints(services: services).take()
+                let line = Data((jws + "\n").utf8)
+                if let output {
+                    try line.write(to: URL(fileURLWithPath: output), options: .atomic)
+                    print("checkpoint of entry \(checkpoint.sequence) (hash \(checkpoint.hash)) written to \(output)")
+                } else {
+                    FileHandle.standardOutput.write(line)
+                }
+            }
         }
     }
 

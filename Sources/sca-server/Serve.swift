@@ -28,13 +28,27 @@ struct Serve: AsyncParsableCommand {
         let app = services.application { port in
             printUnbuffered("sca-server listening on http://\(host):\(port)")
         }
+        // Signed audit checkpoints to a file outside the data directory, when configured.
+        let checkpoints = try PeriodicAuditCheckpoints(services: services)
+        let checkpointing = checkpoints.map { checkpoints in Task { await checkpoints.run() } }
         do {
             try await app.runService()
         } catch {
+            checkpointing?.cancel()
             await services.shutdown()
             throw error
         }
-        // SIGTERM or SIGINT: the HTTP server has drained; close the database pool too.
+        // SIGTERM or SIGINT: the HTTP server has drained; a last checkpoint covers what it
+        // wrote; then close the database pool too.
+        checkpointing?.cancel()
+        await checkpointing?.value
+        if let checkpoints {
+            do {
+                try await checkpoints.writeNow()
+            } catch {
+                FileHandle.standardError.write(Data("audit checkpoint not written to \(checkpoints.path): \(error)\n".utf8))
+            }
+        }
         await services.shutdown()
     }
 

@@ -53,4 +53,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let proofInProgress = ProblemCode(rawValue: "sca.proof_in_progress")
     public static let categoryAlreadyCollected = ProblemCode(rawValue: "sca.category_already_collected")
     public static let codeAlreadyUsed = ProblemCode(rawValue: "sca.code_already_used")
+    // Database outage (issue 15, item 10).
+    /// The database did not answer within the configured deadline; retry after `Retry-After`.
+    public static let serverUnavailable = ProblemCode(rawValue: "server.unavailable")
 }

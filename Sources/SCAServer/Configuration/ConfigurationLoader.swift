@@ -22,6 +22,10 @@ public struct ConfigurationLoader: Sendable {
             // Send and challenge budgets, and what a decoy looks like (issue 15).
             "sendLimitsPerDestination", "sendLimitsPerUser", "sendLimitsPerClient", "sendLimitsGlobal",
             "challengeLimitsPerClient", "decoyMethods", "decoyPhonePattern",
+            // Database outage (issue 15, item 10).
+            "databaseTimeout",
+            // Audit checkpoints (issue 15, item 11).
+            "auditCheckpointFile", "auditCheckpointInterval",
         ]
         for currency in Currency.all where currency.code != "EUR" {
             keys.append("exchangeRates.\(currency.code)")
@@ -174,6 +178,15 @@ public struct ConfigurationLoader: Sendable {
                 return method
             }
         case "decoyPhonePattern": configuration.decoyPhonePattern = value.trimmingCharacters(in: .whitespaces)
+        // Database outage (issue 15, item 10).
+        case "databaseTimeout":
+            guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)) else {
+                throw ConfigurationError("\(key) must be a number of seconds, got \"\(value)\"")
+            }
+            configuration.databaseTimeout = seconds
+        // Audit checkpoints (issue 15, item 11).
+        case "auditCheckpointFile": configuration.auditCheckpointFile = value.isEmpty ? nil : value
+        case "auditCheckpointInterval": configuration.auditCheckpointInterval = try integer()
         case _ where key.hasPrefix("exchangeRates."):
             configuration.exchangeRates[String(key.dropFirst("exchangeRates.".count)).uppercased()] = value
         default:

@@ -87,6 +87,18 @@ public struct ServerConfiguration: Sendable {
     /// drawn from a keyed hash of the typed address (the same every time). Match your users'
     /// numbers, so a decoy's SMS mask has the same length and prefix as theirs.
     public var decoyPhonePattern = "+336########"
+    // Database outage (issue 15, item 10).
+    /// Seconds one store operation may take on PostgreSQL, waiting for a pooled connection
+    /// included, before the request is answered `503 server.unavailable`; also the connect
+    /// timeout of each new connection. Fractions allowed.
+    public var databaseTimeout: Double = 5
+
+    // Audit checkpoints (issue 15, item 11).
+    /// A file outside the data directory where `serve` writes a signed audit checkpoint at
+    /// start, every `auditCheckpointInterval` minutes and at shutdown; nil: none.
+    public var auditCheckpointFile: String?
+    /// Minutes between two periodic audit checkpoints.
+    public var auditCheckpointInterval = 60
 
     public init() {}
 
@@ -163,6 +175,22 @@ public struct ServerConfiguration: Sendable {
         }
         try rateLimits.validate()
         try validateDecoyProfile()
+        // Database outage (issue 15, item 10).
+        guard databaseTimeout.isFinite, databaseTimeout >= 0.01, databaseTimeout <= 600 else {
+            throw ConfigurationError("databaseTimeout must be between 0.01 and 600 seconds, got \(databaseTimeout)")
+        }
+        // Audit checkpoints (issue 15, item 11).
+        if let auditCheckpointFile {
+            // Whoever can cut the chain can rewrite a checkpoint next to it: keep it elsewhere.
+            let file = URL(fileURLWithPath: auditCheckpointFile).standardizedFileURL.path
+            let data = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
+            guard !(file == data || file.hasPrefix(data.hasSuffix("/") ? data : data + "/")) else {
+                throw ConfigurationError("auditCheckpointFile must be outside the data directory, got \(auditCheckpointFile)")
+            }
+        }
+        guard (1...10_080).contains(auditCheckpointInterval) else {
+            throw ConfigurationError("auditCheckpointInterval must be between 1 and 10080 minutes, got \(auditCheckpointInterval)")
+        }
         if let adminKey, adminKey.count < 16 {
             throw ConfigurationError("adminKey must have at least 16 characters")
         }

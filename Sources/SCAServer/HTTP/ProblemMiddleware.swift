@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import SCACore
+import SCAStorage
 
 /// Turns every failure into problem JSON with a stable code, and refuses bodies that announce
 /// themselves as too large before reading them. Unexpected errors are logged by type only and
@@ -16,6 +17,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return .problem(problem)
+        } catch is StoreUnavailable {
+            return .problem(.serverUnavailable)
         } catch let error as HTTPError {
             switch error.status {
             case .notFound: return .problem(.notFound)

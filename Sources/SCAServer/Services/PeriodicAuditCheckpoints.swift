@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import SCACore
+import SCAStorage
+
+/// Writes a signed audit checkpoint (``AuditCheckpoint``) to the configured file when the
+/// server starts, every `auditCheckpointInterval` minutes while it runs, and once more when
+/// it stops, so that entries cut from the end of the chain later show against the newest
+/// checkpoint kept outside the data directory (`sca-server audit verify --checkpoint FILE`).
+///
+/// Each write replaces the file atomically (write, then rename): a crash never leaves half a
+/// checkpoint. Shipping older checkpoints elsewhere (write-once storage, another machine) is
+/// left to the operator's tools; the file always holds the newest one.
+public struct PeriodicAuditCheckpoints: Sendable {
+    let checkpoints: AuditCheckpoints
+    /// Where the checkpoint is written.
+    public let path: String
+    let interval: Duration
+    let logger: Logger
+
+    /// nil when no `auditCheckpointFile` is configured.
+    /// - Throws: `ConfigurationError` when the server key cannot be read.
+    public init?(services: SCAServices) throws {
+        guard let path = services.configuration.auditCheckpointFile else { return nil }
+        checkpoints = try AuditCheckpoints(services: services)
+        self.path = path
+        interval = .seconds(services.configuration.auditCheckpointInterval * 60)
+        logger = services.logger
+    }
+
+    /// Writes a checkpoint now and every interval until the task is cancelled. A failed write
+    /// (database unreachable, disk full) is logged and retried at the next interval.
+    public func run() async {
+        var head: AuditEntry?
+        while !Task.isCancelled {
+            do {
+                head = try await write(after: head)
+            } catch {
+                logger.warning(
+                    "audit checkpoint not written",
+                    metadata: ["path": "\(path)", "error": "\(String(describing: type(of: error)))"])
+            }
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Writes a checkpoint of the chain as it stands.
+    @discardableResult
+    public func writeNow() async throws -> AuditCheckpoint {
+        let head = try await checkpoints.head()
+        return try await write(head: head)
+    }
+
+    /// Finds the head from `previous` on (the chain only grows: no need to read it all again).
+    private func write(after previous: AuditEntry?) async throws -> AuditEntry? {
+        let head = try await checkpoints.head(after: previous?.sequence ?? 0) ?? previous
+        try await write(head: head)
+        return head
+    }
+
+    @discardableResult
+    private func write(head: AuditEntry?) async throws -> AuditCheckpoint {
+        let (checkpoint, jws) = try await checkpoints.sign(head: head)
+        try Data((jws + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        logger.debug("audit checkpoint written", metadata: ["path": "\(path)", "sequence": "\(checkpoint.sequence)"])
+        return checkpoint
+    }
+}
