@@ -44,4 +44,12 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
 
     public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
     public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
+
+    // HTTP contract (issue 15).
+    /// The request's body did not arrive within the configured time (`408`).
+    public static let requestTimeout = ProblemCode(rawValue: "request.timeout")
+    /// A JSON route was sent a body of another media type (`415`).
+    public static let unsupportedMediaType = ProblemCode(rawValue: "request.unsupported_media_type")
+    /// A consuming introspection of a transaction-bound token named no transaction (`400`).
+    public static let transactionRequired = ProblemCode(rawValue: "request.transaction_required")
 }

@@ -19,6 +19,8 @@ public struct ConfigurationLoader: Sendable {
             "scryptLogN", "scryptR", "scryptP", "passwordHashConcurrency", "passwordHashQueueLimit", "messageSender", "webhookURL", "maxBodySize",
             "maxDevicesPerUser", "maxDeviceFailures", "activationCodeLifetime", "activationCodeMaxTries",
             "highValuePaymentThreshold", "trustedProxyHeader",
+            // Slow clients and logging (issue 15).
+            "requestReadTimeout", "connectionIdleTimeout", "maxConnections", "logLevel",
         ]
         for currency in Currency.all where currency.code != "EUR" {
             keys.append("exchangeRates.\(currency.code)")
@@ -158,6 +160,11 @@ public struct ConfigurationLoader: Sendable {
         case "activationCodeMaxTries": configuration.activationCodeMaxTries = try integer()
         case "highValuePaymentThreshold": configuration.highValuePaymentThreshold = value
         case "trustedProxyHeader": configuration.trustedProxyHeader = value.isEmpty ? nil : value
+        // Slow clients and logging (issue 15).
+        case "requestReadTimeout": configuration.requestReadTimeout = try integer()
+        case "connectionIdleTimeout": configuration.connectionIdleTimeout = try integer()
+        case "maxConnections": configuration.maxConnections = try integer()
+        case "logLevel": configuration.logLevel = value.trimmingCharacters(in: .whitespaces).lowercased()
         case _ where key.hasPrefix("exchangeRates."):
             configuration.exchangeRates[String(key.dropFirst("exchangeRates.".count)).uppercased()] = value
         default:
