@@ -23,6 +23,7 @@ struct ContractTests {
                 (.delete, "/admin/v1/users", "POST, GET"),
                 (.post, "/v1/challenges/chl_x", "GET, DELETE"),
                 (.post, "/health/live", "GET"),
+                (.trace, "/v1/tokens/refresh", "POST"),
             ] {
                 let response = try await api.send(method, path)
                 #expect(response.status == 405, "\(method) \(path)")

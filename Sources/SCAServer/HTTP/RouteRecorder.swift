@@ -6,7 +6,7 @@ import Hummingbird
 /// header (RFC 9110 §15.5.6) instead of Hummingbird's `404`.
 final class RouteRecorder<Context: RequestContext>: RouterMethods {
     /// The methods a `405` may be given for: the ones a client can mean on a resource.
-    static var answeredMethods: [HTTPRequest.Method] { [.get, .head, .post, .put, .patch, .delete, .options] }
+    static var answeredMethods: [HTTPRequest.Method] { [.get, .head, .post, .put, .patch, .delete, .options, .trace] }
 
     private let router: Router<Context>
     /// Paths in registration order, each with its methods.
