@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import SCACore
 import SCAStorage
@@ -133,7 +135,8 @@ public struct SCAServices: Sendable {
         await ownedPostgresStore?.shutdown()
     }
 
-    /// Every route of API.md behind the problem middleware.
+    /// Every route of API.md behind the problem middleware. A known path asked with another
+    /// method answers `405` with `Allow`.
     public func router() -> Router<SCARequestContext> {
         let router = Router(context: SCARequestContext.self)
         router.add(middleware: RequestInfoMiddleware(
@@ -141,23 +144,36 @@ public struct SCAServices: Sendable {
         // Outside the problem middleware, so it counts the status a problem was turned into.
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
-        ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: router)
-        TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: router)
-        DeviceRoutes(devices: devices, account: account, maxBodySize: configuration.maxBodySize).register(on: router)
+        let routes = RouteRecorder(router)
+        ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: routes)
+        TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: routes)
+        DeviceRoutes(devices: devices, account: account, maxBodySize: configuration.maxBodySize).register(on: routes)
         AdminRoutes(
             users: users, admin: admin, devices: devices, adminKey: configuration.adminKey,
             maxBodySize: configuration.maxBodySize
-        ).register(on: router)
-        MetadataRoutes(tokens: tokens, store: store).register(on: router)
-        MetricsRoutes(metrics: metrics).register(on: router)
+        ).register(on: routes)
+        MetadataRoutes(tokens: tokens, store: store).register(on: routes)
+        MetricsRoutes(metrics: metrics).register(on: routes)
+        routes.answerOtherMethods()
         return router
     }
 
-    /// The HTTP server on the configured host and port.
+    /// The HTTP server on the configured host and port, with the slow-client bounds: a
+    /// connection idle (or still sending its headers) for `connectionIdleTimeout` is closed, a
+    /// body not complete `requestReadTimeout` after its headers is answered `408`, and
+    /// connections beyond `maxConnections` are closed when accepted.
     /// - Parameter onServerRunning: called with the bound port (useful with port 0).
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+        let counter = ConnectionCounter(limit: configuration.maxConnections)
+        let readTimeout = TimeAmount.seconds(Int64(configuration.requestReadTimeout))
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [
+                ConnectionLimitHandler(counter: counter), RequestReadTimeoutHandler(timeout: readTimeout),
+            ],
+            idleTimeout: .seconds(Int64(configuration.connectionIdleTimeout)))
+        return Application(
             router: router(),
+            server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "sca-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -93,6 +93,9 @@ public protocol SCAStore: Sendable {
     ) async throws -> RefreshRotation
     /// Burns an access token id: true the first time only.
     func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool
+    /// Whether an access token id was burnt by ``consumeToken(id:expiresAt:now:)`` and its token
+    /// has not expired yet (introspection answers such a token inactive; issue 15).
+    func isTokenConsumed(id: String, now: Date) async throws -> Bool
 
     // MARK: Signing keys
 

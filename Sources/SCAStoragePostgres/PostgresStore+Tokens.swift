@@ -72,6 +72,10 @@ extension PostgresStore {
         }
     }
 
+    public func isTokenConsumed(id: String, now: Date) async throws -> Bool {
+        try await !rows("SELECT 1 FROM consumed_tokens WHERE jti = \(id) AND expires_at >= \(now.unixSeconds)").isEmpty
+    }
+
     func insert(_ token: RefreshTokenRecord, _ connection: PostgresConnection) async throws {
         _ = try await connection.rows(
             """

@@ -68,6 +68,14 @@ extension SQLiteStore {
         }
     }
 
+    public func isTokenConsumed(id: String, now: Date) async throws -> Bool {
+        try await writer.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM consumed_tokens WHERE jti = ? AND expires_at >= ?)",
+                arguments: [id, now.unixSeconds]) ?? false
+        }
+    }
+
     static func insert(_ token: RefreshTokenRecord, _ db: Database) throws {
         try db.execute(
             sql: """

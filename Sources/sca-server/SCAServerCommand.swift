@@ -40,13 +40,13 @@ struct CommonOptions: ParsableArguments {
     }
 }
 
-/// Log lines to standard error at `info`; every line emitted while serving a request carries
-/// its id as `request` metadata.
-func bootstrapLogging() {
+/// Log lines to standard error from `level` up (the configured `logLevel`, `info` by default);
+/// every line emitted while serving a request carries its id as `request` metadata.
+func bootstrapLogging(level: Logger.Level) {
     LoggingSystem.bootstrap(
         { label, metadataProvider in
             var handler = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
-            handler.logLevel = .info
+            handler.logLevel = level
             return handler
         }, metadataProvider: .requestInfo)
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 import SCAServer
 
 struct Serve: AsyncParsableCommand {
@@ -11,6 +12,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to bind; 0 picks a free one and prints it.") var port: Int?
     @Option(help: "Admin API key (also SCA_ADMIN_KEY); without one the admin API is off.") var adminKey: String?
     @Flag(help: "Seed demo users and print their credentials.") var demo = false
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical (default info; also SCA_LOG_LEVEL).")
+    var logLevel: String?
 
     func run() async throws {
         var flags: [String: String] = [:]
@@ -18,8 +21,9 @@ struct Serve: AsyncParsableCommand {
         if let port { flags["port"] = String(port) }
         if let adminKey { flags["adminKey"] = adminKey }
         if demo { flags["demo"] = "true" }
+        if let logLevel { flags["logLevel"] = logLevel }
         let configuration = try common.load(flags: flags)
-        bootstrapLogging()
+        bootstrapLogging(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
         let services = try await SCAServices.make(configuration: configuration)
         if configuration.demo {
             printDemo(try await DemoSeeder(users: services.users).seed(), configuration: configuration)

@@ -587,6 +587,11 @@ struct StoreConformance {
         #expect(try await store.consumeToken(id: "jti-3", expiresAt: t0 + 500, now: t0 + 59))
         #expect(try await store.consumeToken(id: "jti-1", expiresAt: t0 + 60, now: t0 + 59.5) == false)
         #expect(try await store.consumeToken(id: "jti-3", expiresAt: t0 + 500, now: t0 + 120) == false)
+        // Consumed ids can be read without burning anything (issue 15: introspection).
+        #expect(try await store.isTokenConsumed(id: "jti-3", now: t0 + 120))
+        #expect(try await store.isTokenConsumed(id: "jti-unused", now: t0 + 120) == false)
+        #expect(try await store.isTokenConsumed(id: "jti-3", now: t0 + 501) == false)
+        #expect(try await store.consumeToken(id: "jti-unused", expiresAt: t0 + 500, now: t0 + 120))
 
         let store = self.store
         let results = try await inParallel(20) {

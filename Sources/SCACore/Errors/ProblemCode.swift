@@ -56,4 +56,11 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     // Database outage (issue 15, item 10).
     /// The database did not answer within the configured deadline; retry after `Retry-After`.
     public static let serverUnavailable = ProblemCode(rawValue: "server.unavailable")
+    // HTTP contract (issue 15).
+    /// The request's body did not arrive within the configured time (`408`).
+    public static let requestTimeout = ProblemCode(rawValue: "request.timeout")
+    /// A JSON route was sent a body of another media type (`415`).
+    public static let unsupportedMediaType = ProblemCode(rawValue: "request.unsupported_media_type")
+    /// A consuming introspection of a transaction-bound token named no transaction (`400`).
+    public static let transactionRequired = ProblemCode(rawValue: "request.transaction_required")
 }

@@ -47,6 +47,24 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
         self.phone = phone
         self.emailCodes = emailCodes
     }
+
+    enum CodingKeys: String, CodingKey { case email, password, pin, phone, emailCodes }
+
+    /// Absent fields are left alone; `null` is refused (`emailCodes must not be null`), since
+    /// the schema types every field without null and "leave alone" and "clear" must not be
+    /// confused (issue 15).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        for key in container.allKeys where try container.decodeNil(forKey: key) {
+            throw DecodingError.valueNotFound(
+                Any.self, .init(codingPath: container.codingPath + [key], debugDescription: "\(key.stringValue) is null"))
+        }
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        password = try container.decodeIfPresent(String.self, forKey: .password)
+        pin = try container.decodeIfPresent(String.self, forKey: .pin)
+        phone = try container.decodeIfPresent(String.self, forKey: .phone)
+        emailCodes = try container.decodeIfPresent(Bool.self, forKey: .emailCodes)
+    }
 }
 
 /// The lock state of a user, as an operator sees it.

@@ -26,6 +26,8 @@ public struct ConfigurationLoader: Sendable {
             "databaseTimeout",
             // Audit checkpoints (issue 15, item 11).
             "auditCheckpointFile", "auditCheckpointInterval",
+            // Slow clients and logging (issue 15).
+            "requestReadTimeout", "connectionIdleTimeout", "maxConnections", "logLevel",
         ]
         for currency in Currency.all where currency.code != "EUR" {
             keys.append("exchangeRates.\(currency.code)")
@@ -187,6 +189,11 @@ public struct ConfigurationLoader: Sendable {
         // Audit checkpoints (issue 15, item 11).
         case "auditCheckpointFile": configuration.auditCheckpointFile = value.isEmpty ? nil : value
         case "auditCheckpointInterval": configuration.auditCheckpointInterval = try integer()
+        // Slow clients and logging (issue 15).
+        case "requestReadTimeout": configuration.requestReadTimeout = try integer()
+        case "connectionIdleTimeout": configuration.connectionIdleTimeout = try integer()
+        case "maxConnections": configuration.maxConnections = try integer()
+        case "logLevel": configuration.logLevel = value.trimmingCharacters(in: .whitespaces).lowercased()
         case _ where key.hasPrefix("exchangeRates."):
             configuration.exchangeRates[String(key.dropFirst("exchangeRates.".count)).uppercased()] = value
         default:

@@ -99,6 +99,18 @@ public struct ServerConfiguration: Sendable {
     public var auditCheckpointFile: String?
     /// Minutes between two periodic audit checkpoints.
     public var auditCheckpointInterval = 60
+    // Slow clients and logging (issue 15).
+    /// Seconds a client has to send a request's body once its headers have arrived; beyond,
+    /// the request is answered `408` and the connection closed.
+    public var requestReadTimeout = 30
+    /// Seconds a connection may stay without a complete request: from its opening, or from the
+    /// previous response, until the next request's headers have all arrived (so headers sent
+    /// byte by byte are bounded too), and between the parts of a body. Then it is closed.
+    public var connectionIdleTimeout = 30
+    /// Connections served at once; a connection beyond is closed as soon as it is accepted.
+    public var maxConnections = 1_024
+    /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
+    public var logLevel = "info"
 
     public init() {}
 
@@ -194,6 +206,16 @@ public struct ServerConfiguration: Sendable {
         if let adminKey, adminKey.count < 16 {
             throw ConfigurationError("adminKey must have at least 16 characters")
         }
+        // Slow clients and logging (issue 15).
+        for (name, value) in [
+            ("requestReadTimeout", requestReadTimeout), ("connectionIdleTimeout", connectionIdleTimeout),
+        ] where !(1...3_600).contains(value) {
+            throw ConfigurationError("\(name) must be between 1 and 3600 seconds, got \(value)")
+        }
+        guard maxConnections >= 1 else { throw ConfigurationError("maxConnections must be at least 1, got \(maxConnections)") }
+        guard Self.logLevels.contains(logLevel) else {
+            throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
+        }
     }
 }
 
@@ -213,6 +235,8 @@ extension ServerConfiguration {
             throw ConfigurationError("decoyPhonePattern must be + and 7 to 15 digits or #, at least 4 of them #, got \(decoyPhonePattern)")
         }
     }
+    /// The values of `logLevel`, most verbose first (swift-log's levels).
+    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 }
 
 /// A setting that cannot be used, with the reason.

@@ -24,7 +24,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             case .notFound: return .problem(.notFound)
             case .contentTooLarge: return .problem(.tooLarge(limit: maxBodySize))
             case .methodNotAllowed:
-                return .problem(Problem(status: 405, code: .methodNotAllowed, title: "Method not allowed"))
+                return .problem(.methodNotAllowed)
             default:
                 return .problem(Problem(
                     status: error.status.code, code: error.status.code < 500 ? .requestInvalid : .internalError,

@@ -4,9 +4,13 @@ import SCACore
 
 extension Request {
     /// Decodes a JSON body of at most `limit` bytes.
-    /// - Throws: `Problem` 413 for a larger body, 400 for anything that is not the expected JSON.
-    ///   The detail names the field, never its value (it may be a secret).
+    /// - Throws: `Problem` 415 unless the body is declared `application/json`, 413 for a larger
+    ///   body, 400 for anything that is not the expected JSON. The detail names the field,
+    ///   never its value (it may be a secret).
     func decodeJSON<Value: Decodable>(_ type: Value.Type, limit: Int) async throws -> Value {
+        // Only a JSON media type: a browser may send `text/plain` or a form across origins
+        // without a CORS preflight, and such a body must never be acted upon.
+        guard Self.isJSON(headers[.contentType]) else { throw Problem.unsupportedMediaType }
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: limit)
@@ -20,6 +24,13 @@ extension Request {
         } catch {
             throw Problem.invalidRequest("body must be JSON")
         }
+    }
+
+    /// `application/json`, in any case, with or without parameters such as `charset`.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
     private static func describe(_ error: DecodingError) -> String {

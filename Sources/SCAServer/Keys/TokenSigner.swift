@@ -42,14 +42,20 @@ struct TokenSigner: Sendable {
         return TokenSigner(keys: keys, currentKeyID: current.keyID, jwks: JSONWebKeySet(keys: published))
     }
 
+    /// Signs with the current key, in the one accepted form (low `s`, see ``ES256SignatureForm``).
     func sign(_ claims: AccessTokenClaims) async throws -> String {
-        try await keys.sign(claims, kid: JWKIdentifier(string: currentKeyID))
+        ES256SignatureForm.normalized(token: try await keys.sign(claims, kid: JWKIdentifier(string: currentKeyID)))
     }
 
-    /// - Throws: when the token is malformed or its signature does not verify with our keys.
+    /// - Throws: when the token is malformed, its signature is not in the one accepted form,
+    ///   or does not verify with our keys.
     func verify(_ token: String) async throws -> AccessTokenClaims {
-        try await keys.verify(token, as: AccessTokenClaims.self)
+        guard ES256SignatureForm.isCanonical(token: token) else { throw NonCanonicalSignature() }
+        return try await keys.verify(token, as: AccessTokenClaims.self)
     }
+
+    /// A signature with a high `s` or a non-canonical encoding: the twin of a token, refused.
+    struct NonCanonicalSignature: Error {}
 
     /// A stable key id: the first 16 bytes of SHA-256 over the public point, base64url.
     static func keyID(of publicKey: P256.Signing.PublicKey) -> String {

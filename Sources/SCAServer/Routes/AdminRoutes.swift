@@ -13,7 +13,7 @@ struct AdminRoutes<Context: RequestContext> {
 
     struct Unblocked: Encodable { var userId: String; var unblocked = true }
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("admin/v1").add(middleware: AdminKeyMiddleware<Context>(adminKey: adminKey))
         group.post("users") { request, _ in
             let body = try await request.decodeJSON(CreateUserRequest.self, limit: maxBodySize)
@@ -69,8 +69,8 @@ struct AdminKeyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let adminKey else { throw Problem.adminDisabled }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-            ConstantTime.equals(Array(header.dropFirst(7).utf8), Array(adminKey.utf8))
+        guard let presented = BearerCredentials.token(in: request.headers[.authorization]),
+            ConstantTime.equals(Array(presented.utf8), Array(adminKey.utf8))
         else { throw Problem.unauthorized }
         // What services record from here on was done by an operator.
         return try await AuditTrail.$actor.withValue("admin") { try await next(request, context) }

@@ -7,7 +7,7 @@ struct ChallengeRoutes<Context: RequestContext> {
     let challenges: ChallengeService
     let maxBodySize: Int
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("v1/challenges")
         group.post { request, _ in
             let body = try await request.decodeJSON(CreateChallengeRequest.self, limit: maxBodySize)

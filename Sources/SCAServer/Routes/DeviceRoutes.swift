@@ -7,7 +7,7 @@ struct DeviceRoutes<Context: RequestContext> {
     let account: AccountService
     let maxBodySize: Int
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.post("v1/activations") { request, _ in
             try Response.json(
                 try await account.issueActivationCode(authorization: request.headers[.authorization]), status: .created)

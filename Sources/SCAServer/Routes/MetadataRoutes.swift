@@ -10,7 +10,7 @@ struct MetadataRoutes<Context: RequestContext> {
 
     struct Health: Encodable { var status: String }
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.get(".well-known/jwks.json") { _, _ in
             try Response.json(tokens.jwks)
         }

@@ -8,7 +8,7 @@ import Hummingbird
 struct MetricsRoutes<Context: RequestContext> {
     let metrics: ServerMetrics
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -9,7 +9,7 @@ struct TokenRoutes<Context: RequestContext> {
     /// The answer to a revocation: always the same, whether the token was known or not.
     struct Revoked: Encodable { var revoked = true }
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("v1/tokens")
         group.post("refresh") { request, _ in
             let body = try await request.decodeJSON(RefreshRequest.self, limit: maxBodySize)

@@ -86,8 +86,10 @@ public struct TokenService: Sendable {
     }
 
     /// RFC 7662-style introspection, narrowed by operation and transaction, optionally
-    /// consuming the token.
-    /// - Throws: `Problem.invalidRequest` for a malformed transaction.
+    /// consuming the token. A token consumed already is inactive.
+    /// - Throws: `Problem.invalidRequest` for a malformed transaction,
+    ///   `Problem.transactionRequired` for `consume: true` without the transaction of a
+    ///   transaction-bound (payment) token.
     func introspect(_ request: IntrospectRequest) async throws -> IntrospectResponse {
         var expectedDigest: String?
         if let transaction = request.transaction {
@@ -96,11 +98,19 @@ public struct TokenService: Sendable {
             case .failure(let violation): throw Problem.invalidRequest(violation.reason)
             }
         }
+        // Burning a payment token without comparing its transaction would accept it for any
+        // payment: a consuming introspection must name the transaction.
+        if request.consume == true, expectedDigest == nil, request.operation == .payment {
+            throw Problem.transactionRequired
+        }
         let inactive = IntrospectResponse(active: false)
         let now = runtime.now()
         guard let claims = await verifiedClaims(request.token, now: now) else { return inactive }
         if let operation = request.operation, operation != claims.op { return inactive }
+        if request.consume == true, expectedDigest == nil, claims.txn != nil { throw Problem.transactionRequired }
         if let expectedDigest, claims.txn != expectedDigest { return inactive }
+        // A token used up (by a consuming introspection or a route) authorises nothing more.
+        if try await store.isTokenConsumed(id: claims.jti.value, now: now) { return inactive }
         guard try await sessionIsActive(claims, now: now) else { return inactive }
         if request.consume == true {
             guard try await store.consumeToken(id: claims.jti.value, expiresAt: claims.exp.value, now: now) else {
@@ -127,9 +137,9 @@ public struct TokenService: Sendable {
     /// - Throws: `Problem` 401 (`auth.unauthorized`, `token.invalid`, `session.expired`) or
     ///   403 `auth.forbidden` for a token of another operation.
     func authorize(_ authorization: String?, for operations: Set<OperationKind>, consume: Bool) async throws -> AccessTokenClaims {
-        guard let authorization, authorization.hasPrefix("Bearer ") else { throw Problem.unauthorized }
+        guard let token = BearerCredentials.token(in: authorization) else { throw Problem.unauthorized }
         let now = runtime.now()
-        guard let claims = await verifiedClaims(String(authorization.dropFirst(7)), now: now) else { throw Problem.tokenInvalid }
+        guard let claims = await verifiedClaims(token, now: now) else { throw Problem.tokenInvalid }
         guard try await sessionIsActive(claims, now: now) else { throw Problem.sessionExpired }
         guard operations.contains(claims.op) else { throw Problem.forbidden }
         if consume { try await self.consume(claims) }

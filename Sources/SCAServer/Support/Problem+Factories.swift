@@ -154,3 +154,16 @@ extension Problem {
         status: 409, code: .codeAlreadyUsed, title: "Code already used",
         detail: "This code was used already; a code is accepted once.")
 }
+
+// HTTP contract (issue 15).
+extension Problem {
+    static let methodNotAllowed = Problem(status: 405, code: .methodNotAllowed, title: "Method not allowed")
+
+    static let unsupportedMediaType = Problem(
+        status: 415, code: .unsupportedMediaType, title: "Unsupported media type",
+        detail: "The body must be application/json.")
+
+    static let transactionRequired = Problem(
+        status: 400, code: .transactionRequired, title: "Transaction required",
+        detail: "consume: true needs the transaction the token was issued for.")
+}

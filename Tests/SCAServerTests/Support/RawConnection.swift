@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A bare TCP connection to 127.0.0.1, for what an HTTP client cannot do: send half a request
+/// and stop, and see exactly when the server answers or hangs up. Blocking calls run on a
+/// thread of their own, never on the test's executor.
+final class RawConnection: @unchecked Sendable {
+    private let descriptor: Int32
+
+    /// What the server did within the time allowed.
+    struct Outcome: Sendable {
+        /// Every byte received.
+        var received: Data
+        /// The server closed the connection (end of stream or reset).
+        var closed: Bool
+        /// How long until the connection was closed, or the wait gave up.
+        var elapsed: Duration
+
+        var text: String { String(decoding: received, as: UTF8.self) }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw Failure(description: "connect() failed: \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        #if canImport(Glibc)
+        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
+        let sent = bytes.withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress, $0.count, 0) }
+        #endif
+        guard sent == bytes.count else { throw Failure(description: "send() failed: \(errno)") }
+    }
+
+    /// Reads until the server closes the connection or `limit` passes.
+    func readUntilClosed(limit: Duration) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                continuation.resume(returning: self.blockingRead(limit: limit))
+            }
+        }
+    }
+
+    private func blockingRead(limit: Duration) -> Outcome {
+        let start = ContinuousClock.now
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let left = limit - (ContinuousClock.now - start)
+            guard left > .zero else { return Outcome(received: received, closed: false, elapsed: ContinuousClock.now - start) }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let ready = poll(&poller, 1, max(1, milliseconds))
+            if ready <= 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return Outcome(received: received, closed: true, elapsed: ContinuousClock.now - start) }
+            received.append(contentsOf: buffer[..<count])
+        }
+    }
+}
