@@ -46,7 +46,7 @@ public protocol SCAStore: Sendable {
     /// (one of the pure `LockoutState` transitions) and stores the result if it changed, all
     /// in one transaction, so concurrent guesses at one address are counted one after the other.
     func updateUnknownAddressLockout<Outcome: Sendable>(
-        key: String, _ transition: @Sendable (inout LockoutState) -> Outcome
+        key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome
 
     // MARK: TOTP

@@ -10,7 +10,7 @@ extension PostgresStore {
     /// guard a budget that has no rows yet; the advisory lock does.)
     public func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
         let budgets = RateBudget.distinct(budgets)
-        return try await transaction { connection in
+        return try await transaction { [self] connection in
             _ = try await connection.rows(
                 """
                 SELECT pg_advisory_xact_lock(

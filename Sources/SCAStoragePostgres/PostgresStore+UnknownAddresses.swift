@@ -8,9 +8,9 @@ import SCAStorage
 // row), then locked; what to change is the caller's pure transition.
 extension PostgresStore {
     public func updateUnknownAddressLockout<Outcome: Sendable>(
-        key: String, _ transition: @Sendable (inout LockoutState) -> Outcome
+        key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
-        try await transaction { connection in
+        try await transaction { [self] connection in
             var row = try await lockedUnknownAddress(connection, key: key)
             if row == nil {
                 _ = try await connection.rows(

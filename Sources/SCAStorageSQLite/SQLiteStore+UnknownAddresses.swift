@@ -7,7 +7,7 @@ import SCAStorage
 // other. A row appears with the first change; what to change is the caller's pure transition.
 extension SQLiteStore {
     public func updateUnknownAddressLockout<Outcome: Sendable>(
-        key: String, _ transition: @Sendable (inout LockoutState) -> Outcome
+        key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await writer.write { db in
             let row = try Row.fetchOne(
