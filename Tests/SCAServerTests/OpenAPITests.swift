@@ -27,6 +27,7 @@ struct OpenAPITests {
                 .categoriesUnavailable, .proofRejected, .authenticationFailed, .attemptsInProgress, .userLocked,
                 .otpResendTooSoon, .otpSendLimit, .otpDeliveryFailed, .tokenReused, .sessionExpired,
                 .activationCodeInvalid, .deviceProofInvalid, .deviceLimitReached, .deviceBlocked, .deviceRemoved, .forbidden,
+                .requestTimeout, .unsupportedMediaType, .transactionRequired, .methodNotAllowed,
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }
