@@ -82,7 +82,7 @@ struct SlowClientTests {
                 let refused = await excess.readUntilClosed(limit: .seconds(5))
                 #expect(refused.closed)
                 #expect(!refused.text.contains("200"), "\(refused.text)")
-                #expect(refused.elapsed < .seconds(2), "\(refused.elapsed)")
+                #expect(refused.elapsed < .seconds(5), "\(refused.elapsed)")
             }
             held.removeAll()  // closes them
 
