@@ -29,6 +29,8 @@ struct OpenAPITests {
                 .activationCodeInvalid, .deviceProofInvalid, .deviceLimitReached, .deviceBlocked, .deviceRemoved, .forbidden,
                 .rateLimited,
                 .proofInProgress, .categoryAlreadyCollected, .codeAlreadyUsed,
+                .requestTimeout, .unsupportedMediaType, .transactionRequired, .methodNotAllowed,
+                .serverUnavailable,
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }

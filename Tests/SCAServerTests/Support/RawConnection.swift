@@ -61,14 +61,20 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads until the server closes the connection or `limit` passes.
     func readUntilClosed(limit: Duration) async -> Outcome {
+        await read(limit: limit) { _ in false }
+    }
+
+    /// Reads until the server closes the connection, `limit` passes, or what was received
+    /// satisfies `done`.
+    func read(limit: Duration, until done: @escaping @Sendable (String) -> Bool) async -> Outcome {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { [self] in
-                continuation.resume(returning: self.blockingRead(limit: limit))
+                continuation.resume(returning: self.blockingRead(limit: limit, until: done))
             }
         }
     }
 
-    private func blockingRead(limit: Duration) -> Outcome {
+    private func blockingRead(limit: Duration, until done: (String) -> Bool) -> Outcome {
         let start = ContinuousClock.now
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 4_096)
@@ -82,6 +88,9 @@ final class RawConnection: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return Outcome(received: received, closed: true, elapsed: ContinuousClock.now - start) }
             received.append(contentsOf: buffer[..<count])
+            if done(String(decoding: received, as: UTF8.self)) {
+                return Outcome(received: received, closed: false, elapsed: ContinuousClock.now - start)
+            }
         }
     }
 }
