@@ -101,16 +101,19 @@ extension SCAClient {
     public func requestActivationCode(
         using collector: any FactorCollector, prefill: [AuthenticationMethod: String] = [:]
     ) async throws -> ActivationCodeResponse {
-        let user: UserReference
-        var device: DeviceReference?
-        if let binding = try await keyStore.binding(), binding.isFor(server: server) {
-            user = UserReference(userId: binding.userId)
-            device = DeviceReference(deviceId: binding.deviceId)
-        } else {
-            user = UserReference(userId: try await session.signedInUserID())
-        }
+        let (user, device) = try await subject()
         let challenge = try await startChallenge(for: .deviceActivation, user: user, device: device)
         let tokens = try await authenticate(challenge: challenge, using: collector, prefill: prefill)
         return try await transport.send(.post, "v1/activations", bearer: tokens.accessToken)
+    }
+
+    /// Who a challenge is for: the bound device and its user when this server bound one, else
+    /// the signed-in user without a device.
+    /// - Throws: ``SCAClientError/notSignedIn`` with neither a binding nor a session.
+    func subject() async throws -> (user: UserReference, device: DeviceReference?) {
+        if let binding = try await keyStore.binding(), binding.isFor(server: server) {
+            return (UserReference(userId: binding.userId), DeviceReference(deviceId: binding.deviceId))
+        }
+        return (UserReference(userId: try await session.signedInUserID()), nil)
     }
 }

@@ -168,14 +168,7 @@ public final class SCAClient: Sendable {
     public func pay(
         _ transaction: Transaction, using collector: any FactorCollector, prefill: [AuthenticationMethod: String] = [:]
     ) async throws -> TokenResponse {
-        let user: UserReference
-        var device: DeviceReference?
-        if let binding = try await keyStore.binding(), binding.isFor(server: server) {
-            user = UserReference(userId: binding.userId)
-            device = DeviceReference(deviceId: binding.deviceId)
-        } else {
-            user = UserReference(userId: try await session.signedInUserID())
-        }
+        let (user, device) = try await subject()
         // The server stores, digests and shows the normalised form (IBAN compacted, texts in
         // NFC); sending that form keeps the app's own digest equal to the challenge's.
         let normalized: Transaction
