@@ -135,7 +135,7 @@ public struct SCAServices: Sendable {
         await ownedPostgresStore?.shutdown()
     }
 
-    /// Every route of API.md behind the problem middleware. A known path asked with another
+    /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
     /// method answers `405` with `Allow`.
     public func router() -> Router<SCARequestContext> {
         let router = Router(context: SCARequestContext.self)

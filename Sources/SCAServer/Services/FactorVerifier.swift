@@ -74,9 +74,9 @@ struct FactorVerifier: Sendable {
         }
     }
 
-    /// ECDSA P-256 over exactly the payload of API.md: method, challenge, nonce, operation and
-    /// transaction digest, so a signature is worth nothing for anything else. A wrong signature
-    /// counts against the device; a right one is accepted once.
+    /// ECDSA P-256 over exactly the payload of openapi.yaml's `ProofRequest`: method, challenge,
+    /// nonce, operation and transaction digest, so a signature is worth nothing for anything
+    /// else. A wrong signature counts against the device; a right one is accepted once.
     private func verifySignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) async throws -> ProofEvaluation {
         let key = proof.method == .deviceKey ? device.possessionKey : device.biometryKey
         guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return .wrong(device: nil) }
