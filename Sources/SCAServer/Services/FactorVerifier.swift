@@ -43,7 +43,7 @@ struct FactorVerifier: Sendable {
     /// - Parameter device: the challenge's device, already checked to be the user's and active,
     ///   for device signatures.
     /// - Returns: right, wrong, or a right code presented again (not a guess).
-    /// - Throws: `Problem.passwordHashingBusy` when the hashing queue is full (nothing was
+    /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full (nothing was
     ///   evaluated), or an I/O failure.
     func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> ProofEvaluation {
         let credential = proof.credential ?? ""
@@ -117,7 +117,7 @@ struct FactorVerifier: Sendable {
         return box.mac(Array(message.utf8), purpose: "one-time-code")
     }
 
-    /// - Throws: `Problem.passwordHashingBusy` when the hashing queue is full.
+    /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full.
     private func verifySecret(_ secret: String, against phc: String?) async throws -> Bool {
         guard let phc else { return false }
         let hasher = self.hasher
