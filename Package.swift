@@ -107,6 +107,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // What several test targets share (the hand-moved clock), written once.
+        .target(name: "SCATestSupport", path: "Tests/SCATestSupport"),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
         // One conformance suite for every backend: SQLite always, PostgreSQL when
         // SCA_TEST_POSTGRES_URL is set.
@@ -121,6 +123,7 @@ let package = Package(
         .testTarget(
             name: "SCAClientTests",
             dependencies: [
+                "SCATestSupport",
                 "SCAClient",
                 "SCAServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -130,6 +133,7 @@ let package = Package(
         .testTarget(
             name: "SCAServerTests",
             dependencies: [
+                "SCATestSupport",
                 "SCAServer",
                 "SCAStoragePostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// answer, until the server answers `complete`.
 ///
 /// The loop never decides by itself that the user is done; it only knows what is still worth
-/// asking. What it does with each answer follows the server's contract (API.md):
+/// asking. What it does with each answer follows the server's contract (openapi.yaml):
 /// `partial` → continue with the categories the server lists; `401 sca.proof_rejected` → ask the
 /// same factor again; `401 sca.authentication_failed` → everything collected was discarded,
 /// collect again; `422 method.not_offered` → use another method; `429 sca.attempts_in_progress`

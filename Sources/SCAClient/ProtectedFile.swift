@@ -13,23 +13,26 @@ import Darwin
 /// A file is written to a temporary name created with mode 0600 from the start (`open(2)` with
 /// `O_EXCL`), then renamed over the old one: no other user can ever read a half-written or
 /// world-readable copy, and a reader sees either the old content or the new.
-enum ProtectedFile {
+///
+/// Package access: the terminal app `sca` keeps its authenticator seeds and profile the same
+/// way, so there is one implementation of the rule, not a copy that drifts.
+package enum ProtectedFile {
     /// Mode of every file the SDK writes.
-    static let fileMode: mode_t = 0o600
+    package static let fileMode: mode_t = 0o600
     /// Mode of a directory the SDK creates.
-    static let directoryMode: mode_t = 0o700
+    package static let directoryMode: mode_t = 0o700
 
     /// An I/O failure, with the path and the C error.
-    struct IOError: Error, CustomStringConvertible {
-        var operation: String
-        var path: String
-        var code: Int32
+    package struct IOError: Error, CustomStringConvertible {
+        package var operation: String
+        package var path: String
+        package var code: Int32
 
-        var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+        package var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
     }
 
     /// Creates `directory` (and its parents) owner-only if it is missing.
-    static func ensureDirectory(_ directory: URL) throws {
+    package static func ensureDirectory(_ directory: URL) throws {
         if !FileManager.default.fileExists(atPath: directory.path) {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true,
@@ -38,13 +41,13 @@ enum ProtectedFile {
     }
 
     /// The file's bytes, or nil when it does not exist.
-    static func read(_ url: URL) throws -> Data? {
+    package static func read(_ url: URL) throws -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try Data(contentsOf: url)
     }
 
     /// Replaces the file with `data`, mode 0600.
-    static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         try ensureDirectory(url.deletingLastPathComponent())
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
@@ -80,7 +83,7 @@ enum ProtectedFile {
     }
 
     /// Deletes the file; a missing file is fine.
-    static func remove(_ url: URL) throws {
+    package static func remove(_ url: URL) throws {
         guard unlink(url.path) == 0 || errno == ENOENT else {
             throw IOError(operation: "unlink", path: url.path, code: errno)
         }

@@ -21,8 +21,6 @@ public struct SCAServices: Sendable {
     public let tokens: TokenService
     public let devices: DeviceService
     public let account: AccountService
-    /// Audited admin operations (the admin API and the CLI go through these).
-    public let admin: AdminActions
     /// The security events' trail and counters.
     public let audit: AuditTrail
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
@@ -118,13 +116,15 @@ public struct SCAServices: Sendable {
             store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
             risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger,
             audit: audit, limiter: limiter)
-        let users = UserService(store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: "swift-sca")
+        let users = UserService(
+            store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: configuration.issuer,
+            audit: audit)
         let devices = DeviceService(
             store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
-            admin: AdminActions(users: users, audit: audit), audit: audit, metrics: metrics,
+            audit: audit, metrics: metrics,
             passwordHashing: hashing,
             outbox: outbox, logger: logger, ownedPostgresStore: ownedPostgresStore)
     }
@@ -135,7 +135,7 @@ public struct SCAServices: Sendable {
         await ownedPostgresStore?.shutdown()
     }
 
-    /// Every route of API.md behind the problem middleware. A known path asked with another
+    /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
     /// method answers `405` with `Allow`.
     public func router() -> Router<SCARequestContext> {
         let router = Router(context: SCARequestContext.self)
@@ -148,8 +148,9 @@ public struct SCAServices: Sendable {
         ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: routes)
         TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: routes)
         DeviceRoutes(devices: devices, account: account, maxBodySize: configuration.maxBodySize).register(on: routes)
+        AccountRoutes(account: account, maxBodySize: configuration.maxBodySize).register(on: routes)
         AdminRoutes(
-            users: users, admin: admin, devices: devices, adminKey: configuration.adminKey,
+            users: users, devices: devices, adminKey: configuration.adminKey,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)

@@ -24,7 +24,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await withServices(common) { services in
                 let secret = try readSecret(password, fromStdin: passwordStdin)
-                let user = try await services.admin.createUser(CreateUserRequest(
+                let user = try await services.users.create(CreateUserRequest(
                     email: email, password: secret, pin: pin, phone: phone, roles: role.isEmpty ? nil : role,
                     emailCodes: !noEmailCodes))
                 print(user.id)
@@ -56,7 +56,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await withServices(common) { services in
                 let id = try await resolve(user, in: services)
-                try await services.admin.updateUser(userID: id, UpdateUserRequest(password: try readSecret(password, fromStdin: passwordStdin)))
+                try await services.users.update(userID: id, UpdateUserRequest(password: try readSecret(password, fromStdin: passwordStdin)))
                 print("password set for \(id)")
             }
         }
@@ -72,7 +72,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await withServices(common) { services in
                 let id = try await resolve(user, in: services)
-                try await services.admin.updateUser(userID: id, UpdateUserRequest(pin: try readSecret(pin, fromStdin: pinStdin)))
+                try await services.users.update(userID: id, UpdateUserRequest(pin: try readSecret(pin, fromStdin: pinStdin)))
                 print("PIN set for \(id)")
             }
         }
@@ -86,7 +86,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withServices(common) { services in
-                let enrollment = try await services.admin.enrollTOTP(userID: try await resolve(user, in: services))
+                let enrollment = try await services.users.enrollTOTP(userID: try await resolve(user, in: services))
                 print(enrollment.otpauthUri)
             }
         }
@@ -100,7 +100,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await withServices(common) { services in
                 let id = try await resolve(user, in: services)
-                try await services.admin.unblock(userID: id)
+                try await services.users.unblock(userID: id)
                 print("unblocked \(id)")
             }
         }

@@ -25,7 +25,7 @@ struct AuthenticatorStore {
     func add(_ seed: String, name: String) throws {
         var all = try entries()
         all[name] = seed
-        try SecureFile.write(try WireJSON.encoder().encode(all), to: file)
+        try ProtectedFile.write(try WireJSON.encoder().encode(all), to: file)
     }
 
     /// The named generator; without a name, the only one or the default.

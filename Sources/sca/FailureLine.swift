@@ -27,6 +27,10 @@ struct FailureLine {
         case let error as AppError:
             text = "\(error.code): \(error.detail)"
             exitCode = 1
+        case let error as ProtectedFile.IOError:
+            // A seed or profile file the app could not write.
+            text = "app.file: could not \(error)"
+            exitCode = 1
         case let problem as Problem:
             text = problem.description
             exitCode = 1

@@ -17,7 +17,7 @@ struct Profile: Codable, Equatable {
     }
 
     func save(to file: URL) throws {
-        try SecureFile.write(try WireJSON.encoder().encode(self), to: file)
+        try ProtectedFile.write(try WireJSON.encoder().encode(self), to: file)
     }
 
     /// How to name the signed-in user: the remembered e-mail when it is this user's, else the id.

@@ -142,6 +142,32 @@ struct AuditTrailTests {
         }
     }
 
+    @Test("the user's own change of password and phone (PATCH /v1/me) is recorded, naming the fields, never the values")
+    func ownSettingsChange() async throws {
+        try await TestServer().run { api in
+            let userID = try await api.createUser("selfaudit@example.com")
+            let totp = try await api.enrollTOTP(userID)
+            let challenge = try await api.startChallenge(.settingsChange, email: "selfaudit@example.com")
+            try await api.prove(challenge.challengeId, .password, "correct horse battery")
+            let token = try #require(
+                try await api.prove(challenge.challengeId, .totp, totp.code(at: api.clock.now())).decode(ProofResponse.self)
+                    .accessToken)
+            let newPassword = "a brand new passphrase"
+            let change = try WireJSON.encoder().encode(SettingsChangeRequest(password: newPassword, phone: "+33612345619"))
+            #expect(try await api.bearer(.patch, "/v1/me", token: token, body: change).status == 200)
+
+            let entries = try await Self.entries(api)
+            let changed = try #require(entries.last)
+            #expect(changed.draft.event == "user.settings_changed")
+            #expect(changed.draft.actor == "client" && changed.draft.userID == userID)
+            #expect(changed.draft.details == ["fields": "password,phone"])
+            #expect(entries.filter { $0.draft.event == "user.settings_changed" }.count == 1)
+            let exported = entries.map { String(decoding: JCS.canonicalize($0.exportJSON), as: UTF8.self) }.joined()
+            #expect(!exported.contains(newPassword))
+            #expect(!exported.contains("+33612345619"))
+        }
+    }
+
     @Test("a device blocked by wrong signatures is recorded once, with the rejected proofs")
     func deviceBlockedByFailures() async throws {
         try await TestServer { $0.policies[.login] = OperationPolicy(verdict: .immediate) }.run { api in
@@ -201,8 +227,8 @@ struct AuditTrailTests {
     @Test("outside a request (the CLI) the actor is cli and there is no request id")
     func cliActor() async throws {
         try await TestServer().run { api in
-            let user = try await api.services.admin.createUser(CreateUserRequest(email: "cli@example.com", password: "correct horse battery"))
-            try await api.services.admin.unblock(userID: user.id)
+            let user = try await api.services.users.create(CreateUserRequest(email: "cli@example.com", password: "correct horse battery"))
+            try await api.services.users.unblock(userID: user.id)
             let events = try await Self.entries(api).map(\.draft)
             #expect(events.map(\.event) == ["admin.user_created", "admin.user_unblocked"])
             #expect(events.allSatisfy { $0.actor == "cli" && $0.requestID == nil && $0.clientAddress == nil })
@@ -233,8 +259,8 @@ struct AuditCommandTests {
         configuration.dataDirectory = directory.path
         configuration.passwordHashing = .insecureFastForTesting
         let services = try await SCAServices.make(configuration: configuration)
-        let user = try await services.admin.createUser(CreateUserRequest(email: "proc@example.com", password: "correct horse battery"))
-        try await services.admin.unblock(userID: user.id)
+        let user = try await services.users.create(CreateUserRequest(email: "proc@example.com", password: "correct horse battery"))
+        try await services.users.unblock(userID: user.id)
         await services.shutdown()
 
         let verify = try Self.run(binary, ["audit", "verify", "--data-dir", directory.path])

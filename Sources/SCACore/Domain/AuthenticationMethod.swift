@@ -1,4 +1,4 @@
-/// A way of proving one category. The raw values are the wire ids of API.md.
+/// A way of proving one category. The raw values are the wire ids of openapi.yaml.
 public enum AuthenticationMethod: String, Codable, Sendable, CaseIterable {
     case password
     case pin

@@ -19,6 +19,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return .problem(problem)
         } catch is StoreUnavailable {
             return .problem(.serverUnavailable)
+        } catch is PasswordHashingBusy {
+            return .problem(.passwordHashingBusy)
         } catch let error as HTTPError {
             switch error.status {
             case .notFound: return .problem(.notFound)

@@ -1,7 +1,7 @@
 import JWTKit
 import SCACore
 
-/// The claims of an access token (API.md, "Result: tokens").
+/// The claims of an access token (openapi.yaml, phase 3 "Result" and `TokenResponse`).
 struct AccessTokenClaims: JWTPayload, Equatable {
     var iss: IssuerClaim
     var sub: SubjectClaim

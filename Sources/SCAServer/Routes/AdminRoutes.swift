@@ -4,9 +4,8 @@ import SCAStorage
 
 /// `/admin/v1`: user management for operators, behind the admin API key.
 struct AdminRoutes<Context: RequestContext> {
+    /// Records each change it makes in the audit trail, as ``DeviceService`` does.
     let users: UserService
-    /// The changes go through here, so each is recorded in the audit trail.
-    let admin: AdminActions
     let devices: DeviceService
     let adminKey: String?
     let maxBodySize: Int
@@ -17,7 +16,7 @@ struct AdminRoutes<Context: RequestContext> {
         let group = router.group("admin/v1").add(middleware: AdminKeyMiddleware<Context>(adminKey: adminKey))
         group.post("users") { request, _ in
             let body = try await request.decodeJSON(CreateUserRequest.self, limit: maxBodySize)
-            let user = try await admin.createUser(body)
+            let user = try await users.create(body)
             return try Response.json(CreatedUserResponse(userId: user.id), status: .created)
         }
         group.get("users") { _, _ in
@@ -30,14 +29,14 @@ struct AdminRoutes<Context: RequestContext> {
         }
         group.patch("users/:id") { request, context in
             let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
-            return try Response.json(try await users.describe(try await admin.updateUser(userID: try await user(context).id, body)))
+            return try Response.json(try await users.describe(try await users.update(userID: try await user(context).id, body)))
         }
         group.post("users/:id/totp") { _, context in
-            try Response.json(try await admin.enrollTOTP(userID: try await user(context).id), status: .created)
+            try Response.json(try await users.enrollTOTP(userID: try await user(context).id), status: .created)
         }
         group.post("users/:id/unblock") { _, context in
             let user = try await user(context)
-            try await admin.unblock(userID: user.id)
+            try await users.unblock(userID: user.id)
             return try Response.json(Unblocked(userId: user.id))
         }
         group.post("users/:id/activations") { _, context in
@@ -60,19 +59,5 @@ struct AdminRoutes<Context: RequestContext> {
             throw Problem.userNotFound
         }
         return user
-    }
-}
-
-/// Admits a request only with `Authorization: Bearer <admin key>`, compared in constant time.
-struct AdminKeyMiddleware<Context: RequestContext>: RouterMiddleware {
-    let adminKey: String?
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let adminKey else { throw Problem.adminDisabled }
-        guard let presented = BearerCredentials.token(in: request.headers[.authorization]),
-            ConstantTime.equals(Array(presented.utf8), Array(adminKey.utf8))
-        else { throw Problem.unauthorized }
-        // What services record from here on was done by an operator.
-        return try await AuditTrail.$actor.withValue("admin") { try await next(request, context) }
     }
 }

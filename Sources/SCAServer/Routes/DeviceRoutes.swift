@@ -1,7 +1,7 @@
 import Hummingbird
 import SCACore
 
-/// `/v1/activations`, `/v1/devices` and `/v1/me`: device binding and the user's own account.
+/// `/v1/activations` and `/v1/devices`: device binding and the user's own devices.
 struct DeviceRoutes<Context: RequestContext> {
     let devices: DeviceService
     let account: AccountService
@@ -25,10 +25,6 @@ struct DeviceRoutes<Context: RequestContext> {
         router.delete("v1/devices/:id") { request, context in
             try Response.json(
                 try await account.removeDevice(context.parameters.require("id"), authorization: request.headers[.authorization]))
-        }
-        router.patch("v1/me") { request, _ in
-            let body = try await request.decodeJSON(SettingsChangeRequest.self, limit: maxBodySize)
-            return try Response.json(try await account.changeSettings(body, authorization: request.headers[.authorization]))
         }
     }
 }

@@ -61,7 +61,7 @@ public struct AccountService: Sendable {
             throw Problem.userExists
         }
         try await tokens.consume(claims)
-        let user = try await users.update(
+        let user = try await users.changeOwnSettings(
             userID: claims.sub.value,
             UpdateUserRequest(email: request.email, password: request.password, pin: request.pin, phone: request.phone))
         return try await users.describe(user)

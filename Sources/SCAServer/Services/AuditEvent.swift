@@ -24,6 +24,9 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case adminUserUpdated = "admin.user_updated"
     case adminTOTPEnrolled = "admin.totp_enrolled"
     case adminUserUnblocked = "admin.user_unblocked"
+    /// The user changed their own password, PIN, phone or e-mail (`PATCH /v1/me`); details
+    /// name the fields, never the values.
+    case userSettingsChanged = "user.settings_changed"
     /// A send or challenge refused by a budget across challenges (issue 15); details name the
     /// budget (`destination`, `user`, `client`, `global`) and the action, never the destination.
     case rateLimited = "rate.limited"

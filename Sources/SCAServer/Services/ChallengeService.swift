@@ -167,7 +167,7 @@ public struct ChallengeService: Sendable {
         } catch {
             // Refused before anything was evaluated: give the attempt back, so a busy server
             // never counts towards a block. (Other failures keep it counted: fail safe.)
-            if startsAttempt, let problem = error as? Problem, problem == .passwordHashingBusy {
+            if startsAttempt, error is PasswordHashingBusy {
                 try await lockout.releaseAttempt(for: subject)
             }
             await unclaim(proof.method, on: claimed.id)
@@ -407,12 +407,5 @@ public struct ChallengeService: Sendable {
                     amount: $0.amount, currency: $0.currency, payee: $0.payee.name,
                     iban: $0.payee.iban.map(TransactionRules.maskedIBAN))
             })
-    }
-}
-
-extension Optional {
-    func asyncFlatMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped?) async rethrows -> Mapped? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

@@ -43,7 +43,7 @@ struct FactorVerifier: Sendable {
     /// - Parameter device: the challenge's device, already checked to be the user's and active,
     ///   for device signatures.
     /// - Returns: right, wrong, or a right code presented again (not a guess).
-    /// - Throws: `Problem.passwordHashingBusy` when the hashing queue is full (nothing was
+    /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full (nothing was
     ///   evaluated), or an I/O failure.
     func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> ProofEvaluation {
         let credential = proof.credential ?? ""
@@ -74,9 +74,9 @@ struct FactorVerifier: Sendable {
         }
     }
 
-    /// ECDSA P-256 over exactly the payload of API.md: method, challenge, nonce, operation and
-    /// transaction digest, so a signature is worth nothing for anything else. A wrong signature
-    /// counts against the device; a right one is accepted once.
+    /// ECDSA P-256 over exactly the payload of openapi.yaml's `ProofRequest`: method, challenge,
+    /// nonce, operation and transaction digest, so a signature is worth nothing for anything
+    /// else. A wrong signature counts against the device; a right one is accepted once.
     private func verifySignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) async throws -> ProofEvaluation {
         let key = proof.method == .deviceKey ? device.possessionKey : device.biometryKey
         guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return .wrong(device: nil) }
@@ -117,7 +117,7 @@ struct FactorVerifier: Sendable {
         return box.mac(Array(message.utf8), purpose: "one-time-code")
     }
 
-    /// - Throws: `Problem.passwordHashingBusy` when the hashing queue is full.
+    /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full.
     private func verifySecret(_ secret: String, against phc: String?) async throws -> Bool {
         guard let phc else { return false }
         let hasher = self.hasher

@@ -2,7 +2,11 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// Creating users and managing their credentials: what the admin API and the admin CLI call.
+/// Creating users and managing their credentials: what the admin API, the admin CLI and the
+/// user's own settings change call.
+///
+/// Every change is recorded in the audit trail here, where it is made, whoever asked for it:
+/// the fields changed and the methods enrolled, never their values.
 public struct UserService: Sendable {
     static let totpSealingContext = "totp-seed"
 
@@ -12,9 +16,12 @@ public struct UserService: Sendable {
     let hashing: PasswordHashingPool
     let box: SecretBox
     let runtime: ServerRuntime
+    /// Named in the otpauth URI of a TOTP enrollment: the configured token issuer.
     let issuer: String
+    let audit: AuditTrail
 
-    /// - Throws: `Problem` (`request.invalid`, `user.exists`).
+    /// An operator's act, recorded as `admin.user_created` with the methods enrolled.
+    /// - Throws: `Problem` (`request.invalid`, `user.exists`); nothing is recorded then.
     public func create(_ request: CreateUserRequest) async throws -> UserRecord {
         let email = InputRules.normalizedEmail(request.email)
         try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
@@ -34,12 +41,47 @@ public struct UserService: Sendable {
         } catch StoreError.conflict {
             throw Problem.userExists
         }
+        var methods: [String] = []
+        if request.password != nil { methods.append("password") }
+        if request.pin != nil { methods.append("pin") }
+        if request.phone != nil { methods.append("sms_otp") }
+        if request.emailCodes == true { methods.append("email_otp") }
+        await audit.record(.adminUserCreated, userID: user.id, details: ["methods": methods.joined(separator: ",")])
         return user
     }
 
-    /// - Throws: `Problem` (`request.invalid`, `user.not_found`, `user.exists`).
+    /// An operator's change, recorded as `admin.user_updated` naming the fields changed.
+    /// - Throws: `Problem` (`request.invalid`, `user.not_found`, `user.exists`); nothing is
+    ///   recorded then.
     @discardableResult
     public func update(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
+        let user = try await write(userID: userID, request)
+        await audit.record(.adminUserUpdated, userID: userID, details: ["fields": Self.fields(of: request)])
+        return user
+    }
+
+    /// The user's own change of settings (`PATCH /v1/me`), recorded as `user.settings_changed`
+    /// naming the fields changed.
+    /// - Throws: as ``update(userID:_:)``.
+    func changeOwnSettings(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
+        let user = try await write(userID: userID, request)
+        await audit.record(.userSettingsChanged, userID: userID, details: ["fields": Self.fields(of: request)])
+        return user
+    }
+
+    /// The fields a change sets, comma-separated, for the trail: names only, never values.
+    private static func fields(of request: UpdateUserRequest) -> String {
+        var fields: [String] = []
+        if request.email != nil { fields.append("email") }
+        if request.password != nil { fields.append("password") }
+        if request.pin != nil { fields.append("pin") }
+        if request.phone != nil { fields.append("phone") }
+        if request.emailCodes != nil { fields.append("emailCodes") }
+        return fields.joined(separator: ",")
+    }
+
+    /// Validates, hashes and stores a change, unrecorded: the callers above record it.
+    private func write(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
         let email = request.email.map(InputRules.normalizedEmail)
         try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
         let update = UserUpdate(
@@ -55,19 +97,23 @@ public struct UserService: Sendable {
     }
 
     /// Draws a new TOTP seed (20 bytes, as RFC 4226 recommends), seals it and returns it once.
+    /// An operator's act, recorded as `admin.totp_enrolled`.
     /// - Throws: `Problem.userNotFound`.
     public func enrollTOTP(userID: String) async throws -> TOTPEnrollmentResponse {
         guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
         let seed = runtime.random.bytes(20)
         let sealed = try box.seal(seed, context: Self.totpSealingContext)
         try await store.updateUser(id: userID, UserUpdate(sealedTOTPSeed: sealed))
+        await audit.record(.adminTOTPEnrolled, userID: userID)
         return TOTPEnrollmentResponse(
             secret: Base32.encode(seed), otpauthUri: TOTP.otpauthURI(secret: seed, account: user.email, issuer: issuer))
     }
 
+    /// An operator's act, recorded as `admin.user_unblocked`.
     /// - Throws: `Problem.userNotFound`.
     public func unblock(userID: String) async throws {
         guard try await store.unblockUser(id: userID) else { throw Problem.userNotFound }
+        await audit.record(.adminUserUnblocked, userID: userID)
     }
 
     /// Finds a user by id (`usr_…`) or e-mail address.

@@ -1,5 +1,4 @@
 import Foundation
-import SCACore
 import Synchronization
 
 /// Runs password and PIN hashing (scrypt) on a bounded set of dedicated threads.
@@ -12,8 +11,9 @@ import Synchronization
 /// - at most `concurrency` computations run at once, each on a thread of this pool;
 /// - further jobs wait in a first-in, first-out queue (a waiting job costs a few hundred bytes,
 ///   not the 32 MiB of a running one);
-/// - beyond `queueLimit` waiting jobs, ``run(_:)`` refuses at once with `503 server.busy`
-///   and `Retry-After`, which bounds how long an accepted request can wait.
+/// - beyond `queueLimit` waiting jobs, ``run(_:)`` refuses at once with ``PasswordHashingBusy``
+///   (answered `503 server.busy` with `Retry-After`), which bounds how long an accepted
+///   request can wait.
 ///
 /// Threads are started on demand and end when the queue is empty, so an idle pool (or one of
 /// the many servers a test run builds) holds no thread.
@@ -49,7 +49,7 @@ public final class PasswordHashingPool: Sendable {
 
     /// Hashes that may run at the same time.
     public let concurrency: Int
-    /// Jobs that may wait for a thread; one more is refused with `server.busy`.
+    /// Jobs that may wait for a thread; one more is refused with ``PasswordHashingBusy``.
     public let queueLimit: Int
     private let metrics: ServerMetrics?
     private let state = Mutex(State())
@@ -68,8 +68,8 @@ public final class PasswordHashingPool: Sendable {
     public var waitingCount: Int { state.withLock { $0.waiting } }
 
     /// Runs `work` on a pool thread and returns its result.
-    /// - Throws: `Problem` 503 `server.busy` (with `Retry-After`) when the queue is full,
-    ///   before `work` starts; otherwise whatever `work` throws.
+    /// - Throws: ``PasswordHashingBusy`` when the queue is full, before `work` starts;
+    ///   otherwise whatever `work` throws.
     public func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let metrics = self.metrics
@@ -82,7 +82,7 @@ public final class PasswordHashingPool: Sendable {
                 continuation.resume(with: result)
             }
             if !submit(job) {
-                continuation.resume(throwing: Problem.passwordHashingBusy)
+                continuation.resume(throwing: PasswordHashingBusy())
             }
         }
     }

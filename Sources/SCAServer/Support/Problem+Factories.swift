@@ -87,7 +87,8 @@ extension Problem {
     static let contention = Problem(
         status: 503, code: .serverBusy, title: "Busy", detail: "Too many concurrent updates; try again.", retryAfter: 1)
 
-    /// Too many password or PIN checks waiting for the hashing pool; nothing was evaluated.
+    /// How ``PasswordHashingBusy`` is answered: too many password or PIN checks waiting for
+    /// the hashing pool; nothing was evaluated.
     static let passwordHashingBusy = Problem(
         status: 503, code: .serverBusy, title: "Busy",
         detail: "Too many password checks in progress; try again shortly.", retryAfter: 1)

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import SCAClient
 import SCAServer
+import SCATestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -5,7 +5,7 @@ import Foundation
 import SCACore
 
 /// A phone as the tests play it: a possession key and a biometry-gated key, signing exactly
-/// the payloads of API.md.
+/// the payloads openapi.yaml names.
 struct TestDevice: Sendable {
     let possessionKey = P256.Signing.PrivateKey()
     let biometryKey = P256.Signing.PrivateKey()

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import SCACore
 import SCAServer
+import SCATestSupport
 import Testing
 
 /// A real server over a real SQLite file in a fresh directory, driven through its router
