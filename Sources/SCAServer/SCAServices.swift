@@ -90,7 +90,7 @@ public struct SCAServices: Sendable {
         let sender: any MessageSender
         if let messageSender {
             sender = messageSender
-        } else if configuration.messageSender == "webhook", let url = configuration.webhookURL.flatMap(URL.init(string:)) {
+        } else if configuration.messageSender == .webhook, let url = configuration.webhookURL.flatMap(URL.init(string:)) {
             sender = WebhookMessageSender(url: url)
         } else {
             let created = OutboxMessageSender(path: configuration.outboxPath)

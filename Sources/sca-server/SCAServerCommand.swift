@@ -8,7 +8,7 @@ struct SCAServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sca-server",
         abstract: "Strong Customer Authentication server (PSD2 SCA in three phases).",
-        subcommands: [Serve.self, UserCommand.self, DeviceCommand.self, AuditCommand.self],
+        subcommands: [Serve.self, UserCommand.self, DeviceCommand.self, AuditCommand.self, ConfigCommand.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -17,13 +17,10 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "JSON configuration file (also SCA_CONFIG).")
     var config: String?
 
-    @Option(help: "Directory for the database, server key and outbox (default ./.sca).")
+    @Option(help: .setting("dataDir"))
     var dataDir: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "PostgreSQL URL (postgres://user:password@host:port/db?sslmode=…) shared by several instances; also SCA_DATABASE_URL. Needs SCA_SERVER_KEY.",
-            valueName: "url"))
+    @Option(help: .setting("databaseURL", valueName: "url"))
     var database: String?
 
     /// Defaults < file < SCA_* environment < these flags.
@@ -33,10 +30,17 @@ struct CommonOptions: ParsableArguments {
         if let dataDir { flags["dataDir"] = dataDir }
         if let database { flags["databaseURL"] = database }
         do {
-            return try ConfigurationLoader().load(file: config ?? environment["SCA_CONFIG"], environment: environment, flags: flags)
+            return try ConfigurationLoader().load(file: config ?? environment[ConfigurationSetting.configFileVariable], environment: environment, flags: flags)
         } catch let error as ConfigurationError {
             throw ValidationError("configuration: \(error.description)")
         }
+    }
+}
+
+extension ArgumentHelp {
+    /// The help of the flag that sets `key`: its row in the configuration table.
+    static func setting(_ key: String, valueName: String? = nil) -> ArgumentHelp {
+        ArgumentHelp(ConfigurationSetting.named(key)?.flagHelp ?? key, valueName: valueName)
     }
 }
 

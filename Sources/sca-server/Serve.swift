@@ -8,12 +8,12 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP server (127.0.0.1:8080, SQLite under ./.sca by default; PostgreSQL with --database).")
 
     @OptionGroup var common: CommonOptions
-    @Option(help: "Address to bind.") var host: String?
-    @Option(help: "Port to bind; 0 picks a free one and prints it.") var port: Int?
-    @Option(help: "Admin API key (also SCA_ADMIN_KEY); without one the admin API is off.") var adminKey: String?
-    @Flag(help: "Seed demo users and print their credentials.") var demo = false
-    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical (default info; also SCA_LOG_LEVEL).")
-    var logLevel: String?
+    // Flags for a few settings; every setting is also a file key and an SCA_ variable.
+    @Option(help: .setting("host")) var host: String?
+    @Option(help: .setting("port")) var port: Int?
+    @Option(help: .setting("adminKey")) var adminKey: String?
+    @Flag(help: .setting("demo")) var demo = false
+    @Option(help: .setting("logLevel")) var logLevel: String?
 
     func run() async throws {
         var flags: [String: String] = [:]

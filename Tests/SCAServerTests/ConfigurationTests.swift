@@ -69,4 +69,36 @@ struct ConfigurationTests {
         // An empty value means SQLite, as if unset.
         #expect(try loader.load(file: nil, environment: ["SCA_DATABASE_URL": ""], flags: [:]).databaseURL == nil)
     }
+
+    @Test("an unknown SCA_ variable is refused by name; the variables that are not settings are let through")
+    func unknownEnvironmentVariable() throws {
+        let loader = ConfigurationLoader()
+        for name in ["SCA_PROT", "SCA_MAX_FAILED_ATTEMPT", "SCA_EXCHANGE_RATES_XYZ", "SCA_REQUIRED_CATEGORIES_REFUND"] {
+            #expect("\(name)") {
+                try loader.load(file: nil, environment: [name: "1"], flags: [:])
+            } throws: { error in
+                (error as? ConfigurationError)?.description.contains(name) == true
+            }
+        }
+        let others = Dictionary(uniqueKeysWithValues: ConfigurationSetting.otherEnvironmentVariables.map { ($0.name, "x") })
+        #expect(Set(others.keys) == ["SCA_CONFIG", "SCA_SERVER", "SCA_TEST_POSTGRES_URL", "SCA_TEST_SCHEMATHESIS"])
+        _ = try loader.load(file: nil, environment: others.merging(["HOME": "/root", "sca_port": "1"]) { $1 }, flags: [:])
+        // Every key has a variable of its own.
+        #expect(Set(ConfigurationLoader.keys.map(ConfigurationLoader.environmentName)).count == ConfigurationLoader.keys.count)
+        #expect(try loader.load(file: nil, environment: ["SCA_EXCHANGE_RATES_USD": "0.9"], flags: [:]).exchangeRates == ["USD": "0.9"])
+        #expect(try loader.load(file: nil, environment: ["SCA_MESSAGE_SENDER": "outbox"], flags: [:]).messageSender == .outbox)
+    }
+
+    @Test("the README's configuration section is the table's reference, as `sca-server config reference` prints it")
+    func readmeReference() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = "<!-- configuration reference:"
+        let end = "<!-- end of configuration reference -->"
+        let section = try #require(readme.range(of: begin).flatMap { start in
+            readme.range(of: end, range: start.upperBound..<readme.endIndex).map { readme[start.lowerBound..<$0.lowerBound] }
+        })
+        let body = section.drop { $0 != "\n" }.dropFirst()
+        #expect(String(body) == ConfigurationSetting.reference(), "run `sca-server config reference` and paste it into README.md")
+    }
 }

@@ -31,7 +31,7 @@ struct WebhookSenderTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let server = try await TestServer {
-                $0.messageSender = "webhook"
+                $0.messageSender = .webhook
                 $0.webhookURL = "http://127.0.0.1:\(port)/messages"
             }
             #expect(server.services.outbox == nil)

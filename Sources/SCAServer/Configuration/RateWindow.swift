@@ -17,6 +17,14 @@ public struct RateWindow: Sendable, Hashable, CustomStringConvertible {
     /// `3/600` (seconds are always written as such).
     public var description: String { "\(count)/\(seconds)" }
 
+    /// `3/10m`: as a setting is written, the duration in its largest whole unit.
+    public var setting: String {
+        for (unit, length) in [("d", 86_400), ("h", 3_600), ("m", 60)] where seconds % length == 0 {
+            return "\(count)/\(seconds / length)\(unit)"
+        }
+        return "\(count)/\(seconds)s"
+    }
+
     /// Parses `3/10m, 10/1d` (units `s`, `m`, `h`, `d`; none means seconds); `off` or an empty
     /// string is no limit at all.
     /// - Throws: `ConfigurationError` naming `key` for anything else.

@@ -4,7 +4,8 @@ import SCAStorage
 
 /// Every setting of `sca-server`, with defaults that need no file, variable or flag:
 /// 127.0.0.1:8080, SQLite under `./.sca/`. Filled by `ConfigurationLoader` from
-/// defaults < file < `SCA_*` environment < flags.
+/// defaults < file < `SCA_*` environment < flags. Each key a file, variable or flag may set is
+/// a row of `ConfigurationSetting.all`.
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// `0` picks a free port, printed at start-up.
@@ -64,8 +65,8 @@ public struct ServerConfiguration: Sendable {
     /// Per-operation policy; operations not listed get `OperationPolicy()`.
     public var policies: [OperationKind: OperationPolicy] = [:]
 
-    /// `outbox` (JSON lines under the data directory) or `webhook`.
-    public var messageSender = "outbox"
+    /// Where one-time codes go; `webhook` needs `webhookURL`.
+    public var messageSender = MessageSenderKind.outbox
     public var webhookURL: String?
 
     /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
@@ -165,13 +166,10 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("requiredCategories.\(operation.rawValue) must be 1, 2 or 3")
             }
         }
-        switch messageSender {
-        case "outbox": break
-        case "webhook":
+        if messageSender == .webhook {
             guard let webhookURL, let url = URL(string: webhookURL), url.scheme == "http" || url.scheme == "https" else {
                 throw ConfigurationError("messageSender webhook needs webhookURL (http or https)")
             }
-        default: throw ConfigurationError("messageSender must be outbox or webhook, got \(messageSender)")
         }
         if let databaseURL {
             let scheme = databaseURL.prefix(while: { $0 != ":" }).lowercased()

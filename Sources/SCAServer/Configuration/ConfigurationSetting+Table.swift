@@ -1,0 +1,141 @@
+import Foundation
+import SCACore
+
+extension ConfigurationSetting {
+    /// Every setting of `sca-server`, in the order of the reference. Defaults come from
+    /// `ServerConfiguration()`; ranges and settings that depend on each other are checked by
+    /// `ServerConfiguration.validate()`, which also guards configurations built in code.
+    public static let all: [ConfigurationSetting] = [
+        .text("host", \.host, flag: "--host", "address to listen on"),
+        .integer("port", \.port, flag: "--port", "port to listen on; `0` picks a free one and prints it"),
+        .text("dataDir", \.dataDirectory, flag: "--data-dir", "directory of the SQLite database, the server key and the outbox"),
+        .optionalText(
+            "databaseURL", \.databaseURL, flag: "--database", absent: "none (SQLite under `dataDir`)",
+            "`postgres://…`: a PostgreSQL database shared by several instances (needs `serverKey`); never logged"),
+        .optionalText("adminKey", \.adminKey, flag: "--admin-key", absent: "none (admin API off)", "bearer key of `/admin/v1`, at least 16 characters; never logged"),
+        .optionalText(
+            "serverKey", \.serverKey, absent: "`<dataDir>/server.key`, created on first start",
+            "32 bytes base64url sealing TOTP seeds and signing keys; the same for every instance on a database"),
+        .value("demo", \.demo, flag: "--demo", parse: ConfigurationParser.boolean, show: { "`\($0)`" }, "seed demo users and print their credentials"),
+        .text("issuer", \.issuer, "token `iss`"),
+        .text("audience", \.audience, "token `aud`"),
+        .family(
+            "requiredCategories", "operation", members: OperationKind.allCases.map(\.rawValue), defaultText: "`2`",
+            "distinct categories (1 to 3) the operation needs"
+        ) { value, member, key, configuration in
+            try configuration.updatePolicy(member) { $0.requiredCategories = try ConfigurationParser.integer(value, key: key) }
+        },
+        .family(
+            "verdict", "operation", members: OperationKind.allCases.map(\.rawValue), defaultText: "`deferred`",
+            "`deferred` or `immediate`: whether a wrong factor is told at once or only once all are given"
+        ) { value, member, key, configuration in
+            try configuration.updatePolicy(member) { $0.verdict = try ConfigurationParser.choice(value, key: key) }
+        },
+        .family(
+            "methods", "operation", members: OperationKind.allCases.map(\.rawValue), defaultText: "all",
+            "comma-separated method ids the operation accepts"
+        ) { value, member, key, configuration in
+            try configuration.updatePolicy(member) { $0.methods = try ConfigurationParser.methods(value, key: key) }
+        },
+        .value(
+            "maxFailedAttempts", \.lockout.maxFailedAttempts, parse: ConfigurationParser.integer, show: { "`\($0)`" },
+            "consecutive failures (1 to 5) that block the user; a higher value is refused at start-up"),
+        .value(
+            "firstBlockSeconds", \.lockout.firstBlockDuration, parse: { TimeInterval(try ConfigurationParser.integer($0, key: $1)) },
+            show: { "`\(Int($0))`" }, "seconds of the first temporary block; each further one doubles"),
+        .value(
+            "maxTemporaryBlocks", \.lockout.maxTemporaryBlocks, parse: ConfigurationParser.integer, show: { "`\($0)`" },
+            "temporary blocks before the next one is permanent"),
+        .integer("challengeLifetime", \.challengeLifetime, "seconds a challenge lives"),
+        .integer("codeLifetime", \.codeLifetime, "seconds an SMS or e-mail code is valid"),
+        .integer("codeResendInterval", \.codeResendInterval, "seconds before another code may be sent for the same challenge"),
+        .integer("maxCodeSends", \.maxCodeSends, "codes sent per challenge and channel"),
+        .integer("accessTokenLifetime", \.accessTokenLifetime, "seconds an access token is valid"),
+        .integer("refreshTokenLifetime", \.refreshTokenLifetime, "seconds a refresh token is valid"),
+        .integer("sessionIdleTimeout", \.sessionIdleTimeout, "seconds without use that end a session (1 to 300)"),
+        .value("scryptLogN", \.passwordHashing.logN, parse: ConfigurationParser.integer, show: { "`\($0)`" }, "scrypt cost of password and PIN hashes (log2 N)"),
+        .value("scryptR", \.passwordHashing.r, parse: ConfigurationParser.integer, show: { "`\($0)`" }, "scrypt block size"),
+        .value("scryptP", \.passwordHashing.p, parse: ConfigurationParser.integer, show: { "`\($0)`" }, "scrypt parallelism"),
+        .integer(
+            "passwordHashConcurrency", \.passwordHashConcurrency, defaultText: "cores",
+            "scrypt hashes computed at once, each on a dedicated thread"),
+        .integer(
+            "passwordHashQueueLimit", \.passwordHashQueueLimit,
+            "hashes that may wait for a thread; beyond that `503 server.busy` with `Retry-After`"),
+        .value(
+            "messageSender", \.messageSender, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`outbox` (JSON lines under `dataDir`) or `webhook` (POST of each message as JSON to `webhookURL`)"),
+        .optionalText("webhookURL", \.webhookURL, absent: "none", "your SMS / mail gateway, `http` or `https`, for `messageSender` `webhook`"),
+        .optionalText(
+            "trustedProxyHeader", \.trustedProxyHeader, absent: "none (the peer address)",
+            "header set by your reverse proxy (`X-Forwarded-For`) whose last entry is the client address"),
+        .integer("maxBodySize", \.maxBodySize, "largest request body accepted, in bytes"),
+        .integer("maxDevicesPerUser", \.maxDevicesPerUser, "devices a user may have that are not removed"),
+        .integer("maxDeviceFailures", \.maxDeviceFailures, "consecutive wrong signatures (1 to 5) that block a device"),
+        .integer("activationCodeLifetime", \.activationCodeLifetime, "seconds an activation code lives"),
+        .integer("activationCodeMaxTries", \.activationCodeMaxTries, "mistyped tries (1 to 5) before an activation code is void"),
+        .text("highValuePaymentThreshold", \.highValuePaymentThreshold, "EUR amount from which a payment needs all three categories"),
+        .family(
+            "exchangeRates", "CUR", members: Currency.all.map(\.code).filter { $0 != "EUR" }, anyCase: true, defaultText: "none",
+            "EUR per unit of the currency `<CUR>`; a payment in a currency without a rate is high value"
+        ) { value, member, _, configuration in
+            configuration.exchangeRates[member] = value
+        },
+        .rateWindows("sendLimitsPerDestination", \.rateLimits.sendsPerDestination, "codes sent to one phone number or address (below)"),
+        .rateWindows("sendLimitsPerUser", \.rateLimits.sendsPerUser, "codes sent to one user, both channels"),
+        .rateWindows("sendLimitsPerClient", \.rateLimits.sendsPerClient, "codes asked for from one client address"),
+        .rateWindows("sendLimitsGlobal", \.rateLimits.sendsGlobal, "codes sent by the whole server"),
+        .rateWindows("challengeLimitsPerClient", \.rateLimits.challengesPerClient, "challenges opened from one client address"),
+        .value(
+            "decoyMethods", \.decoyMethods, parse: ConfigurationParser.methods,
+            show: { "`\($0.map(\.rawValue).joined(separator: ","))`" }, "the methods an unknown user's decoy challenge pretends to have (below)"),
+        .value(
+            "decoyPhonePattern", \.decoyPhonePattern, parse: { value, _ in value.trimmingCharacters(in: .whitespaces) },
+            show: { "`\($0)`" }, "the phone number a decoy pretends to have; `#` are digits drawn from the typed address"),
+        .value(
+            "databaseTimeout", \.databaseTimeout, parse: ConfigurationParser.seconds,
+            show: { "`\($0 == $0.rounded() ? String(Int($0)) : String($0))`" },
+            "seconds (fractions allowed) one PostgreSQL operation may take, waiting for a connection included; beyond that `503 server.unavailable`"),
+        .optionalText(
+            "auditCheckpointFile", \.auditCheckpointFile, absent: "none",
+            "file (outside `dataDir`) where `serve` writes a signed audit checkpoint at start, periodically and at shutdown"),
+        .integer("auditCheckpointInterval", \.auditCheckpointInterval, "minutes between two periodic audit checkpoints"),
+        .integer(
+            "requestReadTimeout", \.requestReadTimeout,
+            "seconds (1 to 3600) a request's body may take after its headers; then `408 request.timeout` and the connection is closed"),
+        .integer(
+            "connectionIdleTimeout", \.connectionIdleTimeout,
+            "seconds (1 to 3600) a connection may wait for a complete request head or between body parts; then it is closed"),
+        .integer("maxConnections", \.maxConnections, "connections served at once; one beyond is closed when accepted"),
+        .value(
+            "logLevel", \.logLevel, flag: "--log-level", parse: { value, _ in value.trimmingCharacters(in: .whitespaces).lowercased() },
+            show: { "`\($0)`" }, "`trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`"),
+    ]
+
+    /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is
+    /// refused at start-up, so that a typo never leaves a setting at its default.
+    public static let otherEnvironmentVariables: [(name: String, readBy: String)] = [
+        (configFileVariable, "`sca-server`: the JSON configuration file, like `--config`"),
+        ("SCA_SERVER", "`sca`: the server URL, like its `--server`"),
+        ("SCA_TEST_POSTGRES_URL", "the test suite: a PostgreSQL database to test against"),
+        ("SCA_TEST_SCHEMATHESIS", "the test suite: the `schemathesis` executable"),
+    ]
+
+    /// The variable naming the configuration file.
+    public static let configFileVariable = "SCA_CONFIG"
+
+    /// The row of a plain key (not a family), for flags and their help.
+    public static func named(_ key: String) -> ConfigurationSetting? {
+        all.first { $0.family == nil && $0.key == key }
+    }
+}
+
+extension ServerConfiguration {
+    /// Changes the policy of the operation named `member` (a family member, so a known one).
+    fileprivate mutating func updatePolicy(_ member: String, _ change: (inout OperationPolicy) throws -> Void) throws {
+        guard let operation = OperationKind(rawValue: member) else { throw ConfigurationError("unknown operation \(member)") }
+        var policy = self.policy(for: operation)
+        try change(&policy)
+        policies[operation] = policy
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// One row of the configuration table: a key, where its value goes in `ServerConfiguration`,
+/// how it is parsed, how its default is shown and what it means. The loader (file, `SCA_*`
+/// environment, flags), the flags' `--help` and the README's reference all read
+/// `ConfigurationSetting.all`, so a key is written once.
+///
+/// A family (`requiredCategories.<operation>`, `exchangeRates.<CUR>`) is one row whose key is a
+/// prefix, a dot and a member from a fixed list.
+public struct ConfigurationSetting: Sendable {
+    /// The key in files and flags: `port`; for a family its prefix: `requiredCategories`.
+    public let key: String
+    /// For a family: the placeholder shown for the member, and the members accepted.
+    public let family: Family?
+    /// The command-line flag that sets it, if any (`--port`).
+    public let flag: String?
+    /// What it means, on one line (markdown).
+    public let summary: String
+    /// Stores `value` (of the key `key`, member `member` for a family) into a configuration.
+    let assign: @Sendable (_ value: String, _ member: String, _ key: String, inout ServerConfiguration) throws -> Void
+    /// The default, for the reference (markdown).
+    let defaultText: @Sendable (ServerConfiguration) -> String
+
+    /// The members of a family row.
+    public struct Family: Sendable {
+        /// Shown in the reference: `operation` gives `requiredCategories.<operation>`.
+        public let placeholder: String
+        /// Every member accepted after the dot, as written in files and flags.
+        public let members: [String]
+        /// Whether a member may be written in any case (currency codes).
+        let anyCase: Bool
+    }
+
+    /// `requiredCategories.<operation>` for a family, the key otherwise.
+    public var displayKey: String { family.map { "\(key).<\($0.placeholder)>" } ?? key }
+
+    /// `SCA_PORT`; for a family `SCA_REQUIRED_CATEGORIES_<OPERATION>`.
+    public var environmentDisplayName: String {
+        let name = ConfigurationLoader.environmentName(of: key)
+        return family.map { "\(name)_<\($0.placeholder.uppercased())>" } ?? name
+    }
+
+    /// Every concrete key: the key itself, or each member of the family.
+    public var concreteKeys: [String] {
+        family.map { family in family.members.map { "\(key).\($0)" } } ?? [key]
+    }
+
+    /// The member `key` names, if it belongs to this row: `""` for a plain key.
+    func member(of key: String) -> String? {
+        guard let family else { return key == self.key ? "" : nil }
+        guard key.hasPrefix(self.key + ".") else { return nil }
+        let member = String(key.dropFirst(self.key.count + 1))
+        if family.anyCase {
+            return family.members.first { $0.uppercased() == member.uppercased() }
+        }
+        return family.members.contains(member) ? member : nil
+    }
+}
+
+extension ConfigurationSetting {
+    /// A plain key stored at `path`: `parse` reads the text, `show` writes the default, unless
+    /// `defaultText` says it better (a default that depends on the machine, or nil).
+    static func value<Value>(
+        _ key: String, _ path: WritableKeyPath<ServerConfiguration, Value> & Sendable, flag: String? = nil,
+        parse: @escaping @Sendable (_ value: String, _ key: String) throws -> Value,
+        show: @escaping @Sendable (Value) -> String, defaultText: String? = nil, _ summary: String
+    ) -> ConfigurationSetting {
+        ConfigurationSetting(
+            key: key, family: nil, flag: flag, summary: summary,
+            assign: { value, _, key, configuration in configuration[keyPath: path] = try parse(value, key) },
+            defaultText: { configuration in defaultText ?? show(configuration[keyPath: path]) })
+    }
+
+    /// A family of keys `key.<member>`; `assign` receives the member.
+    static func family(
+        _ key: String, _ placeholder: String, members: [String], anyCase: Bool = false, defaultText: String,
+        _ summary: String,
+        assign: @escaping @Sendable (_ value: String, _ member: String, _ key: String, inout ServerConfiguration) throws -> Void
+    ) -> ConfigurationSetting {
+        ConfigurationSetting(
+            key: key, family: Family(placeholder: placeholder, members: members, anyCase: anyCase), flag: nil,
+            summary: summary, assign: assign, defaultText: { _ in defaultText })
+    }
+
+    static func integer(
+        _ key: String, _ path: WritableKeyPath<ServerConfiguration, Int> & Sendable, flag: String? = nil,
+        defaultText: String? = nil, _ summary: String
+    ) -> ConfigurationSetting {
+        value(key, path, flag: flag, parse: ConfigurationParser.integer, show: { "`\($0)`" }, defaultText: defaultText, summary)
+    }
+
+    static func text(
+        _ key: String, _ path: WritableKeyPath<ServerConfiguration, String> & Sendable, flag: String? = nil, _ summary: String
+    ) -> ConfigurationSetting {
+        value(key, path, flag: flag, parse: { value, _ in value }, show: { "`\($0)`" }, summary)
+    }
+
+    /// An optional text: empty means unset, as if absent; `absent` says what unset means.
+    static func optionalText(
+        _ key: String, _ path: WritableKeyPath<ServerConfiguration, String?> & Sendable, flag: String? = nil,
+        absent: String, _ summary: String
+    ) -> ConfigurationSetting {
+        value(
+            key, path, flag: flag, parse: { value, _ in value.isEmpty ? nil : value },
+            show: { $0.map { "`\($0)`" } ?? absent }, summary)
+    }
+
+    static func rateWindows(
+        _ key: String, _ path: WritableKeyPath<ServerConfiguration, [RateWindow]> & Sendable, _ summary: String
+    ) -> ConfigurationSetting {
+        value(
+            key, path, parse: RateWindow.list,
+            show: { $0.isEmpty ? "`off`" : "`\($0.map(\.setting).joined(separator: ","))`" }, summary)
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import SCAServer
+
+/// `sca-server config reference`: the configuration table in markdown, the README's
+/// configuration section.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "About the configuration.", subcommands: [Reference.self])
+
+    struct Reference: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every setting (key, SCA_ variable, default, meaning) as a markdown table.")
+
+        func run() {
+            print(ConfigurationSetting.reference(), terminator: "")
+        }
+    }
+}
