@@ -7,7 +7,6 @@ import NIOCore
 import Logging
 import SCACore
 import SCAStorage
-import SCAStoragePostgres
 import SCAStorageSQLite
 
 /// The assembled server: configuration, store, services, and the HTTP router over them.
@@ -30,12 +29,11 @@ public struct SCAServices: Sendable {
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
     let logger: Logger
-    /// The PostgreSQL store opened here (not one passed in), closed by ``shutdown()``.
-    let ownedPostgresStore: PostgresStore?
 
     /// - Parameters:
-    ///   - store: the database; nil opens PostgreSQL at `databaseURL` when configured, SQLite
-    ///     under the data directory otherwise.
+    ///   - store: the database; nil opens SQLite under the data directory. A PostgreSQL store
+    ///     (`databaseURL`) comes from ``ServerDatabase`` with its pool running: see
+    ///     ``withServices(configuration:runtime:messageSender:logger:_:)``.
     ///   - messageSender: overrides the configured sender (tests may capture messages).
     /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
     public static func make(
@@ -44,38 +42,43 @@ public struct SCAServices: Sendable {
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
     ) async throws -> SCAServices {
         try configuration.validate()
-        if !FileManager.default.fileExists(atPath: configuration.dataDirectory) {
-            // The directory holds the database, the server key and live codes: owner only.
-            try FileManager.default.createDirectory(
-                atPath: configuration.dataDirectory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        }
-        var ownedPostgresStore: PostgresStore?
+        try ServerDatabase.createDataDirectory(configuration)
         let database: any SCAStore
         if let store {
             database = store
-        } else if let databaseURL = configuration.databaseURL {
-            let postgres = try await PostgresStore.connect(
-                url: databaseURL, timeout: .seconds(configuration.databaseTimeout), logger: logger)
-            ownedPostgresStore = postgres
-            database = postgres
+        } else if configuration.databaseURL != nil {
+            // Its pool must run while the services are made (they read the signing keys).
+            throw ConfigurationError("a PostgreSQL databaseURL needs the store from ServerDatabase.open, with its pool running")
         } else {
             database = try SQLiteStore(path: configuration.databasePath)
         }
-        do {
-            return try await assemble(
-                configuration: configuration, store: database, ownedPostgresStore: ownedPostgresStore, runtime: runtime,
-                messageSender: messageSender, logger: logger)
-        } catch {
-            await ownedPostgresStore?.shutdown()
-            throw error
+        return try await assemble(
+            configuration: configuration, store: database, runtime: runtime, messageSender: messageSender,
+            logger: logger)
+    }
+
+    /// Opens the configured database (``ServerDatabase``), makes the services over it and runs
+    /// `body` with them while the database's pool runs; closes the pool afterwards, whether
+    /// `body` returns or throws. For work that uses the services once: an admin command, a test.
+    public static func withServices<Result: Sendable>(
+        configuration: ServerConfiguration, runtime: ServerRuntime = ServerRuntime(),
+        messageSender: (any MessageSender)? = nil,
+        logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo),
+        _ body: (SCAServices) async throws -> Result
+    ) async throws -> Result {
+        let database = try await ServerDatabase.open(configuration: configuration, logger: logger)
+        return try await database.withRunning { store in
+            let services = try await make(
+                configuration: configuration, store: store, runtime: runtime, messageSender: messageSender,
+                logger: logger)
+            return try await body(services)
         }
     }
 
     /// The services over an open store.
     private static func assemble(
-        configuration: ServerConfiguration, store: any SCAStore, ownedPostgresStore: PostgresStore?,
-        runtime: ServerRuntime, messageSender: (any MessageSender)?, logger: Logger
+        configuration: ServerConfiguration, store: any SCAStore, runtime: ServerRuntime,
+        messageSender: (any MessageSender)?, logger: Logger
     ) async throws -> SCAServices {
         let box = SecretBox(key: try ServerKey.load(configuration: configuration, random: runtime.random))
         let hasher = PasswordHasher(parameters: configuration.passwordHashing, random: runtime.random)
@@ -126,13 +129,7 @@ public struct SCAServices: Sendable {
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
             audit: audit, metrics: metrics,
             passwordHashing: hashing,
-            outbox: outbox, logger: logger, ownedPostgresStore: ownedPostgresStore)
-    }
-
-    /// Closes what `make` opened: the PostgreSQL connection pool, when it opened one. (SQLite
-    /// needs nothing: its file closes with the process.)
-    public func shutdown() async {
-        await ownedPostgresStore?.shutdown()
+            outbox: outbox, logger: logger)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another

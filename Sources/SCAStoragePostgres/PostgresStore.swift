@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SCAStorage
+import ServiceLifecycle
 
 /// The shared-database ``SCAStore``: PostgreSQL through PostgresNIO, for several server
 /// instances on one database.
@@ -17,39 +18,30 @@ import SCAStorage
 ///
 /// Dates are `DOUBLE PRECISION` unix seconds, as in the SQLite store, so both backends hold
 /// the same values and compare them as numbers.
-public final class PostgresStore: SCAStore {
+///
+/// The store answers while its ``run()`` runs: a server puts it in its `ServiceGroup` before
+/// the services that query it (the group shuts them down in reverse order, so the pool closes
+/// last); a one-shot command runs it in a task group around its work.
+public final class PostgresStore: SCAStore, Service {
     /// The connection pool. Queries lease a connection for one statement or one transaction.
     let client: PostgresClient
     let logger: Logger
     /// How long one operation (lease, statements, commit) may take before it fails with
     /// `StoreUnavailable`; see ``leased(_:)``.
     let timeout: Duration
-    /// Runs `client.run()`, which the pool needs to open and keep connections; cancelled by
-    /// ``shutdown()`` or when the store goes away.
-    private let runTask: Task<Void, Never>
 
     private init(client: PostgresClient, logger: Logger, timeout: Duration) {
         self.client = client
         self.logger = logger
         self.timeout = timeout
-        // `Task.immediate` enters `run()` before returning, so the pool counts as running by
-        // the first query (PostgresNIO warns about a query that comes first).
-        if #available(macOS 26, iOS 26, *) {
-            runTask = Task.immediate { await client.run() }
-        } else {
-            runTask = Task { await client.run() }
-        }
-    }
-
-    deinit {
-        runTask.cancel()
     }
 
     /// The identifiers of the schema steps, in order: the same as `SQLiteStore.migrationIDs`,
     /// so that a database's history reads alike in both backends.
     public static let migrationIDs: [String] = PostgresMigrations.identifiers
 
-    /// Connects to the database at `url`, brings its schema up to date and opens the pool.
+    /// Connects to the database at `url`, brings its schema up to date and prepares the pool,
+    /// which opens connections once ``run()`` runs.
     ///
     /// Migrations run first, over a single connection of their own: it fails at once when the
     /// server cannot be reached or refuses the login, where the pool would keep retrying.
@@ -90,10 +82,11 @@ public final class PostgresStore: SCAStore {
         return store
     }
 
-    /// Closes the pool's connections. The store cannot be used afterwards.
-    public func shutdown() async {
-        runTask.cancel()
-        await runTask.value
+    /// Runs the connection pool: opens and keeps connections until the task is cancelled or
+    /// the service group shuts down gracefully, then closes them. Queries wait for it (they do
+    /// not fail), so it must run while the store is used; it runs once per store.
+    public func run() async {
+        await client.run()
     }
 
     // MARK: Health

@@ -37,41 +37,34 @@ enum InProcessServer {
         // shutdown, as SIGTERM would, so open connections are closed rather than cancelled.
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger))
-        do {
-            let result = try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    // Ends the stream if the server stops (or never starts), so the wait below ends too.
-                    defer { announce.finish() }
-                    try await serviceGroup.run()
-                    return nil
-                }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else {
-                    _ = try await group.next()
-                    throw BenchError("the in-process server stopped before it was listening")
-                }
-                guard let url = URL(string: "http://127.0.0.1:\(port)/") else { throw BenchError("no URL for port \(port)") }
-                group.addTask { try await body(url, adminKey) }
-                // The first task to finish should be the body: the server runs until shut down.
-                let outcome: T
-                do {
-                    guard let finished = try await group.next(), let result = finished else {
-                        throw BenchError("the in-process server stopped during the run")
-                    }
-                    outcome = result
-                } catch {
-                    group.cancelAll()
-                    throw error
-                }
-                await serviceGroup.triggerGracefulShutdown()
-                try await group.waitForAll()
-                return outcome
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                // Ends the stream if the server stops (or never starts), so the wait below ends too.
+                defer { announce.finish() }
+                try await serviceGroup.run()
+                return nil
             }
-            await services.shutdown()
-            return result
-        } catch {
-            await services.shutdown()
-            throw error
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                _ = try await group.next()
+                throw BenchError("the in-process server stopped before it was listening")
+            }
+            guard let url = URL(string: "http://127.0.0.1:\(port)/") else { throw BenchError("no URL for port \(port)") }
+            group.addTask { try await body(url, adminKey) }
+            // The first task to finish should be the body: the server runs until shut down.
+            let outcome: T
+            do {
+                guard let finished = try await group.next(), let result = finished else {
+                    throw BenchError("the in-process server stopped during the run")
+                }
+                outcome = result
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+            await serviceGroup.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return outcome
         }
     }
 }

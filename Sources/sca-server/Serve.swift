@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
 import Logging
 import SCAServer
+import ServiceLifecycle
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP server (127.0.0.1:8080, SQLite under ./.sca by default; PostgreSQL with --database).")
@@ -24,49 +24,16 @@ struct Serve: AsyncParsableCommand {
         if let logLevel { flags["logLevel"] = logLevel }
         let configuration = try common.load(flags: flags)
         bootstrapLogging(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
-        let services = try await SCAServices.make(configuration: configuration)
-        if configuration.demo {
-            printDemo(try await DemoSeeder(users: services.users).seed(), configuration: configuration)
-        }
-        let host = configuration.host
-        let app = services.application { port in
-            printUnbuffered("sca-server listening on http://\(host):\(port)")
-        }
-        // Signed audit checkpoints to a file outside the data directory, when configured.
-        let checkpoints = try PeriodicAuditCheckpoints(services: services)
-        let checkpointing = checkpoints.map { checkpoints in Task { await checkpoints.run() } }
-        do {
-            try await app.runService()
-        } catch {
-            checkpointing?.cancel()
-            await services.shutdown()
-            throw error
-        }
-        // SIGTERM or SIGINT: the HTTP server has drained; a last checkpoint covers what it
-        // wrote; then close the database pool too.
-        checkpointing?.cancel()
-        await checkpointing?.value
-        if let checkpoints {
-            do {
-                try await checkpoints.writeNow()
-            } catch {
-                FileHandle.standardError.write(Data("audit checkpoint not written to \(checkpoints.path): \(error)\n".utf8))
-            }
-        }
-        await services.shutdown()
-    }
-
-    private func printDemo(_ users: [DemoSeeder.Credentials], configuration: ServerConfiguration) {
-        printUnbuffered("Demo users (codes are written to \(configuration.outboxPath)):")
-        for user in users {
-            var methods = ["password \(user.password)"]
-            if let pin = user.pin { methods.append("PIN \(pin)") }
-            if let phone = user.phone { methods.append("SMS to \(phone)") }
-            if user.emailCodes { methods.append("e-mail codes") }
-            let roles = user.roles.isEmpty ? "" : " [\(user.roles.joined(separator: ", "))]"
-            printUnbuffered("  \(user.email)\(roles): \(methods.joined(separator: ", "))")
-            if let uri = user.totpURI { printUnbuffered("    TOTP: \(uri)") }
-        }
+        let logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
+        let database = try await ServerDatabase.open(configuration: configuration, logger: logger)
+        // The database's pool first: the group starts every service at once and, at SIGTERM or
+        // SIGINT, shuts them down gracefully in reverse order, so the server drains (and writes
+        // its last checkpoint) before the pool closes.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: database.services + [ServerService(configuration: configuration, database: database, logger: logger)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }
 

@@ -107,25 +107,32 @@ struct UserCommand: AsyncParsableCommand {
     }
 }
 
-/// Opens the server's database and services for one admin command, and closes them after
-/// `body`, whether it succeeds or throws (a PostgreSQL pool is closed cleanly, not dropped).
+/// Opens the server's database and services for one admin command, its PostgreSQL pool
+/// running while `body` runs and closed afterwards, whether `body` succeeds or throws.
 func withServices(_ common: CommonOptions, _ body: (SCAServices) async throws -> Void) async throws {
     // Warnings and errors only: the command's own output is what the operator reads.
     var logger = Logger(label: "sca-server")
     logger.logLevel = .warning
-    let services: SCAServices
+    let configuration = try common.load()
     do {
-        services = try await SCAServices.make(configuration: try common.load(), logger: logger)
+        try await SCAServices.withServices(configuration: configuration, logger: logger) { services in
+            do {
+                try await body(services)
+            } catch {
+                throw CommandError(error: error)
+            }
+        }
+    } catch let failure as CommandError {
+        throw failure.error
     } catch let problem as Problem {
+        // Opening failed: say why in the operator's terms.
         throw ValidationError(problem.detail ?? problem.title)
     }
-    do {
-        try await body(services)
-    } catch {
-        await services.shutdown()
-        throw error
-    }
-    await services.shutdown()
+}
+
+/// The command's own error, passed through unchanged (only an opening failure is rephrased).
+private struct CommandError: Error {
+    let error: any Error
 }
 
 func resolve(_ user: String, in services: SCAServices) async throws -> String {

@@ -261,7 +261,6 @@ struct AuditCommandTests {
         let services = try await SCAServices.make(configuration: configuration)
         let user = try await services.users.create(CreateUserRequest(email: "proc@example.com", password: "correct horse battery"))
         try await services.users.unblock(userID: user.id)
-        await services.shutdown()
 
         let verify = try Self.run(binary, ["audit", "verify", "--data-dir", directory.path])
         #expect(verify.status == 0, "\(verify.output)")

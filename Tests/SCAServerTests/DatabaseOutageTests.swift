@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
+import Logging
 import SCACore
 import SCAServer
+import SCAStoragePostgres
 import Testing
 
 /// PostgreSQL going away under a running server: every store operation has a deadline, so
@@ -34,56 +36,58 @@ struct DatabaseOutageTests {
             let target = try #require(URLComponents(string: databaseURL)?.port)
             let proxy = try TCPProxy(targetPort: target)
             defer { proxy.close() }
-            let server = try await TestServer {
-                $0.databaseURL = try? Self.through(proxy, databaseURL)
-                $0.serverKey = ServerPair.newServerKey()
-                $0.databaseTimeout = Self.deadline
-            }
-            try await server.run { api in
-                _ = try await api.createUser("outage@example.com")
-                let before = try await api.startChallenge(email: "outage@example.com")
-                #expect(try await api.send(.get, "/health/ready").status == 200)
-
-                proxy.cut()
-                // Pooled connections that went silent, then no connection at all: each
-                // request gives up at the deadline (its first store call fails), never waits on.
-                for request in 0..<4 {
-                    let started = ContinuousClock.now
-                    let answer = request % 2 == 0
-                        ? try await api.post(
-                            "/v1/challenges",
-                            CreateChallengeRequest(operation: .login, user: UserReference(email: "outage@example.com")))
-                        : try await api.send(.get, "/v1/challenges/\(before.challengeId)")
-                    let elapsed = ContinuousClock.now - started
-                    #expect(answer.status == 503, "request \(request): \(String(decoding: answer.body, as: UTF8.self))")
-                    #expect(answer.problem?.code == .serverUnavailable)
-                    #expect(answer.headers[.retryAfter] != nil)
-                    #expect(elapsed < .seconds(Self.deadline * 3), "request \(request) took \(elapsed)")
+            let postgres = try await PostgresStore.connect(
+                url: try Self.through(proxy, databaseURL), timeout: .seconds(Self.deadline), logger: Logger(label: "sca-server"))
+            try await ServerDatabase(store: postgres, services: [postgres]).withRunning { store in
+                let server = try await TestServer(store: store) {
+                    $0.serverKey = ServerPair.newServerKey()
+                    $0.databaseTimeout = Self.deadline
                 }
-                let started = ContinuousClock.now
-                #expect(try await api.send(.get, "/health/ready").status == 503)
-                #expect(ContinuousClock.now - started < .seconds(Self.deadline * 3))
+                try await server.run { api in
+                    _ = try await api.createUser("outage@example.com")
+                    let before = try await api.startChallenge(email: "outage@example.com")
+                    #expect(try await api.send(.get, "/health/ready").status == 200)
 
-                try proxy.restore()
-                // The pool reconnects on its own (its retries back off, so allow some seconds).
-                var recovered: APIResponse?
-                let giveUp = ContinuousClock.now + .seconds(20)
-                while ContinuousClock.now < giveUp {
-                    let answer = try await api.send(.get, "/v1/challenges/\(before.challengeId)")
-                    if answer.status == 200 {
-                        recovered = answer
-                        break
+                    proxy.cut()
+                    // Pooled connections that went silent, then no connection at all: each
+                    // request gives up at the deadline (its first store call fails), never waits on.
+                    for request in 0..<4 {
+                        let started = ContinuousClock.now
+                        let answer = request % 2 == 0
+                            ? try await api.post(
+                                "/v1/challenges",
+                                CreateChallengeRequest(operation: .login, user: UserReference(email: "outage@example.com")))
+                            : try await api.send(.get, "/v1/challenges/\(before.challengeId)")
+                        let elapsed = ContinuousClock.now - started
+                        #expect(answer.status == 503, "request \(request): \(String(decoding: answer.body, as: UTF8.self))")
+                        #expect(answer.problem?.code == .serverUnavailable)
+                        #expect(answer.headers[.retryAfter] != nil)
+                        #expect(elapsed < .seconds(Self.deadline * 3), "request \(request) took \(elapsed)")
                     }
-                    #expect(answer.status == 503)
-                    try await Task.sleep(for: .milliseconds(100))
+                    let started = ContinuousClock.now
+                    #expect(try await api.send(.get, "/health/ready").status == 503)
+                    #expect(ContinuousClock.now - started < .seconds(Self.deadline * 3))
+
+                    try proxy.restore()
+                    // The pool reconnects on its own (its retries back off, so allow some seconds).
+                    var recovered: APIResponse?
+                    let giveUp = ContinuousClock.now + .seconds(20)
+                    while ContinuousClock.now < giveUp {
+                        let answer = try await api.send(.get, "/v1/challenges/\(before.challengeId)")
+                        if answer.status == 200 {
+                            recovered = answer
+                            break
+                        }
+                        #expect(answer.status == 503)
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    #expect(try recovered?.decode(ChallengeResponse.self).challengeId == before.challengeId)
+                    #expect(try await api.send(.get, "/health/ready").status == 200)
+                    let after = try await api.post(
+                        "/v1/challenges", CreateChallengeRequest(operation: .login, user: UserReference(email: "outage@example.com")))
+                    #expect(after.status == 201)
                 }
-                #expect(try recovered?.decode(ChallengeResponse.self).challengeId == before.challengeId)
-                #expect(try await api.send(.get, "/health/ready").status == 200)
-                let after = try await api.post(
-                    "/v1/challenges", CreateChallengeRequest(operation: .login, user: UserReference(email: "outage@example.com")))
-                #expect(after.status == 201)
             }
-            await server.services.shutdown()
         }
     }
 

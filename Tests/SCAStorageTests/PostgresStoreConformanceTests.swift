@@ -15,13 +15,7 @@ struct PostgresStoreConformanceTests {
     private func check(_ body: (StoreConformance) async throws -> Void) async throws {
         try await PostgresTestDatabase.withFreshSchema { url in
             let store = try await PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)
-            do {
-                try await body(StoreConformance(store: store))
-            } catch {
-                await store.shutdown()
-                throw error
-            }
-            await store.shutdown()
+            try await store.withRunning { try await body(StoreConformance(store: $0)) }
         }
     }
 

@@ -15,21 +15,15 @@ import Testing
 struct PostgresStoreDatabaseTests {
     let t0 = StoreConformance.t0
 
-    /// Two stores on one fresh schema; both are shut down afterwards.
+    /// Two stores on one fresh schema, their pools running while `body` runs.
     private func withTwoStores(_ body: (PostgresStore, PostgresStore, String) async throws -> Void) async throws {
         try await PostgresTestDatabase.withFreshSchema { url in
             async let first = PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)
             async let second = PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)
             let stores = try await (first, second)
-            do {
-                try await body(stores.0, stores.1, url)
-            } catch {
-                await stores.0.shutdown()
-                await stores.1.shutdown()
-                throw error
+            try await stores.0.withRunning { first in
+                try await stores.1.withRunning { second in try await body(first, second, url) }
             }
-            await stores.0.shutdown()
-            await stores.1.shutdown()
         }
     }
 
@@ -52,19 +46,21 @@ struct PostgresStoreDatabaseTests {
             let user = UserRecord(id: "u1", email: "alice@example.com", roles: ["user"], createdAt: t0)
             let key = SigningKeyRecord(keyID: "k1", algorithm: "ES256", sealedPrivateKey: [1], createdAt: t0)
             let store = try await PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)
-            try await store.createUser(user)
-            _ = try await store.addSigningKeyIfNone(key)
-            #expect(try await store.acceptTOTPStep(userID: "u1", step: 7))
-            await store.shutdown()
+            try await store.withRunning { store in
+                try await store.createUser(user)
+                _ = try await store.addSigningKeyIfNone(key)
+                #expect(try await store.acceptTOTPStep(userID: "u1", step: 7))
+            }
 
             for _ in 0..<2 {
                 let reopened = try await PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)
-                var expected = user
-                expected.lockout.lastTOTPStep = 7
-                #expect(try await reopened.user(id: "u1") == expected)
-                #expect(try await reopened.signingKeys() == [key])
-                #expect(try await reopened.acceptTOTPStep(userID: "u1", step: 7) == false)
-                await reopened.shutdown()
+                try await reopened.withRunning { (reopened: PostgresStore) async throws in
+                    var expected = user
+                    expected.lockout.lastTOTPStep = 7
+                    #expect(try await reopened.user(id: "u1") == expected)
+                    #expect(try await reopened.signingKeys() == [key])
+                    #expect(try await reopened.acceptTOTPStep(userID: "u1", step: 7) == false)
+                }
                 #expect(try await appliedMigrations(url) == PostgresStore.migrationIDs)
             }
         }
@@ -177,7 +173,7 @@ struct PostgresStoreDatabaseTests {
     @Test func corruptRowThrowsInsteadOfCrashing() async throws {
         try await PostgresTestDatabase.withFreshSchema { url in
             let store = try await PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)
-            do {
+            try await store.withRunning { store in
                 try await store.insertChallenge(
                     ChallengeRecord(
                         id: "c1", userID: nil, operation: .login, verdict: .immediate, requiredCategories: 2,
@@ -195,11 +191,7 @@ struct PostgresStoreDatabaseTests {
                 await #expect(throws: PostgresStoreError.self) {
                     try await store.challenge(id: "c1")
                 }
-            } catch {
-                await store.shutdown()
-                throw error
             }
-            await store.shutdown()
         }
     }
 

@@ -55,3 +55,19 @@ enum PostgresTestDatabase {
         }
     }
 }
+
+extension PostgresStore {
+    /// Runs the pool while `body` runs, then closes it (a server runs it in its service group).
+    func withRunning<Result: Sendable>(_ body: (PostgresStore) async throws -> Result) async throws -> Result {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            // Entered before `body` where the platform allows (PostgresNIO warns otherwise).
+            if #available(macOS 26, iOS 26, *) {
+                group.addImmediateTask { await self.run() }
+            } else {
+                group.addTask { await self.run() }
+            }
+            defer { group.cancelAll() }
+            return try await body(self)
+        }
+    }
+}

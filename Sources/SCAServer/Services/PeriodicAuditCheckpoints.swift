@@ -2,16 +2,20 @@ import Foundation
 import Logging
 import SCACore
 import SCAStorage
+import ServiceLifecycle
 
 /// Writes a signed audit checkpoint (``AuditCheckpoint``) to the configured file when the
 /// server starts, every `auditCheckpointInterval` minutes while it runs, and once more when
-/// it stops, so that entries cut from the end of the chain later show against the newest
+/// it stops gracefully, so that entries cut from the end of the chain later show against the newest
 /// checkpoint kept outside the data directory (`sca-server audit verify --checkpoint FILE`).
 ///
 /// Each write replaces the file atomically (write, then rename): a crash never leaves half a
 /// checkpoint. Shipping older checkpoints elsewhere (write-once storage, another machine) is
 /// left to the operator's tools; the file always holds the newest one.
-public struct PeriodicAuditCheckpoints: Sendable {
+///
+/// A `Service`: the server puts it in its `ServiceGroup` before the HTTP server, so that at a
+/// graceful shutdown the server drains first and the last checkpoint covers what it wrote.
+public struct PeriodicAuditCheckpoints: Service {
     let checkpoints: AuditCheckpoints
     /// Where the checkpoint is written.
     public let path: String
@@ -28,24 +32,31 @@ public struct PeriodicAuditCheckpoints: Sendable {
         logger = services.logger
     }
 
-    /// Writes a checkpoint now and every interval until the task is cancelled. A failed write
-    /// (database unreachable, disk full) is logged and retried at the next interval.
+    /// Writes a checkpoint now and every interval; at a graceful shutdown, once more and
+    /// returns; when cancelled, returns at once. A failed write (database unreachable, disk
+    /// full) is logged and retried at the next interval.
     public func run() async {
         var head: AuditEntry?
-        while !Task.isCancelled {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 head = try await write(after: head)
             } catch {
-                logger.warning(
-                    "audit checkpoint not written",
-                    metadata: ["path": "\(path)", "error": "\(String(describing: type(of: error)))"])
+                logNotWritten(error)
             }
-            do {
-                try await Task.sleep(for: interval)
-            } catch {
-                return
-            }
+            // A graceful shutdown ends the wait early, like a cancellation.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
+        guard !Task.isCancelled else { return }
+        do {
+            try await writeNow()
+        } catch {
+            logNotWritten(error)
+        }
+    }
+
+    private func logNotWritten(_ error: any Error) {
+        logger.warning(
+            "audit checkpoint not written", metadata: ["path": "\(path)", "error": "\(String(describing: type(of: error)))"])
     }
 
     /// Writes a checkpoint of the chain as it stands.

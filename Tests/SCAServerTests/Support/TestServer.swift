@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import SCACore
 import SCAServer
+import SCAStorage
 import SCATestSupport
 import Testing
 
@@ -16,8 +17,11 @@ struct TestServer {
     let clock: TestClock
     let directory: URL
 
-    /// - Parameter logger: the services' logger (LoggingTests captures it); the server's default otherwise.
+    /// - Parameters:
+    ///   - store: an open store (PostgreSQL, its pool running); SQLite in the directory otherwise.
+    ///   - logger: the services' logger (LoggingTests captures it); the server's default otherwise.
     init(
+        store: (any SCAStore)? = nil,
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo),
         _ customize: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
@@ -30,7 +34,7 @@ struct TestServer {
         let clock = TestClock()
         self.clock = clock
         services = try await SCAServices.make(
-            configuration: configuration, runtime: ServerRuntime(now: { clock.now() }), logger: logger)
+            configuration: configuration, store: store, runtime: ServerRuntime(now: { clock.now() }), logger: logger)
     }
 
     /// Runs `body` against the router, then removes the data directory.

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import Logging
+import SCAServer
+import ServiceLifecycle
+
+/// What `serve` runs over an open database: the services, the demo users when asked, then the
+/// HTTP server and the periodic audit checkpoints until a graceful shutdown.
+///
+/// It runs in the same group as the database's pool and after it, since making the services
+/// reads the store (the signing keys).
+struct ServerService: Service {
+    let configuration: ServerConfiguration
+    let database: ServerDatabase
+    let logger: Logger
+
+    func run() async throws {
+        let services = try await SCAServices.make(configuration: configuration, store: database.store, logger: logger)
+        if configuration.demo {
+            printDemo(try await DemoSeeder(users: services.users).seed())
+        }
+        let host = configuration.host
+        let app = services.application { port in
+            printUnbuffered("sca-server listening on http://\(host):\(port)")
+        }
+        // Signed audit checkpoints to a file outside the data directory, when configured;
+        // before the HTTP server, so that at a graceful shutdown the server drains first and
+        // the last checkpoint covers what it wrote. (The group follows the outer group's
+        // graceful shutdown.)
+        let checkpoints: [any Service] = try PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: checkpoints + [app], logger: logger))
+        try await group.run()
+    }
+
+    private func printDemo(_ users: [DemoSeeder.Credentials]) {
+        printUnbuffered("Demo users (codes are written to \(configuration.outboxPath)):")
+        for user in users {
+            var methods = ["password \(user.password)"]
+            if let pin = user.pin { methods.append("PIN \(pin)") }
+            if let phone = user.phone { methods.append("SMS to \(phone)") }
+            if user.emailCodes { methods.append("e-mail codes") }
+            let roles = user.roles.isEmpty ? "" : " [\(user.roles.joined(separator: ", "))]"
+            printUnbuffered("  \(user.email)\(roles): \(methods.joined(separator: ", "))")
+            if let uri = user.totpURI { printUnbuffered("    TOTP: \(uri)") }
+        }
+    }
+}
