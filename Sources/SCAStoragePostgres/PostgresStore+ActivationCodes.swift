@@ -108,18 +108,3 @@ extension PostgresStore {
         ).first.map(ActivationCodeRecord.init(row:))
     }
 }
-
-extension ActivationCodeRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            lookupID: try columns.value("lookup_id"),
-            codeHash: try columns.bytes("code_hash"),
-            userID: try columns.value("user_id"),
-            createdAt: try columns.date("created_at"),
-            expiresAt: try columns.date("expires_at"),
-            failedTries: try columns.value("failed_tries"),
-            usedAt: try columns.optionalDate("used_at")
-        )
-    }
-}

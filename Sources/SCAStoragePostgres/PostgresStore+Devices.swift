@@ -94,21 +94,3 @@ extension PostgresStore {
             logger: logger)
     }
 }
-
-extension DeviceRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            id: try columns.value("id"),
-            userID: try columns.value("user_id"),
-            name: try columns.value("name"),
-            platform: try columns.value("platform"),
-            possessionKey: try columns.bytes("possession_key"),
-            biometryKey: try columns.optionalBytes("biometry_key"),
-            status: try columns.rawValue("status"),
-            failCount: try columns.value("fail_count"),
-            createdAt: try columns.date("created_at"),
-            lastUsedAt: try columns.optionalDate("last_used_at")
-        )
-    }
-}

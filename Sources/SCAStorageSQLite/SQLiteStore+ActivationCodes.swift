@@ -95,17 +95,3 @@ extension SQLiteStore {
         .map(ActivationCodeRecord.init(row:))
     }
 }
-
-extension ActivationCodeRecord {
-    init(row: Row) throws {
-        self.init(
-            lookupID: try row.value("lookup_id"),
-            codeHash: try row.bytes("code_hash"),
-            userID: try row.value("user_id"),
-            createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"),
-            failedTries: try row.value("failed_tries"),
-            usedAt: try row.optionalDate("used_at")
-        )
-    }
-}

@@ -106,20 +106,3 @@ extension SQLiteStore {
         )
     }
 }
-
-extension DeviceRecord {
-    init(row: Row) throws {
-        self.init(
-            id: try row.value("id"),
-            userID: try row.value("user_id"),
-            name: try row.value("name"),
-            platform: try row.value("platform"),
-            possessionKey: try row.bytes("possession_key"),
-            biometryKey: try row.optionalBytes("biometry_key"),
-            status: try row.rawValue("status"),
-            failCount: try row.value("fail_count"),
-            createdAt: try row.date("created_at"),
-            lastUsedAt: try row.optionalDate("last_used_at")
-        )
-    }
-}
