@@ -23,15 +23,12 @@ extension SQLiteStore {
         }
     }
 
-    /// A removed device is returned unchanged. Moving to `active` clears `failCount`; moving to
-    /// `blocked` or `removed` keeps it.
+    /// Applies `DeviceRecord.setStatus`: a removed device is returned unchanged.
     @discardableResult
     public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
         try await writer.write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
-            if device.status == .removed { return device }
-            device.status = status
-            if status == .active { device.failCount = 0 }
+            device.setStatus(status)
             try db.execute(
                 sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
                 arguments: [device.status.rawValue, device.failCount, id]
@@ -40,15 +37,11 @@ extension SQLiteStore {
         }
     }
 
-    /// Counts the failure whatever the status; only an active device becomes blocked, so a
-    /// removed device stays removed.
+    /// Applies `DeviceRecord.recordFailure`.
     public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
         try await writer.write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
-            device.failCount += 1
-            if device.status == .active && device.failCount >= maximumFailures {
-                device.status = .blocked
-            }
+            device.recordFailure(maximumFailures: maximumFailures)
             try db.execute(
                 sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
                 arguments: [device.status.rawValue, device.failCount, id]
