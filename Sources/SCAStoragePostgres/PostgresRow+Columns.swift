@@ -2,80 +2,59 @@ import Foundation
 import SCAStorage
 import PostgresNIO
 
-/// Throwing readers for the column encodings of this store, by column name. PostgresNIO's
-/// name subscript traps on a missing column and its decoder throws on a NULL or mistyped
-/// value; these always throw, so a damaged row fails its request, not the server.
-struct Columns {
+/// The `ColumnReader` over a PostgresNIO row: the primitive reads of this store's column
+/// encodings, by column name. PostgresNIO's name subscript traps on a missing column and its
+/// decoder throws on a NULL or mistyped value; these always throw, so a damaged row fails its
+/// request, not the server.
+struct Columns: ColumnReader {
     private let row: PostgresRandomAccessRow
 
     init(_ row: PostgresRow) {
         self.row = row.makeRandomAccess()
     }
 
-    func value<Value: PostgresDecodable>(_ column: String, as type: Value.Type = Value.self) throws -> Value {
+    private func cell(_ column: String) throws -> PostgresCell {
         guard row.contains(column) else {
             throw PostgresStoreError(column: column, reason: "is missing from the result")
         }
-        return try row[column].decode(Value.self)
+        return row[column]
     }
 
-    /// A date stored as DOUBLE PRECISION unix seconds.
-    func date(_ column: String) throws -> Date {
-        Date(unixSeconds: try value(column, as: Double.self))
+    func isNull(_ column: String) throws -> Bool {
+        try cell(column).bytes == nil
     }
 
-    func optionalDate(_ column: String) throws -> Date? {
-        try value(column, as: Double?.self).map(Date.init(unixSeconds:))
+    func string(_ column: String) throws -> String {
+        try cell(column).decode(String.self)
+    }
+
+    /// SMALLINT, INTEGER or BIGINT.
+    func integer(_ column: String) throws -> Int64 {
+        try cell(column).decode(Int64.self)
+    }
+
+    /// DOUBLE PRECISION, as dates are stored.
+    func double(_ column: String) throws -> Double {
+        try cell(column).decode(Double.self)
+    }
+
+    func bool(_ column: String) throws -> Bool {
+        try cell(column).decode(Bool.self)
     }
 
     func bytes(_ column: String) throws -> [UInt8] {
-        Array(try value(column, as: ByteBuffer.self).readableBytesView)
+        Array(try cell(column).decode(ByteBuffer.self).readableBytesView)
     }
 
-    func optionalBytes(_ column: String) throws -> [UInt8]? {
-        try value(column, as: ByteBuffer?.self).map { Array($0.readableBytesView) }
+    func damaged(_ column: String, reason: String) -> any Error {
+        PostgresStoreError(column: column, reason: reason)
     }
+}
 
-    /// An enum stored by its raw value.
-    func rawValue<Value: RawRepresentable>(_ column: String, as type: Value.Type = Value.self) throws -> Value
-    where Value.RawValue == String {
-        let raw = try value(column, as: String.self)
-        guard let value = Value(rawValue: raw) else {
-            throw PostgresStoreError(column: column, reason: "holds '\(raw)', which is not a \(Value.self)")
-        }
-        return value
-    }
-
-    func optionalRawValue<Value: RawRepresentable>(_ column: String, as type: Value.Type = Value.self) throws -> Value?
-    where Value.RawValue == String {
-        guard try value(column, as: String?.self) != nil else { return nil }
-        return try rawValue(column, as: type)
-    }
-
-    /// A list of enum raw values stored as a JSON array of strings.
-    func rawValues<Value: RawRepresentable>(_ column: String, as type: Value.Type = Value.self) throws -> [Value]
-    where Value.RawValue == String {
-        try json(column, as: [String].self).map { raw in
-            guard let value = Value(rawValue: raw) else {
-                throw PostgresStoreError(column: column, reason: "lists '\(raw)', which is not a \(Value.self)")
-            }
-            return value
-        }
-    }
-
-    /// A value stored as JSON text.
-    func json<Value: Decodable>(_ column: String, as type: Value.Type = Value.self) throws -> Value {
-        let text = try value(column, as: String.self)
-        do {
-            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
-        } catch {
-            throw PostgresStoreError(column: column, reason: "holds JSON that is not a \(Value.self): \(error)")
-        }
-    }
-
-    func optionalJSON<Value: Decodable>(_ column: String, as type: Value.Type = Value.self) throws -> Value? {
-        guard try value(column, as: String?.self) != nil else { return nil }
-        return try json(column, as: type)
+extension ColumnDecodable {
+    /// The record in a row of this store.
+    init(row: PostgresRow) throws {
+        try self.init(columns: Columns(row))
     }
 }
 
@@ -83,4 +62,3 @@ struct Columns {
 func bytea(_ bytes: [UInt8]) -> ByteBuffer {
     ByteBuffer(bytes: bytes)
 }
-

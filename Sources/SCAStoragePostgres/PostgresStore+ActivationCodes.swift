@@ -3,9 +3,9 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// A code is live while it is unused, unexpired (expiry is exclusive) and has fewer than
-// `maximumTries` wrong tries. Each operation runs in one transaction that locks the code's row
-// before judging it, so concurrent presentations of a code, on any instances, are judged one
+// Whether a code is live, and what presenting it does, is decided by `ActivationCodeRecord`
+// (ActivationCodeRecord+Registration.swift). Each operation runs in one transaction that locks
+// the code's row before judging it, so concurrent presentations of a code, on any instances, are judged one
 // after the other: a presentation that waited re-reads the row as the first one left it.
 extension PostgresStore {
     /// Replaces a dead code with the same lookup id in the same transaction.
@@ -15,8 +15,8 @@ extension PostgresStore {
     public func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
         do {
             try await transaction { [self] connection in
-                if try await liveActivationCode(
-                    connection, lookupID: code.lookupID, now: code.createdAt, maximumTries: maximumTries) != nil
+                if let existing = try await lockedActivationCode(connection, lookupID: code.lookupID),
+                    existing.isLive(now: code.createdAt, maximumTries: maximumTries)
                 {
                     throw StoreError.conflict("lookupID")
                 }
@@ -52,40 +52,27 @@ extension PostgresStore {
     ) async throws -> DeviceRegistration {
         do {
             return try await transaction { [self] connection in
-                guard
-                    let code = try await liveActivationCode(
-                        connection, lookupID: lookupID, now: now, maximumTries: maximumTries)
-                else {
+                guard var code = try await lockedActivationCode(connection, lookupID: lookupID) else {
                     return .codeInvalid
                 }
-                guard ConstantTime.equals(code.codeHash, codeHash) else {
-                    _ = try await connection.rows(
-                        "UPDATE activation_codes SET failed_tries = failed_tries + 1 WHERE lookup_id = \(lookupID)",
-                        logger: logger)
-                    return .codeWrong(remaining: max(0, maximumTries - (code.failedTries + 1)))
+                let loaded = code
+                if let refusal = code.present(codeHash: codeHash, now: now, maximumTries: maximumTries) {
+                    if code != loaded { try await storePresentation(of: code, connection) }
+                    return refusal
                 }
                 // NO KEY UPDATE: serialises registrations for this user without blocking the
                 // foreign-key checks of other writes that reference the user.
                 _ = try await connection.rows(
                     "SELECT 1 FROM users WHERE id = \(code.userID) FOR NO KEY UPDATE", logger: logger)
-                let counted = try await connection.rows(
-                    """
-                    SELECT COUNT(*) AS devices FROM devices
-                    WHERE user_id = \(code.userID) AND status <> \(DeviceStatus.removed.rawValue)
-                    """,
-                    logger: logger
-                ).first
-                let devices = try counted.map { try Columns($0).value("devices", as: Int.self) } ?? 0
-                if devices >= maximumDevices {
-                    return .deviceLimitReached
-                }
-                var stored = device
-                stored.userID = code.userID
+                let ownerDevices = try await connection.rows(
+                    "SELECT status FROM devices WHERE user_id = \(code.userID)", logger: logger
+                ).map { try Columns($0).rawValue("status", as: DeviceStatus.self) }
+                let registration = code.register(
+                    device, ownerDevices: ownerDevices, maximumDevices: maximumDevices, now: now)
+                guard case .registered(let stored) = registration else { return registration }
                 try await insert(stored, connection)
-                _ = try await connection.rows(
-                    "UPDATE activation_codes SET used_at = \(now.unixSeconds) WHERE lookup_id = \(lookupID)",
-                    logger: logger)
-                return .registered(stored)
+                try await storePresentation(of: code, connection)
+                return registration
             }
         } catch let error as PSQLError where error.isUniqueViolation {
             // Thrown out of the transaction, which rolled back: the code stays unused.
@@ -93,33 +80,22 @@ extension PostgresStore {
         }
     }
 
-    /// The live code with this lookup id, its row locked until the transaction ends.
-    private func liveActivationCode(
-        _ connection: PostgresConnection, lookupID: String, now: Date, maximumTries: Int
+    /// The code with this lookup id, live or not, its row locked until the transaction ends.
+    private func lockedActivationCode(
+        _ connection: PostgresConnection, lookupID: String
     ) async throws -> ActivationCodeRecord? {
         try await connection.rows(
-            """
-            SELECT * FROM activation_codes
-            WHERE lookup_id = \(lookupID) AND used_at IS NULL AND expires_at > \(now.unixSeconds)
-                AND failed_tries < \(maximumTries)
-            FOR UPDATE
-            """,
-            logger: logger
+            "SELECT * FROM activation_codes WHERE lookup_id = \(lookupID) FOR UPDATE", logger: logger
         ).first.map(ActivationCodeRecord.init(row:))
     }
-}
 
-extension ActivationCodeRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            lookupID: try columns.value("lookup_id"),
-            codeHash: try columns.bytes("code_hash"),
-            userID: try columns.value("user_id"),
-            createdAt: try columns.date("created_at"),
-            expiresAt: try columns.date("expires_at"),
-            failedTries: try columns.value("failed_tries"),
-            usedAt: try columns.optionalDate("used_at")
-        )
+    /// Writes back what presenting the code changed: its wrong tries and its use.
+    private func storePresentation(of code: ActivationCodeRecord, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(
+            """
+            UPDATE activation_codes SET failed_tries = \(code.failedTries), used_at = \(code.usedAt?.unixSeconds)
+            WHERE lookup_id = \(code.lookupID)
+            """,
+            logger: logger)
     }
 }

@@ -80,31 +80,3 @@ private struct ChallengeColumns {
         decoy = try challenge.decoy.map { try JSONColumn.text($0) }
     }
 }
-
-extension ChallengeRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            id: try columns.value("id"),
-            userID: try columns.value("user_id"),
-            operation: try columns.rawValue("operation"),
-            verdict: try columns.rawValue("verdict"),
-            requiredCategories: try columns.value("required_categories"),
-            methods: try columns.rawValues("methods"),
-            nonce: try columns.value("nonce"),
-            transaction: try columns.optionalJSON("transaction_json"),
-            transactionDigest: try columns.value("transaction_digest"),
-            deviceID: try columns.value("device_id"),
-            state: try columns.rawValue("state"),
-            acceptedMethods: try columns.rawValues("accepted_methods"),
-            rejectedMethods: try columns.rawValues("rejected_methods"),
-            failedAttempts: try columns.value("failed_attempts"),
-            createdAt: try columns.date("created_at"),
-            expiresAt: try columns.date("expires_at"),
-            completedAt: try columns.optionalDate("completed_at"),
-            version: try columns.value("version"),
-            decoy: try columns.optionalJSON("decoy_json"),
-            pendingMethod: try columns.optionalRawValue("pending_method")
-        )
-    }
-}

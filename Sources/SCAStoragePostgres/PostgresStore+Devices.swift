@@ -17,37 +17,43 @@ extension PostgresStore {
             .map(DeviceRecord.init(row:))
     }
 
-    /// A removed device is returned unchanged. Moving to `active` clears `failCount`; moving to
-    /// `blocked` or `removed` keeps it. (The SET expressions read the row as it was.)
+    /// Applies `DeviceRecord.setStatus` to the device, its row locked for the transaction: a
+    /// removed device is returned unchanged.
     @discardableResult
     public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
-        let removed = DeviceStatus.removed.rawValue
-        let active = DeviceStatus.active.rawValue
-        return try await rows(
-            """
-            UPDATE devices SET
-                status = CASE WHEN status = \(removed) THEN status ELSE \(status.rawValue) END,
-                fail_count = CASE WHEN status <> \(removed) AND \(status.rawValue) = \(active) THEN 0 ELSE fail_count END
-            WHERE id = \(id)
-            RETURNING *
-            """
-        ).first.map(DeviceRecord.init(row:))
+        try await transaction { [self] connection in
+            guard var device = try await lockedDevice(connection, id: id) else { return nil }
+            device.setStatus(status)
+            try await storeStatus(of: device, connection)
+            return device
+        }
     }
 
-    /// Counts the failure whatever the status; only an active device becomes blocked, so a
-    /// removed device stays removed.
+    /// Applies `DeviceRecord.recordFailure` to the device, its row locked for the transaction,
+    /// so concurrent failures on any instances are counted one after the other.
     public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
-        let active = DeviceStatus.active.rawValue
-        return try await rows(
+        try await transaction { [self] connection in
+            guard var device = try await lockedDevice(connection, id: id) else { return nil }
+            device.recordFailure(maximumFailures: maximumFailures)
+            try await storeStatus(of: device, connection)
+            return device
+        }
+    }
+
+    /// The device, its row locked until the transaction ends. NO KEY UPDATE: the status and
+    /// count change, not the key, so writes that only reference the device are not blocked.
+    private func lockedDevice(_ connection: PostgresConnection, id: String) async throws -> DeviceRecord? {
+        try await connection.rows("SELECT * FROM devices WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)
+            .first.map(DeviceRecord.init(row:))
+    }
+
+    private func storeStatus(of device: DeviceRecord, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(
             """
-            UPDATE devices SET
-                fail_count = fail_count + 1,
-                status = CASE WHEN status = \(active) AND fail_count + 1 >= \(maximumFailures)
-                    THEN \(DeviceStatus.blocked.rawValue) ELSE status END
-            WHERE id = \(id)
-            RETURNING *
-            """
-        ).first.map(DeviceRecord.init(row:))
+            UPDATE devices SET status = \(device.status.rawValue), fail_count = \(device.failCount)
+            WHERE id = \(device.id)
+            """,
+            logger: logger)
     }
 
     /// Leaves the status alone: a signature verified before a block does not lift it.
@@ -92,23 +98,5 @@ extension PostgresStore {
             )
             """,
             logger: logger)
-    }
-}
-
-extension DeviceRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            id: try columns.value("id"),
-            userID: try columns.value("user_id"),
-            name: try columns.value("name"),
-            platform: try columns.value("platform"),
-            possessionKey: try columns.bytes("possession_key"),
-            biometryKey: try columns.optionalBytes("biometry_key"),
-            status: try columns.rawValue("status"),
-            failCount: try columns.value("fail_count"),
-            createdAt: try columns.date("created_at"),
-            lastUsedAt: try columns.optionalDate("last_used_at")
-        )
     }
 }

@@ -74,18 +74,3 @@ extension PostgresStore {
             "UPDATE sessions SET last_used_at = \(now.unixSeconds) WHERE id = \(sessionID)", logger: logger)
     }
 }
-
-extension SessionRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            id: try columns.value("id"),
-            userID: try columns.value("user_id"),
-            operation: try columns.rawValue("operation"),
-            challengeID: try columns.value("challenge_id"),
-            createdAt: try columns.date("created_at"),
-            lastUsedAt: try columns.date("last_used_at"),
-            revokedAt: try columns.optionalDate("revoked_at")
-        )
-    }
-}

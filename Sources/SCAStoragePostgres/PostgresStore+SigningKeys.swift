@@ -40,15 +40,3 @@ extension PostgresStore {
         }
     }
 }
-
-extension SigningKeyRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            keyID: try columns.value("key_id"),
-            algorithm: try columns.value("algorithm"),
-            sealedPrivateKey: try columns.bytes("sealed_private_key"),
-            createdAt: try columns.date("created_at")
-        )
-    }
-}

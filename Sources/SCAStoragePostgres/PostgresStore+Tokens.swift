@@ -88,16 +88,3 @@ extension PostgresStore {
             logger: logger)
     }
 }
-
-extension RefreshTokenRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            tokenHash: try columns.bytes("token_hash"),
-            sessionID: try columns.value("session_id"),
-            issuedAt: try columns.date("issued_at"),
-            expiresAt: try columns.date("expires_at"),
-            usedAt: try columns.optionalDate("used_at")
-        )
-    }
-}

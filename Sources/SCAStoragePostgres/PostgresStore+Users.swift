@@ -71,37 +71,3 @@ extension PostgresStore {
         return try UserRecord(row: row)
     }
 }
-
-extension UserRecord {
-    init(row: PostgresRow) throws {
-        let columns = Columns(row)
-        self.init(
-            id: try columns.value("id"),
-            email: try columns.value("email"),
-            phone: try columns.value("phone"),
-            passwordHash: try columns.value("password_hash"),
-            pinHash: try columns.value("pin_hash"),
-            sealedTOTPSeed: try columns.optionalBytes("sealed_totp_seed"),
-            emailOTPEnabled: try columns.value("email_otp_enabled"),
-            roles: try columns.json("roles"),
-            createdAt: try columns.date("created_at"),
-            lockout: try LockoutState(columns: columns)
-        )
-    }
-}
-
-extension LockoutState {
-    init(row: PostgresRow) throws {
-        try self.init(columns: Columns(row))
-    }
-
-    init(columns: Columns) throws {
-        self.init(
-            failedAttempts: try columns.value("failed_attempts"),
-            temporaryBlocks: try columns.value("temporary_blocks"),
-            lockedUntil: try columns.optionalDate("locked_until"),
-            permanentlyLocked: try columns.value("permanently_locked"),
-            lastTOTPStep: try columns.value("last_totp_step")
-        )
-    }
-}

@@ -12,8 +12,8 @@ extension SQLiteStore {
     ///   `StoreError.notFound` when there is no user `code.userID`.
     public func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
         try await writer.write { db in
-            if try Self.liveActivationCode(db, lookupID: code.lookupID, now: code.createdAt, maximumTries: maximumTries)
-                != nil
+            if let existing = try Self.activationCode(db, lookupID: code.lookupID),
+                existing.isLive(now: code.createdAt, maximumTries: maximumTries)
             {
                 throw StoreError.conflict("lookupID")
             }
@@ -46,66 +46,39 @@ extension SQLiteStore {
         _ device: DeviceRecord, lookupID: String, codeHash: [UInt8], now: Date, maximumTries: Int, maximumDevices: Int
     ) async throws -> DeviceRegistration {
         try await writer.write { db in
-            guard let code = try Self.liveActivationCode(db, lookupID: lookupID, now: now, maximumTries: maximumTries)
-            else {
-                return .codeInvalid
+            guard var code = try Self.activationCode(db, lookupID: lookupID) else { return .codeInvalid }
+            let loaded = code
+            if let refusal = code.present(codeHash: codeHash, now: now, maximumTries: maximumTries) {
+                if code != loaded { try Self.storePresentation(of: code, db) }
+                return refusal
             }
-            guard ConstantTime.equals(code.codeHash, codeHash) else {
-                try db.execute(
-                    sql: "UPDATE activation_codes SET failed_tries = failed_tries + 1 WHERE lookup_id = ?",
-                    arguments: [lookupID]
-                )
-                return .codeWrong(remaining: max(0, maximumTries - (code.failedTries + 1)))
-            }
-            let devices = try Int.fetchOne(
-                db,
-                sql: "SELECT COUNT(*) FROM devices WHERE user_id = ? AND status <> ?",
-                arguments: [code.userID, DeviceStatus.removed.rawValue]
-            ) ?? 0
-            if devices >= maximumDevices {
-                return .deviceLimitReached
-            }
-            var stored = device
-            stored.userID = code.userID
+            let ownerDevices = try Row.fetchAll(
+                db, sql: "SELECT status FROM devices WHERE user_id = ?", arguments: [code.userID]
+            ).map { try Columns($0).rawValue("status", as: DeviceStatus.self) }
+            let registration = code.register(
+                device, ownerDevices: ownerDevices, maximumDevices: maximumDevices, now: now)
+            guard case .registered(let stored) = registration else { return registration }
             do {
                 try Self.insert(stored, db)
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 // Thrown out of the transaction, which rolls back: the code stays unused.
                 throw StoreError.conflict("id")
             }
-            try db.execute(
-                sql: "UPDATE activation_codes SET used_at = ? WHERE lookup_id = ?",
-                arguments: [now.unixSeconds, lookupID]
-            )
-            return .registered(stored)
+            try Self.storePresentation(of: code, db)
+            return registration
         }
     }
 
-    private static func liveActivationCode(
-        _ db: Database, lookupID: String, now: Date, maximumTries: Int
-    ) throws -> ActivationCodeRecord? {
-        try Row.fetchOne(
-            db,
-            sql: """
-                SELECT * FROM activation_codes
-                WHERE lookup_id = ? AND used_at IS NULL AND expires_at > ? AND failed_tries < ?
-                """,
-            arguments: [lookupID, now.unixSeconds, maximumTries]
-        )
-        .map(ActivationCodeRecord.init(row:))
+    private static func activationCode(_ db: Database, lookupID: String) throws -> ActivationCodeRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM activation_codes WHERE lookup_id = ?", arguments: [lookupID])
+            .map(ActivationCodeRecord.init(row:))
     }
-}
 
-extension ActivationCodeRecord {
-    init(row: Row) throws {
-        self.init(
-            lookupID: try row.value("lookup_id"),
-            codeHash: try row.bytes("code_hash"),
-            userID: try row.value("user_id"),
-            createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"),
-            failedTries: try row.value("failed_tries"),
-            usedAt: try row.optionalDate("used_at")
+    /// Writes back what presenting the code changed: its wrong tries and its use.
+    private static func storePresentation(of code: ActivationCodeRecord, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE activation_codes SET failed_tries = ?, used_at = ? WHERE lookup_id = ?",
+            arguments: [code.failedTries, code.usedAt?.unixSeconds, code.lookupID]
         )
     }
 }

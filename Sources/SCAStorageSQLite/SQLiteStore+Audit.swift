@@ -10,6 +10,7 @@ extension SQLiteStore {
     public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
         try await writer.write { db in
             let last = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1")
+                .map(Columns.init)
             let entry = AuditEntry(
                 sequence: (try last?.value("sequence", as: Int64.self) ?? 0) + 1, draft: draft,
                 prevHash: try last?.value("hash", as: String.self) ?? AuditEntry.genesisHash)
@@ -41,26 +42,5 @@ extension SQLiteStore {
             )
             .map(AuditEntry.init(row:))
         }
-    }
-}
-
-extension AuditEntry {
-    init(row: Row) throws {
-        self.init(
-            sequence: try row.value("sequence"),
-            draft: AuditEntryDraft(
-                time: AuditEntry.date(millisecondsSince1970: try row.value("time_ms")),
-                event: try row.value("event"),
-                actor: try row.value("actor"),
-                userID: try row.value("user_id"),
-                deviceID: try row.value("device_id"),
-                challengeID: try row.value("challenge_id"),
-                sessionID: try row.value("session_id"),
-                clientAddress: try row.value("client_address"),
-                requestID: try row.value("request_id"),
-                outcome: try row.value("outcome"),
-                details: try row.json("details")),
-            prevHash: try row.value("prev_hash"),
-            hash: try row.value("hash"))
     }
 }

@@ -80,30 +80,3 @@ private enum ChallengeColumns {
         ]
     }
 }
-
-extension ChallengeRecord {
-    init(row: Row) throws {
-        self.init(
-            id: try row.value("id"),
-            userID: try row.value("user_id"),
-            operation: try row.rawValue("operation"),
-            verdict: try row.rawValue("verdict"),
-            requiredCategories: try row.value("required_categories"),
-            methods: try row.rawValues("methods"),
-            nonce: try row.value("nonce"),
-            transaction: try row.optionalJSON("transaction_json"),
-            transactionDigest: try row.value("transaction_digest"),
-            deviceID: try row.value("device_id"),
-            state: try row.rawValue("state"),
-            acceptedMethods: try row.rawValues("accepted_methods"),
-            rejectedMethods: try row.rawValues("rejected_methods"),
-            failedAttempts: try row.value("failed_attempts"),
-            createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"),
-            completedAt: try row.optionalDate("completed_at"),
-            version: try row.value("version"),
-            decoy: try row.optionalJSON("decoy_json"),
-            pendingMethod: try row.optionalRawValue("pending_method")
-        )
-    }
-}

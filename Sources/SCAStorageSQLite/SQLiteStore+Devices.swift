@@ -23,15 +23,12 @@ extension SQLiteStore {
         }
     }
 
-    /// A removed device is returned unchanged. Moving to `active` clears `failCount`; moving to
-    /// `blocked` or `removed` keeps it.
+    /// Applies `DeviceRecord.setStatus`: a removed device is returned unchanged.
     @discardableResult
     public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
         try await writer.write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
-            if device.status == .removed { return device }
-            device.status = status
-            if status == .active { device.failCount = 0 }
+            device.setStatus(status)
             try db.execute(
                 sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
                 arguments: [device.status.rawValue, device.failCount, id]
@@ -40,15 +37,11 @@ extension SQLiteStore {
         }
     }
 
-    /// Counts the failure whatever the status; only an active device becomes blocked, so a
-    /// removed device stays removed.
+    /// Applies `DeviceRecord.recordFailure`.
     public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
         try await writer.write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
-            device.failCount += 1
-            if device.status == .active && device.failCount >= maximumFailures {
-                device.status = .blocked
-            }
+            device.recordFailure(maximumFailures: maximumFailures)
             try db.execute(
                 sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
                 arguments: [device.status.rawValue, device.failCount, id]
@@ -103,23 +96,6 @@ extension SQLiteStore {
                 device.biometryKey.map { Data($0) }, device.status.rawValue, device.failCount,
                 device.createdAt.unixSeconds, device.lastUsedAt?.unixSeconds,
             ]
-        )
-    }
-}
-
-extension DeviceRecord {
-    init(row: Row) throws {
-        self.init(
-            id: try row.value("id"),
-            userID: try row.value("user_id"),
-            name: try row.value("name"),
-            platform: try row.value("platform"),
-            possessionKey: try row.bytes("possession_key"),
-            biometryKey: try row.optionalBytes("biometry_key"),
-            status: try row.rawValue("status"),
-            failCount: try row.value("fail_count"),
-            createdAt: try row.date("created_at"),
-            lastUsedAt: try row.optionalDate("last_used_at")
         )
     }
 }

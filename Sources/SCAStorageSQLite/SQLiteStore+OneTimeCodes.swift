@@ -16,7 +16,7 @@ extension SQLiteStore {
                 arguments: [challengeID, method.rawValue]
             )
             var sendCount = 0
-            if let current {
+            if let current = current.map(Columns.init) {
                 let elapsed = now.timeIntervalSince(try current.date("sent_at"))
                 // A code already used cannot be waited for: its replacement may go at once
                 // (a deferred verdict that failed needs a fresh code). The send cap still holds.

@@ -18,7 +18,7 @@ extension SQLiteStore {
                     db,
                     sql: "SELECT at FROM rate_events WHERE budget_key = ? AND at > ? ORDER BY at DESC LIMIT ?",
                     arguments: [budget.key, now.addingTimeInterval(-budget.window).unixSeconds, max(budget.limit, 1)]
-                ).map { try $0.date("at") }
+                ).map { try Columns($0).date("at") }
             }
             let decision = RateBudget.decide(budgets, recentUses: recentUses, now: now)
             guard decision == .granted else { return decision }

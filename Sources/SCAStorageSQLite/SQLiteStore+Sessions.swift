@@ -79,17 +79,3 @@ extension SQLiteStore {
         )
     }
 }
-
-extension SessionRecord {
-    init(row: Row) throws {
-        self.init(
-            id: try row.value("id"),
-            userID: try row.value("user_id"),
-            operation: try row.rawValue("operation"),
-            challengeID: try row.value("challenge_id"),
-            createdAt: try row.date("created_at"),
-            lastUsedAt: try row.date("last_used_at"),
-            revokedAt: try row.optionalDate("revoked_at")
-        )
-    }
-}

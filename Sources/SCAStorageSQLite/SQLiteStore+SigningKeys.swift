@@ -36,14 +36,3 @@ extension SQLiteStore {
         .map(SigningKeyRecord.init(row:))
     }
 }
-
-extension SigningKeyRecord {
-    init(row: Row) throws {
-        self.init(
-            keyID: try row.value("key_id"),
-            algorithm: try row.value("algorithm"),
-            sealedPrivateKey: try row.bytes("sealed_private_key"),
-            createdAt: try row.date("created_at")
-        )
-    }
-}

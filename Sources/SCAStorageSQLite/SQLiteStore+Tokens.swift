@@ -89,15 +89,3 @@ extension SQLiteStore {
         )
     }
 }
-
-extension RefreshTokenRecord {
-    init(row: Row) throws {
-        self.init(
-            tokenHash: try row.bytes("token_hash"),
-            sessionID: try row.value("session_id"),
-            issuedAt: try row.date("issued_at"),
-            expiresAt: try row.date("expires_at"),
-            usedAt: try row.optionalDate("used_at")
-        )
-    }
-}

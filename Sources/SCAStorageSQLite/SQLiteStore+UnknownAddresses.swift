@@ -19,7 +19,7 @@ extension SQLiteStore {
                 arguments: [key]
             )
             var lockout = LockoutState()
-            if let row {
+            if let row = row.map(Columns.init) {
                 lockout = LockoutState(
                     failedAttempts: try row.value("failed_attempts"), temporaryBlocks: try row.value("temporary_blocks"),
                     lockedUntil: try row.optionalDate("locked_until"), permanentlyLocked: try row.bool("permanently_locked"))

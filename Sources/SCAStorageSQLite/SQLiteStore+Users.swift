@@ -104,32 +104,3 @@ extension SQLiteStore {
         }
     }
 }
-
-extension UserRecord {
-    init(row: Row) throws {
-        self.init(
-            id: try row.value("id"),
-            email: try row.value("email"),
-            phone: try row.value("phone"),
-            passwordHash: try row.value("password_hash"),
-            pinHash: try row.value("pin_hash"),
-            sealedTOTPSeed: try row.optionalBytes("sealed_totp_seed"),
-            emailOTPEnabled: try row.bool("email_otp_enabled"),
-            roles: try row.json("roles"),
-            createdAt: try row.date("created_at"),
-            lockout: try LockoutState(row: row)
-        )
-    }
-}
-
-extension LockoutState {
-    init(row: Row) throws {
-        self.init(
-            failedAttempts: try row.value("failed_attempts"),
-            temporaryBlocks: try row.value("temporary_blocks"),
-            lockedUntil: try row.optionalDate("locked_until"),
-            permanentlyLocked: try row.bool("permanently_locked"),
-            lastTOTPStep: try row.value("last_totp_step")
-        )
-    }
-}

@@ -1,0 +1,33 @@
+import Foundation
+import SCACore
+
+extension UserRecord: ColumnDecodable {
+    /// A `users` row.
+    package init(columns: some ColumnReader) throws {
+        self.init(
+            id: try columns.value("id"),
+            email: try columns.value("email"),
+            phone: try columns.value("phone"),
+            passwordHash: try columns.value("password_hash"),
+            pinHash: try columns.value("pin_hash"),
+            sealedTOTPSeed: try columns.optionalBytes("sealed_totp_seed"),
+            emailOTPEnabled: try columns.value("email_otp_enabled"),
+            roles: try columns.json("roles"),
+            createdAt: try columns.date("created_at"),
+            lockout: try LockoutState(columns: columns)
+        )
+    }
+}
+
+extension LockoutState: ColumnDecodable {
+    /// The lockout columns of a `users` row (or of any row that has them).
+    package init(columns: some ColumnReader) throws {
+        self.init(
+            failedAttempts: try columns.value("failed_attempts"),
+            temporaryBlocks: try columns.value("temporary_blocks"),
+            lockedUntil: try columns.optionalDate("locked_until"),
+            permanentlyLocked: try columns.value("permanently_locked"),
+            lastTOTPStep: try columns.value("last_totp_step")
+        )
+    }
+}
