@@ -24,13 +24,20 @@ public struct AuditTrail: Sendable {
     /// Records one event: counts it, then appends it to the trail.
     /// - Parameters:
     ///   - outcome: `success`, `accepted`, `rejected`, `temporary`, `permanent`, …
-    ///   - details: a few facts for the reader; never a secret. `operation`, `method` and
-    ///     `channel` also label the matching counters.
+    ///   - operation, method, channel: what the event is about, typed: they label the matching
+    ///     counters (closed sets by construction) and are written to the entry's details under
+    ///     those names.
+    ///   - details: further facts for the reader; never a secret.
     public func record(
         _ event: AuditEvent, outcome: String = "success", userID: String? = nil, deviceID: String? = nil,
-        challengeID: String? = nil, sessionID: String? = nil, details: [String: String] = [:]
+        challengeID: String? = nil, sessionID: String? = nil, operation: OperationKind? = nil,
+        method: AuthenticationMethod? = nil, channel: OutboundMessage.Channel? = nil, details: [String: String] = [:]
     ) async {
-        count(event, outcome: outcome, details: details)
+        count(event, outcome: outcome, operation: operation, method: method, channel: channel, details: details)
+        var details = details
+        if let operation { details["operation"] = operation.rawValue }
+        if let method { details["method"] = method.rawValue }
+        if let channel { details["channel"] = channel.rawValue }
         let request = RequestInfo.current
         let draft = AuditEntryDraft(
             time: runtime.now(), event: event.rawValue, actor: Self.actor ?? (request == nil ? "cli" : "client"),
@@ -48,16 +55,19 @@ public struct AuditTrail: Sendable {
         }
     }
 
-    /// The counters an event drives. Labels come from closed sets (operation kinds, method
-    /// names, channels), never from ids.
-    private func count(_ event: AuditEvent, outcome: String, details: [String: String]) {
+    /// The counters an event drives. Labels come from the event's typed facts (operation
+    /// kinds, methods, channels), never from ids or free-form details.
+    private func count(
+        _ event: AuditEvent, outcome: String, operation: OperationKind?, method: AuthenticationMethod?,
+        channel: OutboundMessage.Channel?, details: [String: String]
+    ) {
         switch event {
         case .challengeCreated, .challengeCompleted, .challengeFailed, .challengeExpired, .challengeCancelled:
             metrics.recordChallenge(
-                operation: details["operation"] ?? "unknown",
+                operation: operation?.rawValue ?? "unknown",
                 event: String(event.rawValue.dropFirst("challenge.".count)))
         case .proofAccepted, .proofRejected:
-            metrics.recordProof(method: details["method"] ?? "unknown", outcome: outcome)
+            metrics.recordProof(method: method?.rawValue ?? "unknown", outcome: outcome)
         case .userLocked:
             metrics.recordLockout(kind: outcome)
         case .tokenIssued:
@@ -65,7 +75,7 @@ public struct AuditTrail: Sendable {
         case .tokenRefreshed:
             metrics.recordToken(operation: "refreshed")
         case .codeSent:
-            metrics.recordCodeSent(channel: details["channel"] ?? "unknown")
+            metrics.recordCodeSent(channel: channel?.rawValue ?? "unknown")
         case .rateLimited:
             for budget in (details["budget"] ?? "unknown").split(separator: ",") {
                 metrics.recordRateLimited(action: details["action"] ?? "unknown", budget: String(budget))

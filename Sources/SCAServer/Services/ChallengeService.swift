@@ -64,7 +64,7 @@ public struct ChallengeService: Sendable {
         // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
         await audit.record(
             .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-            details: ["operation": challenge.operation.rawValue, "requiredCategories": "\(required)"])
+            operation: challenge.operation, details: ["requiredCategories": "\(required)"])
         return Self.describe(challenge)
     }
 
@@ -85,7 +85,7 @@ public struct ChallengeService: Sendable {
                 cancelled.version += 1
                 await audit.record(
                     .challengeCancelled, userID: cancelled.userID, challengeID: cancelled.id,
-                    details: ["operation": cancelled.operation.rawValue])
+                    operation: cancelled.operation)
                 return Self.describe(cancelled)
             }
             challenge = try await load(challengeID)
@@ -183,7 +183,7 @@ public struct ChallengeService: Sendable {
         await audit.record(
             evaluation == .right ? .proofAccepted : .proofRejected, outcome: outcome, userID: user?.id,
             deviceID: device?.id, challengeID: claimed.id,
-            details: ["method": proof.method.rawValue].merging(user == nil ? ["user": "unknown"] : [:]) { first, _ in first })
+            method: proof.method, details: user == nil ? ["user": "unknown"] : [:])
         if case .wrong(let after?) = evaluation, after.status == .blocked {
             // The verifier blocks a device at its failure limit and hands it back as the
             // failure left it; the trail records that here. (`device` was active when loaded.)
@@ -294,10 +294,8 @@ public struct ChallengeService: Sendable {
                     logger.info("challenge completed", metadata: ["challenge": "\(next.id)"])
                     await audit.record(
                         .challengeCompleted, userID: user.id, deviceID: next.deviceID, challengeID: next.id,
-                        details: [
-                            "operation": next.operation.rawValue,
-                            "methods": next.acceptedMethods.map(\.rawValue).joined(separator: ","),
-                        ])
+                        operation: next.operation,
+                        details: ["methods": next.acceptedMethods.map(\.rawValue).joined(separator: ",")])
                     return ProofResponse(satisfiedCategories: Self.categories(of: next.acceptedMethods).sorted(), tokens: issued)
                 }
             } else if decided {
@@ -310,7 +308,7 @@ public struct ChallengeService: Sendable {
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
                     await audit.record(
                         .challengeFailed, outcome: "failure", userID: user?.id, challengeID: next.id,
-                        details: ["operation": next.operation.rawValue])
+                        operation: next.operation)
                     throw Problem.authenticationFailed(remaining: try await lockout.remainingAttempts(for: subject))
                 }
             } else {
@@ -339,7 +337,7 @@ public struct ChallengeService: Sendable {
                 challenge = expired
                 await audit.record(
                     .challengeExpired, outcome: "expired", userID: expired.userID, challengeID: expired.id,
-                    details: ["operation": expired.operation.rawValue])
+                    operation: expired.operation)
             } else if let reloaded = try await store.challenge(id: challengeID) {
                 challenge = reloaded
             }

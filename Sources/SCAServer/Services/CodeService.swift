@@ -59,7 +59,7 @@ struct CodeService: Sendable {
         // A decoy's code is stored but never sent; the trail says so (clients never see it).
         await audit.record(
             .codeSent, outcome: address == nil ? "not_sent" : "success", userID: user?.id, challengeID: challenge.id,
-            details: ["channel": channel.rawValue, "method": method.rawValue])
+            method: method, channel: channel)
         return CodeSentResponse(sentTo: masked, resendAfter: configuration.codeResendInterval)
     }
 

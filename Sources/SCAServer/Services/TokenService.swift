@@ -38,7 +38,7 @@ public struct TokenService: Sendable {
         let response = try await tokens(for: session, challenge: challenge, refreshToken: refreshToken, now: now)
         await audit.record(
             .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: session.id,
-            details: ["operation": challenge.operation.rawValue, "refreshToken": refreshToken == nil ? "no" : "yes"])
+            operation: challenge.operation, details: ["refreshToken": refreshToken == nil ? "no" : "yes"])
         return response
     }
 
@@ -59,7 +59,7 @@ public struct TokenService: Sendable {
             let response = try await tokens(for: session, challenge: challenge, refreshToken: replacement, now: now)
             await audit.record(
                 .tokenRefreshed, userID: session.userID, challengeID: session.challengeID, sessionID: session.id,
-                details: ["operation": session.operation.rawValue])
+                operation: session.operation)
             return response
         case .unknown: throw Problem.tokenInvalid
         case .reuseDetected(let sessionID):
