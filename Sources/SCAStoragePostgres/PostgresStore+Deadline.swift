@@ -68,6 +68,10 @@ extension PostgresStore {
 }
 
 /// One operation against its deadline: the caller is resumed once, by whichever ends first.
+///
+/// `@unchecked Sendable` is safe because every stored property is read and written only while
+/// holding `lock`, and the continuation is taken out under the lock before it is resumed, so
+/// it is resumed exactly once and never while the lock is held.
 private final class DeadlineRace<Result: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Result, any Error>?

@@ -7,7 +7,8 @@ import SCAStorage
 /// Signs and verifies access tokens with the ES256 keys kept (sealed) in the store, and
 /// publishes their public halves as a JWKS.
 struct TokenSigner: Sendable {
-    private static let sealingContext = "signing-key"
+    /// The context signing keys are sealed under in the store; audit checkpoints open them too.
+    static let sealingContext = "signing-key"
 
     private let keys: JWTKeyCollection
     /// The key new tokens are signed with (the newest).

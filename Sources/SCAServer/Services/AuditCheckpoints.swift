@@ -7,8 +7,6 @@ import SCAStorage
 /// sequence and hash, signed with the server's current token-signing key, so that a chain
 /// later found shorter, or different at that entry, shows it was cut or rewritten.
 public struct AuditCheckpoints: Sendable {
-    /// The context `TokenSigner` seals signing keys under in the store.
-    private static let sealingContext = "signing-key"
     /// Entries read per query while looking for the head.
     private static let pageSize = 1_000
 
@@ -54,7 +52,7 @@ public struct AuditCheckpoints: Sendable {
         guard let record = try await store.signingKeys().first(where: { $0.algorithm == "ES256" }) else {
             throw ConfigurationError("the store holds no ES256 signing key")
         }
-        let key = try P256.Signing.PrivateKey(rawRepresentation: try box.open(record.sealedPrivateKey, context: Self.sealingContext))
+        let key = try P256.Signing.PrivateKey(rawRepresentation: try box.open(record.sealedPrivateKey, context: TokenSigner.sealingContext))
         let checkpoint = AuditCheckpoint(head: head, time: runtime.now())
         return (checkpoint, try checkpoint.signed(with: key, keyID: record.keyID))
     }
