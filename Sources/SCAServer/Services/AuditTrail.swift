@@ -27,17 +27,24 @@ public struct AuditTrail: Sendable {
     ///   - operation, method, channel: what the event is about, typed: they label the matching
     ///     counters (closed sets by construction) and are written to the entry's details under
     ///     those names.
+    ///   - refusal: for `rate.limited`, what was refused and by which budgets; written to the
+    ///     details as `action` and `budget` (the scopes, comma-separated).
     ///   - details: further facts for the reader; never a secret.
     public func record(
         _ event: AuditEvent, outcome: String = "success", userID: String? = nil, deviceID: String? = nil,
         challengeID: String? = nil, sessionID: String? = nil, operation: OperationKind? = nil,
-        method: AuthenticationMethod? = nil, channel: OutboundMessage.Channel? = nil, details: [String: String] = [:]
+        method: AuthenticationMethod? = nil, channel: OutboundMessage.Channel? = nil, refusal: RateRefusal? = nil,
+        details: [String: String] = [:]
     ) async {
-        count(event, outcome: outcome, operation: operation, method: method, channel: channel, details: details)
+        count(event, outcome: outcome, operation: operation, method: method, channel: channel, refusal: refusal)
         var details = details
         if let operation { details["operation"] = operation.rawValue }
         if let method { details["method"] = method.rawValue }
         if let channel { details["channel"] = channel.rawValue }
+        if let refusal {
+            details["action"] = refusal.action.rawValue
+            details["budget"] = refusal.scopes.map(\.rawValue).joined(separator: ",")
+        }
         let request = RequestInfo.current
         let draft = AuditEntryDraft(
             time: runtime.now(), event: event.rawValue, actor: Self.actor ?? (request == nil ? "cli" : "client"),
@@ -59,7 +66,7 @@ public struct AuditTrail: Sendable {
     /// kinds, methods, channels), never from ids or free-form details.
     private func count(
         _ event: AuditEvent, outcome: String, operation: OperationKind?, method: AuthenticationMethod?,
-        channel: OutboundMessage.Channel?, details: [String: String]
+        channel: OutboundMessage.Channel?, refusal: RateRefusal?
     ) {
         switch event {
         case .challengeCreated, .challengeCompleted, .challengeFailed, .challengeExpired, .challengeCancelled:
@@ -77,8 +84,10 @@ public struct AuditTrail: Sendable {
         case .codeSent:
             metrics.recordCodeSent(channel: channel?.rawValue ?? "unknown")
         case .rateLimited:
-            for budget in (details["budget"] ?? "unknown").split(separator: ",") {
-                metrics.recordRateLimited(action: details["action"] ?? "unknown", budget: String(budget))
+            // One count per spent budget: a refusal by two budgets shows in both series.
+            guard let refusal else { break }
+            for scope in refusal.scopes {
+                metrics.recordRateLimited(action: refusal.action, budget: scope)
             }
         default:
             break

@@ -35,8 +35,8 @@ struct RateLimiter: Sendable {
     /// - Throws: `Problem.rateLimited` when the address has opened too many.
     func admitChallenge() async throws {
         guard let client = RequestInfo.current?.clientAddress else { return }
-        let budgets = Self.budgets(limits.challengesPerClient, action: "challenge", scope: "client", subject: subject("client|\(client)"))
-        try await admit(budgets, action: "challenge", details: [:])
+        let budgets = Self.budgets(limits.challengesPerClient, action: .challenge, scope: .client, subject: subject("client|\(client)"))
+        try await admit(budgets, action: .challenge)
     }
 
     /// Counts one code about to be sent.
@@ -44,36 +44,39 @@ struct RateLimiter: Sendable {
     func admitSend(
         _ channel: OutboundMessage.Channel, to subjects: SendSubjects, userID: String?, challengeID: String
     ) async throws {
-        var budgets = Self.budgets(limits.sendsPerDestination, action: "send", scope: "destination", subject: subjects.destination)
-        budgets += Self.budgets(limits.sendsPerUser, action: "send", scope: "user", subject: subjects.user)
+        var budgets = Self.budgets(limits.sendsPerDestination, action: .send, scope: .destination, subject: subjects.destination)
+        budgets += Self.budgets(limits.sendsPerUser, action: .send, scope: .user, subject: subjects.user)
         if let client = RequestInfo.current?.clientAddress {
-            budgets += Self.budgets(limits.sendsPerClient, action: "send", scope: "client", subject: subject("client|\(client)"))
+            budgets += Self.budgets(limits.sendsPerClient, action: .send, scope: .client, subject: subject("client|\(client)"))
         }
-        budgets += Self.budgets(limits.sendsGlobal, action: "send", scope: "global", subject: "all")
-        try await admit(budgets, action: "send", userID: userID, challengeID: challengeID, details: ["channel": channel.rawValue])
+        budgets += Self.budgets(limits.sendsGlobal, action: .send, scope: .global, subject: "all")
+        try await admit(budgets, action: .send, userID: userID, challengeID: challengeID, channel: channel)
     }
 
     private func admit(
-        _ budgets: [RateBudget], action: String, userID: String? = nil, challengeID: String? = nil, details: [String: String]
+        _ budgets: [RateBudget], action: RateRefusal.Action, userID: String? = nil, challengeID: String? = nil,
+        channel: OutboundMessage.Channel? = nil
     ) async throws {
         guard !budgets.isEmpty else { return }
         guard case .refused(let scopes, let retryAfter) = try await store.consumeRateBudgets(budgets, now: runtime.now()) else {
             return
         }
         // Which budgets, never whose: the subject is a keyed hash and stays out of the trail.
-        var facts = details
-        facts["action"] = action
-        facts["budget"] = scopes.joined(separator: ",")
-        facts["retryAfter"] = String(retryAfter)
-        await audit.record(.rateLimited, outcome: "refused", userID: userID, challengeID: challengeID, details: facts)
+        // Every budget here was made from a `RateBudgetScope`, so each scope reads back.
+        let refusal = RateRefusal(action: action, scopes: scopes.compactMap(RateBudgetScope.init(rawValue:)))
+        await audit.record(
+            .rateLimited, outcome: "refused", userID: userID, challengeID: challengeID, channel: channel, refusal: refusal,
+            details: ["retryAfter": String(retryAfter)])
         throw Problem.rateLimited(retryAfter: retryAfter)
     }
 
     /// One budget per window: `send.destination.600:<subject>`.
-    static func budgets(_ windows: [RateWindow], action: String, scope: String, subject: String) -> [RateBudget] {
+    static func budgets(
+        _ windows: [RateWindow], action: RateRefusal.Action, scope: RateBudgetScope, subject: String
+    ) -> [RateBudget] {
         windows.map {
             RateBudget(
-                key: "\(action).\(scope).\($0.seconds):\(subject)", scope: scope, limit: $0.count,
+                key: "\(action.rawValue).\(scope.rawValue).\($0.seconds):\(subject)", scope: scope.rawValue, limit: $0.count,
                 window: TimeInterval($0.seconds))
         }
     }

@@ -80,10 +80,10 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one request refused by a budget across challenges, by action (`send`,
     /// `challenge`) and budget (`destination`, `user`, `client`, `global`).
-    public func recordRateLimited(action: String, budget: String) {
+    public func recordRateLimited(action: RateRefusal.Action, budget: RateBudgetScope) {
         counter(
             "rate_limited", help: "Sends and challenges refused by a rate budget, by action and budget.",
-            labels: [("action", action), ("budget", budget)]
+            labels: [("action", action.rawValue), ("budget", budget.rawValue)]
         ).increment()
     }
 
