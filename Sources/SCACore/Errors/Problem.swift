@@ -25,4 +25,13 @@ public struct Problem: Codable, Sendable, Equatable, Error, CustomStringConverti
 
     /// `code: detail` (or the title), as a one-line error message.
     public var description: String { "\(code.rawValue): \(detail ?? title)" }
+
+    /// Two problems are the same problem when their codes are: the code is the stable contract
+    /// (it fixes `type`, and each code has one status), while the title, the detail and the
+    /// hints (`remainingAttempts`, `retryAfter`) are wording and facts of one occurrence. So a
+    /// `.server(problem)` error compares as the problem it reports, not as its prose; a caller
+    /// that cares about a hint reads it.
+    public static func == (lhs: Problem, rhs: Problem) -> Bool {
+        lhs.code == rhs.code
+    }
 }
