@@ -19,11 +19,7 @@ extension PostgresStore {
                 row = try await lockedUnknownAddress(connection, key: key)
             }
             guard let row else { throw StoreError.notFound }
-            let columns = Columns(row)
-            var lockout = LockoutState(
-                failedAttempts: try columns.value("failed_attempts"), temporaryBlocks: try columns.value("temporary_blocks"),
-                lockedUntil: try columns.optionalDate("locked_until"),
-                permanentlyLocked: try columns.value("permanently_locked"))
+            var lockout = try LockoutState(columns: Columns(row))
             let before = lockout
             let outcome = transition(&lockout)
             if lockout != before {
@@ -31,7 +27,8 @@ extension PostgresStore {
                     """
                     UPDATE unknown_address_lockouts
                     SET failed_attempts = \(lockout.failedAttempts), temporary_blocks = \(lockout.temporaryBlocks),
-                        locked_until = \(lockout.lockedUntil?.unixSeconds), permanently_locked = \(lockout.permanentlyLocked)
+                        locked_until = \(lockout.lockedUntil?.unixSeconds), permanently_locked = \(lockout.permanentlyLocked),
+                        last_totp_step = \(lockout.lastTOTPStep)
                     WHERE key = \(key)
                     """,
                     logger: logger)
@@ -43,7 +40,7 @@ extension PostgresStore {
     private func lockedUnknownAddress(_ connection: PostgresConnection, key: String) async throws -> PostgresRow? {
         try await connection.rows(
             """
-            SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked
+            SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
             FROM unknown_address_lockouts WHERE key = \(key) FOR UPDATE
             """,
             logger: logger

@@ -236,5 +236,8 @@ enum SQLiteMigrations {
             ALTER TABLE challenges ADD COLUMN pending_method TEXT;
             """
         ),
+        // v3-unknown-address-columns (issue 16): an unknown address keeps a whole LockoutState,
+        // so it is decoded and stored by the same columns as a user's.
+        ("v3-unknown-address-columns", "ALTER TABLE unknown_address_lockouts ADD COLUMN last_totp_step INTEGER;"),
     ]
 }

@@ -13,32 +13,28 @@ extension SQLiteStore {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked
+                    SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
                     FROM unknown_address_lockouts WHERE key = ?
                     """,
                 arguments: [key]
             )
-            var lockout = LockoutState()
-            if let row = row.map(Columns.init) {
-                lockout = LockoutState(
-                    failedAttempts: try row.value("failed_attempts"), temporaryBlocks: try row.value("temporary_blocks"),
-                    lockedUntil: try row.optionalDate("locked_until"), permanentlyLocked: try row.bool("permanently_locked"))
-            }
+            var lockout = try row.map { try LockoutState(columns: Columns($0)) } ?? LockoutState()
             let before = lockout
             let outcome = transition(&lockout)
             if lockout != before {
                 try db.execute(
                     sql: """
                         INSERT INTO unknown_address_lockouts
-                            (key, failed_attempts, temporary_blocks, locked_until, permanently_locked)
-                        VALUES (?, ?, ?, ?, ?)
+                            (key, failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step)
+                        VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (key) DO UPDATE SET
                             failed_attempts = excluded.failed_attempts, temporary_blocks = excluded.temporary_blocks,
-                            locked_until = excluded.locked_until, permanently_locked = excluded.permanently_locked
+                            locked_until = excluded.locked_until, permanently_locked = excluded.permanently_locked,
+                            last_totp_step = excluded.last_totp_step
                         """,
                     arguments: [
                         key, lockout.failedAttempts, lockout.temporaryBlocks, lockout.lockedUntil?.unixSeconds,
-                        lockout.permanentlyLocked,
+                        lockout.permanentlyLocked, lockout.lastTOTPStep,
                     ]
                 )
             }

@@ -37,6 +37,7 @@ struct PostgresStoreConformanceTests {
 
     // v2-unknown-address-lockout
     @Test func unknownAddressesLockLikeUsers() async throws { try await check { try await $0.unknownAddressesLockLikeUsers() } }
+    @Test func unknownAddressStateRoundTripsWhole() async throws { try await check { try await $0.unknownAddressStateRoundTripsWhole() } }
     @Test func parallelUnknownAddressReservationsGrantTheAllowanceOnce() async throws {
         try await check { try await $0.parallelUnknownAddressReservationsGrantTheAllowanceOnce() }
     }

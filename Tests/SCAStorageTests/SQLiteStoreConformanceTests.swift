@@ -32,6 +32,7 @@ struct SQLiteStoreConformanceTests {
 
     // v2-unknown-address-lockout
     @Test func unknownAddressesLockLikeUsers() async throws { try await check { try await $0.unknownAddressesLockLikeUsers() } }
+    @Test func unknownAddressStateRoundTripsWhole() async throws { try await check { try await $0.unknownAddressStateRoundTripsWhole() } }
     @Test func parallelUnknownAddressReservationsGrantTheAllowanceOnce() async throws {
         try await check { try await $0.parallelUnknownAddressReservationsGrantTheAllowanceOnce() }
     }

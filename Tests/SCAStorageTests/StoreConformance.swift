@@ -275,6 +275,14 @@ struct StoreConformance {
             == .granted(remaining: 4))
     }
 
+    // v3-unknown-address-columns: the state is stored whole and read back by the user's decoder.
+    func unknownAddressStateRoundTripsWhole() async throws {
+        let state = LockoutState(
+            failedAttempts: 3, temporaryBlocks: 2, lockedUntil: t0 + 1_800, permanentlyLocked: true, lastTOTPStep: 42)
+        try await store.updateUnknownAddressLockout(key: "k1") { $0 = state }
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0 } == state)
+    }
+
     func parallelUnknownAddressReservationsGrantTheAllowanceOnce() async throws {
         let policy = LockoutPolicy()
         let store = self.store
