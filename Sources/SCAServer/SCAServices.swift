@@ -29,6 +29,9 @@ public struct SCAServices: Sendable {
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
     let logger: Logger
+    /// Seals and opens under the server key, for parts built beside the services (audit
+    /// checkpoints open the signing key with it) instead of reading the key file again.
+    let box: SecretBox
 
     /// - Parameters:
     ///   - store: the database; nil opens SQLite under the data directory. A PostgreSQL store
@@ -129,7 +132,7 @@ public struct SCAServices: Sendable {
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
             audit: audit, metrics: metrics,
             passwordHashing: hashing,
-            outbox: outbox, logger: logger)
+            outbox: outbox, logger: logger, box: box)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another

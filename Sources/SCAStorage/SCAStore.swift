@@ -152,6 +152,9 @@ public protocol SCAStore: Sendable {
     /// Audit entries with a sequence number above `sequence`, in sequence order, at most
     /// `limit`; when `since` is given, only those at or after that time.
     func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry]
+    // issue 16: the head of the chain in one read, for checkpoints.
+    /// The entry with the highest sequence number; nil while the trail is empty.
+    func newestAuditEntry() async throws -> AuditEntry?
 
     // MARK: Rate budgets (v2-rate-limits)
 

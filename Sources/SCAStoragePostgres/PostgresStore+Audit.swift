@@ -50,4 +50,8 @@ extension PostgresStore {
             """
         ).map(AuditEntry.init(row:))
     }
+
+    public func newestAuditEntry() async throws -> AuditEntry? {
+        try await rows("SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").first.map(AuditEntry.init(row:))
+    }
 }

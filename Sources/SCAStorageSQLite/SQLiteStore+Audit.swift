@@ -43,4 +43,10 @@ extension SQLiteStore {
             .map(AuditEntry.init(row:))
         }
     }
+
+    public func newestAuditEntry() async throws -> AuditEntry? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").map(AuditEntry.init(row:))
+        }
+    }
 }

@@ -27,7 +27,7 @@ struct ServerService: Service {
         // before the HTTP server, so that at a graceful shutdown the server drains first and
         // the last checkpoint covers what it wrote. (The group follows the outer group's
         // graceful shutdown.)
-        let checkpoints: [any Service] = try PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
+        let checkpoints: [any Service] = PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: checkpoints + [app], logger: logger))
         try await group.run()
     }

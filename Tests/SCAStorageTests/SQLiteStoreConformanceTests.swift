@@ -94,6 +94,7 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.usedSignaturesAreForgottenAfterExpiry() }
     }
 
+    @Test func newestAuditEntryIsTheHead() async throws { try await check { try await $0.newestAuditEntryIsTheHead() } }
     @Test func auditEntriesChainAndRoundTrip() async throws {
         try await check { try await $0.auditEntriesChainAndRoundTrip() }
     }

@@ -942,6 +942,16 @@ struct StoreConformance {
         #expect(try await store.auditEntries(after: 2, since: t0 + 1, limit: 10) == [third])
     }
 
+    // issue 16: checkpoints read the head of the chain in one query.
+    func newestAuditEntryIsTheHead() async throws {
+        #expect(try await store.newestAuditEntry() == nil)
+        let first = try await store.appendAuditEntry(makeAuditDraft("challenge.created", at: t0))
+        #expect(try await store.newestAuditEntry() == first)
+        _ = try await store.appendAuditEntry(makeAuditDraft("proof.accepted", at: t0 + 1))
+        let third = try await store.appendAuditEntry(makeAuditDraft("challenge.completed", at: t0 + 2))
+        #expect(try await store.newestAuditEntry() == third, "by sequence, hashes included")
+    }
+
     func parallelAuditAppendsFormOneChain() async throws {
         let store = self.store
         let t0 = self.t0

@@ -7,20 +7,17 @@ import SCAStorage
 /// sequence and hash, signed with the server's current token-signing key, so that a chain
 /// later found shorter, or different at that entry, shows it was cut or rewritten.
 public struct AuditCheckpoints: Sendable {
-    /// Entries read per query while looking for the head.
-    private static let pageSize = 1_000
-
     let store: any SCAStore
     let box: SecretBox
     let runtime: ServerRuntime
     /// The published keys (the JWKS), by key id: what a checkpoint is verified with.
     let publicKeys: [String: P256.Signing.PublicKey]
 
-    /// - Throws: `ConfigurationError` when the server key cannot be read.
-    public init(services: SCAServices) throws {
+    /// Uses the services' store, clock, server key and published keys.
+    public init(services: SCAServices) {
         store = services.store
         runtime = services.runtime
-        box = SecretBox(key: try ServerKey.load(configuration: services.configuration, random: services.runtime.random))
+        box = services.box
         var keys: [String: P256.Signing.PublicKey] = [:]
         for key in services.tokens.jwks.keys {
             if let x = Base64URL.decode(key.x), let y = Base64URL.decode(key.y),
@@ -32,18 +29,10 @@ public struct AuditCheckpoints: Sendable {
         publicKeys = keys
     }
 
-    /// The newest entry after `sequence` (nil when there is none), reading page by page.
+    /// The newest entry if its sequence is above `sequence`; nil when there is none (an empty
+    /// chain, or one that has not grown past `sequence`).
     func head(after sequence: Int64 = 0) async throws -> AuditEntry? {
-        var newest: AuditEntry?
-        var after = sequence
-        while true {
-            let page = try await store.auditEntries(after: after, limit: Self.pageSize)
-            if let last = page.last {
-                newest = last
-                after = last.sequence
-            }
-            if page.count < Self.pageSize { return newest }
-        }
+        try await store.newestAuditEntry().flatMap { $0.sequence > sequence ? $0 : nil }
     }
 
     /// Signs a checkpoint of `head` (nil: an empty chain) with the newest signing key.

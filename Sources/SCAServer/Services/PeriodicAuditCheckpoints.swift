@@ -23,10 +23,9 @@ public struct PeriodicAuditCheckpoints: Service {
     let logger: Logger
 
     /// nil when no `auditCheckpointFile` is configured.
-    /// - Throws: `ConfigurationError` when the server key cannot be read.
-    public init?(services: SCAServices) throws {
+    public init?(services: SCAServices) {
         guard let path = services.configuration.auditCheckpointFile else { return nil }
-        checkpoints = try AuditCheckpoints(services: services)
+        checkpoints = AuditCheckpoints(services: services)
         self.path = path
         interval = .seconds(services.configuration.auditCheckpointInterval * 60)
         logger = services.logger
@@ -66,7 +65,8 @@ public struct PeriodicAuditCheckpoints: Service {
         return try await write(head: head)
     }
 
-    /// Finds the head from `previous` on (the chain only grows: no need to read it all again).
+    /// The newest entry if the chain has grown past `previous`, else `previous` again (a chain
+    /// found shorter is not signed over: the last checkpoint keeps what it had).
     private func write(after previous: AuditEntry?) async throws -> AuditEntry? {
         let head = try await checkpoints.head(after: previous?.sequence ?? 0) ?? previous
         try await write(head: head)
