@@ -160,8 +160,9 @@ public protocol SCAStore: Sendable {
 
     /// Checks every budget and, only if each has room, counts one use in each, all in one
     /// step across threads and instances; otherwise counts nothing and says when room comes
-    /// back. Uses that have left every window are deleted on the way, so old counters do not
-    /// pile up. The rule is `RateBudget.decide`.
+    /// back. Uses that have left every window are deleted on the way, a bounded batch per call
+    /// (`RateBudget.expiredUsesToDelete`), so old counters do not pile up. The rule is
+    /// `RateBudget.decide`.
     func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision
 
     // MARK: Health

@@ -3,8 +3,8 @@ import PostgresNIO
 import SCAStorage
 
 extension PostgresStore {
-    /// One transaction that first takes this schema's rate-budget advisory lock, then deletes
-    /// expired uses, reads each budget's recent uses, applies the rule and counts the uses only
+    /// One transaction that first takes this schema's rate-budget advisory lock, then deletes a
+    /// bounded batch of expired uses, reads each budget's recent uses, applies the rule and counts the uses only
     /// on a grant: consumers from every instance on the database are decided one after the
     /// other, so of N racing for the last K uses exactly K are granted. (Row locks would not
     /// guard a budget that has no rows yet; the advisory lock does.)
@@ -19,8 +19,16 @@ extension PostgresStore {
                 )
                 """,
                 logger: logger)
-            // Opportunistic cleanup: uses that have left their window count for nothing.
-            _ = try await connection.rows("DELETE FROM rate_events WHERE expires_at <= \(now.unixSeconds)", logger: logger)
+            // Housekeeping, bounded (`RateBudget.expiredUsesToDelete`): uses that have left their
+            // window count for nothing.
+            _ = try await connection.rows(
+                """
+                DELETE FROM rate_events WHERE ctid IN (
+                    SELECT ctid FROM rate_events WHERE expires_at <= \(now.unixSeconds)
+                    LIMIT \(RateBudget.expiredUsesToDelete(consuming: budgets.count))
+                )
+                """,
+                logger: logger)
             var recentUses: [String: [Date]] = [:]
             for budget in budgets {
                 recentUses[budget.key] = try await connection.rows(

@@ -3,15 +3,22 @@ import GRDB
 import SCAStorage
 
 extension SQLiteStore {
-    /// One write transaction: expired uses are deleted, each budget's recent uses read, the
+    /// One write transaction: a bounded batch of expired uses is deleted, each budget's recent uses read, the
     /// rule applied, and the uses counted only on a grant. SQLite runs one write transaction
     /// at a time on the file, so concurrent consumers, from this process or another on the
     /// same file, are decided one after the other.
     public func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
         let budgets = RateBudget.distinct(budgets)
         return try await writer.write { db in
-            // Opportunistic cleanup: uses that have left their window count for nothing.
-            try db.execute(sql: "DELETE FROM rate_events WHERE expires_at <= ?", arguments: [now.unixSeconds])
+            // Housekeeping, bounded (`RateBudget.expiredUsesToDelete`): uses that have left their
+            // window count for nothing.
+            try db.execute(
+                sql: """
+                    DELETE FROM rate_events WHERE rowid IN (
+                        SELECT rowid FROM rate_events WHERE expires_at <= ? LIMIT ?
+                    )
+                    """,
+                arguments: [now.unixSeconds, RateBudget.expiredUsesToDelete(consuming: budgets.count)])
             var recentUses: [String: [Date]] = [:]
             for budget in budgets {
                 recentUses[budget.key] = try Row.fetchAll(

@@ -170,6 +170,15 @@ struct PostgresStoreDatabaseTests {
         }
     }
 
+    /// The cleanup on the way is bounded: one consume deletes at most
+    /// `RateBudget.expiredUsesToDelete` expired uses, and later consumes take the rest.
+    @Test func expiredRateUsesAreDeletedInBoundedBatches() async throws {
+        try await withTwoStores { store, _, url in
+            let rows = { try await PostgresTestDatabase.execute("SELECT count(*) FROM rate_events", url: url).first?.decode(Int.self) }
+            try await StoreConformance.checkBoundedRateCleanup(store, rows: rows)
+        }
+    }
+
     @Test func corruptRowThrowsInsteadOfCrashing() async throws {
         try await PostgresTestDatabase.withFreshSchema { url in
             let store = try await PostgresStore.connect(url: url, logger: PostgresTestDatabase.logger)

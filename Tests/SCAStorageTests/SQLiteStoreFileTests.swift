@@ -107,6 +107,16 @@ struct SQLiteStoreFileTests {
         }
     }
 
+    /// The cleanup on the way is bounded: one consume deletes at most
+    /// `RateBudget.expiredUsesToDelete` expired uses, and later consumes take the rest.
+    @Test func expiredRateUsesAreDeletedInBoundedBatches() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path)
+            let rows = { try await store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM rate_events") } }
+            try await StoreConformance.checkBoundedRateCleanup(store, rows: rows)
+        }
+    }
+
     @Test func corruptRowThrowsInsteadOfCrashing() async throws {
         try await withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path)

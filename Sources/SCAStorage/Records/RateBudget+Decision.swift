@@ -12,6 +12,15 @@ extension RateBudget {
         return budgets.filter { seen.insert($0.key).inserted }
     }
 
+    /// How many expired uses a consume of `count` budgets deletes at most on its way. Expired
+    /// uses count for nothing (reads look only inside each window), so this is housekeeping:
+    /// bounded, so no request pays for a backlog, and at least twice what the consume adds
+    /// (one use per budget), so deleting keeps ahead of adding and the table stays near its
+    /// live uses.
+    public static func expiredUsesToDelete(consuming count: Int) -> Int {
+        max(64, 2 * count)
+    }
+
     /// The earliest time this budget has room, or nil when it has room now.
     /// - Parameter recentUses: times of the uses still inside the window at `now`, newest first
     ///   (more than `limit` of them are not needed).
