@@ -10,21 +10,23 @@ import SCAStorage
 extension PostgresStore {
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
-        try await transaction { [self] connection in
-            var lockout = try await lockedLockout(connection, userID: userID)
-            let before = lockout
-            let reservation = lockout.reserveAttempt(policy: policy, now: now)
-            if lockout != before { try await save(lockout, connection, userID: userID) }
-            return reservation
-        }
+        try await updateLockout(userID: userID) { $0.reserveAttempt(policy: policy, now: now) }
     }
 
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
+        try await updateLockout(userID: userID) { $0.recordFailure(policy: policy, now: now) }
+    }
+
+    /// Locks the user's row, applies `transition` to the counters and writes them back if it
+    /// changed them, in one transaction.
+    private func updateLockout<Outcome: Sendable>(
+        userID: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
+    ) async throws -> Outcome {
         try await transaction { [self] connection in
             var lockout = try await lockedLockout(connection, userID: userID)
             let before = lockout
-            let outcome = lockout.recordFailure(policy: policy, now: now)
+            let outcome = transition(&lockout)
             if lockout != before { try await save(lockout, connection, userID: userID) }
             return outcome
         }

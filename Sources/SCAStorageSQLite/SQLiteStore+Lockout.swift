@@ -7,21 +7,23 @@ import SCAStorage
 extension SQLiteStore {
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
-        try await writer.write { db in
-            var lockout = try Self.lockout(db, userID: userID)
-            let before = lockout
-            let reservation = lockout.reserveAttempt(policy: policy, now: now)
-            if lockout != before { try Self.save(lockout, db, userID: userID) }
-            return reservation
-        }
+        try await updateLockout(userID: userID) { $0.reserveAttempt(policy: policy, now: now) }
     }
 
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
+        try await updateLockout(userID: userID) { $0.recordFailure(policy: policy, now: now) }
+    }
+
+    /// Applies `transition` to the user's counters and writes them back if it changed them,
+    /// in one write transaction.
+    private func updateLockout<Outcome: Sendable>(
+        userID: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
+    ) async throws -> Outcome {
         try await writer.write { db in
             var lockout = try Self.lockout(db, userID: userID)
             let before = lockout
-            let outcome = lockout.recordFailure(policy: policy, now: now)
+            let outcome = transition(&lockout)
             if lockout != before { try Self.save(lockout, db, userID: userID) }
             return outcome
         }
