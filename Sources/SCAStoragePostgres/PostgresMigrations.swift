@@ -69,9 +69,7 @@ enum PostgresMigrations {
         do {
             _ = try await connection.rows("BEGIN", logger: logger)
             do {
-                _ = try await connection.rows(
-                    "SELECT pg_advisory_xact_lock(\(lockNamespace), hashtext(coalesce(current_schema(), '')) # \(migrationLock))",
-                    logger: logger)
+                try await connection.lockSchema(migrationLock, logger: logger)
                 try await body()
             } catch {
                 _ = try? await connection.rows("ROLLBACK", logger: logger)

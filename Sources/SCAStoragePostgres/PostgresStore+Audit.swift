@@ -10,14 +10,7 @@ extension PostgresStore {
     /// the empty table; the advisory lock does.)
     public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
         try await transaction { [self] connection in
-            _ = try await connection.rows(
-                """
-                SELECT pg_advisory_xact_lock(
-                    \(PostgresMigrations.lockNamespace),
-                    hashtext(coalesce(current_schema(), '')) # \(PostgresMigrations.auditLock)
-                )
-                """,
-                logger: logger)
+            try await connection.lockSchema(PostgresMigrations.auditLock, logger: logger)
             let last = try await connection.rows(
                 "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1", logger: logger
             ).first.map(Columns.init)

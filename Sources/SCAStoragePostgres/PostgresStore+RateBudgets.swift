@@ -11,14 +11,7 @@ extension PostgresStore {
     public func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
         let budgets = RateBudget.distinct(budgets)
         return try await transaction { [self] connection in
-            _ = try await connection.rows(
-                """
-                SELECT pg_advisory_xact_lock(
-                    \(PostgresMigrations.lockNamespace),
-                    hashtext(coalesce(current_schema(), '')) # \(PostgresMigrations.rateBudgetLock)
-                )
-                """,
-                logger: logger)
+            try await connection.lockSchema(PostgresMigrations.rateBudgetLock, logger: logger)
             // Housekeeping, bounded (`RateBudget.expiredUsesToDelete`): uses that have left their
             // window count for nothing.
             _ = try await connection.rows(

@@ -13,14 +13,7 @@ extension PostgresStore {
     /// starting on one database the first must store its key and the others adopt it.
     public func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
         try await transaction { [self] connection in
-            _ = try await connection.rows(
-                """
-                SELECT pg_advisory_xact_lock(
-                    \(PostgresMigrations.lockNamespace),
-                    hashtext(coalesce(current_schema(), '')) # \(PostgresMigrations.signingKeyLock)
-                )
-                """,
-                logger: logger)
+            try await connection.lockSchema(PostgresMigrations.signingKeyLock, logger: logger)
             let newest = try await connection.rows(
                 "SELECT * FROM signing_keys ORDER BY created_at DESC, seq DESC LIMIT 1", logger: logger
             ).first
