@@ -30,7 +30,8 @@ enum PostgresTestDatabase {
         do {
             try await body(Self.url(url, searchPath: schema))
         } catch {
-            try? await execute("DROP SCHEMA \(schema) CASCADE", url: url)
+            // Best effort: the body's failure is the one worth reporting.
+            _ = try? await execute("DROP SCHEMA \(schema) CASCADE", url: url)
             throw error
         }
         try await execute("DROP SCHEMA \(schema) CASCADE", url: url)

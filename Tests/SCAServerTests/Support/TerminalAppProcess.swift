@@ -71,8 +71,8 @@ enum TerminalAppProcess {
         let outputFile = scratch.appendingPathComponent("stdout")
         let errorFile = scratch.appendingPathComponent("stderr")
         try Data(input.utf8).write(to: inputFile)
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        try Data().write(to: outputFile)
+        try Data().write(to: errorFile)
 
         let process = Process()
         process.executableURL = executable
