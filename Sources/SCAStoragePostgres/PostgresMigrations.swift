@@ -337,5 +337,24 @@ enum PostgresMigrations {
                 "ALTER TABLE challenges ADD COLUMN pending_method TEXT",
             ]
         ),
+        // v3-admin-keys: scoped admin API keys, stored as a SHA-256 hash only (issue 13).
+        // `seq` orders keys created at the same instant, as `users.seq` does.
+        (
+            "v3-admin-keys",
+            [
+                """
+                CREATE TABLE admin_keys (
+                    seq BIGINT GENERATED ALWAYS AS IDENTITY,
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL UNIQUE,
+                    scopes TEXT NOT NULL,
+                    key_hash BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    last_used_at DOUBLE PRECISION,
+                    revoked_at DOUBLE PRECISION
+                )
+                """,
+            ]
+        ),
     ]
 }

@@ -236,5 +236,20 @@ enum SQLiteMigrations {
             ALTER TABLE challenges ADD COLUMN pending_method TEXT;
             """
         ),
+        // v3-admin-keys: scoped admin API keys, stored as a SHA-256 hash only (issue 13).
+        (
+            "v3-admin-keys",
+            """
+            CREATE TABLE admin_keys (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL UNIQUE,
+                scopes TEXT NOT NULL,
+                key_hash BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                last_used_at REAL,
+                revoked_at REAL
+            );
+            """
+        ),
     ]
 }
