@@ -47,12 +47,18 @@ struct AdminAccess: Sendable {
         }
         if let keyID = AdminKeyCredential.keyID(of: presented) {
             guard let record = try await store.adminKey(id: keyID), record.verdict(presentedHash: presentedHash) == .admitted
-            else { throw Problem.unauthorized }
+            else {
+                // The id is not a secret; the key never appears here.
+                logger.info("admin key refused: unknown, wrong or revoked", metadata: ["keyId": "\(keyID)"])
+                throw Problem.unauthorized
+            }
+            logger.debug("admin key admitted", metadata: ["key": "\(record.name)"])
             await recordUse(of: record)
             return .key(id: record.id, name: record.name, scopes: record.scopes)
         }
         // A JWS has three segments; anything else is no credential of ours.
         guard presented.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+            logger.info("admin credential refused: neither the bootstrap key, a scoped key nor a token")
             throw Problem.unauthorized
         }
         let claims = try await tokens.authorize(token: presented, for: [.login], consume: false)
@@ -75,6 +81,7 @@ struct AdminAccess: Sendable {
         guard let refusal = principal.refusal(for: scope, now: runtime.now()) else { return }
         var userID: String?
         if case .operator(let id, _) = principal { userID = id }
+        logger.notice("admin access refused", metadata: ["actor": "\(principal.auditActor)", "scope": "\(scope.rawValue)"])
         await audit.record(
             .adminAccessDenied, outcome: "rejected", userID: userID,
             details: ["scope": scope.rawValue, "reason": refusal.detail ?? refusal.title])

@@ -73,9 +73,6 @@ extension Problem {
     static let userExists = Problem(status: 409, code: .userExists, title: "User exists")
 
     static let unauthorized = Problem(status: 401, code: .unauthorized, title: "Unauthorized")
-    static let adminDisabled = Problem(
-        status: 403, code: .adminDisabled, title: "Admin API disabled",
-        detail: "Start the server with an admin key to use the admin API.")
 
     static let tokenInvalid = Problem(status: 401, code: .tokenInvalid, title: "Invalid token")
     static let tokenReused = Problem(
