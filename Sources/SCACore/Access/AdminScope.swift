@@ -54,5 +54,6 @@ public enum AdminScope: String, CaseIterable, Codable, Sendable, Comparable, Cus
     /// A word that names no scope (empty: no scope at all).
     public struct InvalidScope: Error, Equatable, Sendable {
         public let word: String
+        public init(word: String) { self.word = word }
     }
 }
