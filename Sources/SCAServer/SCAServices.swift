@@ -155,7 +155,7 @@ public struct SCAServices: Sendable {
         DeviceRoutes(devices: devices, account: account, maxBodySize: configuration.maxBodySize).register(on: routes)
         AccountRoutes(account: account, maxBodySize: configuration.maxBodySize).register(on: routes)
         AdminRoutes(
-            users: users, devices: devices, access: adminAccess,
+            users: users, devices: devices, access: adminAccess, audit: audit,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)

@@ -42,6 +42,7 @@ struct AdminAccessTests {
         Route(method: .post, path: "/admin/v1/devices/{id}/block", scope: .devicesWrite) { _ in nil },
         Route(method: .post, path: "/admin/v1/devices/{id}/unblock", scope: .devicesWrite) { _ in nil },
         Route(method: .delete, path: "/admin/v1/devices/{id}", scope: .devicesWrite) { _ in nil },
+        Route(method: .get, path: "/admin/v1/audit", scope: .auditRead) { _ in nil },
     ]
 
     @Test("every admin route of openapi.yaml has a line in the scope table")
@@ -208,6 +209,28 @@ struct AdminAccessTests {
         for entry in audit {
             let text = "\(entry.draft)"
             for secret in secrets.all where text.contains(secret) { Issue.record("an audit entry contains an admin key: \(text)") }
+        }
+    }
+
+    @Test("the audit trail pages as the export writes it, for audit:read only; bad paging is refused")
+    func auditPages() async throws {
+        try await TestServer().run { api in
+            for index in 0..<3 { _ = try await api.createUser("a\(index)@example.com") }
+            let auditor = try await api.services.adminKeys.create(name: "auditor", scopes: "audit:read")
+            let first = try await api.send(.get, "/admin/v1/audit?limit=2", bearer: auditor.key)
+            #expect(first.status == 200)
+            let entries = try #require(first.json["entries"] as? [[String: Any]])
+            #expect(entries.map { $0["event"] as? String } == ["admin.user_created", "admin.user_created"])
+            #expect(entries.allSatisfy { ($0["hash"] as? String)?.count == 64 })
+            #expect(first.json["next"] as? Int == 2)
+            let rest = try await api.send(.get, "/admin/v1/audit?after=2&limit=1000", bearer: auditor.key)
+            #expect((rest.json["entries"] as? [[String: Any]])?.first?["sequence"] as? Int == 3)
+            #expect(rest.json["next"] == nil)
+            for bad in ["limit=0", "limit=1001", "after=-1", "after=x"] {
+                let response = try await api.send(.get, "/admin/v1/audit?\(bad)", bearer: auditor.key)
+                #expect(response.status == 400, "\(bad)")
+                #expect(response.problem?.code == .requestInvalid)
+            }
         }
     }
 }

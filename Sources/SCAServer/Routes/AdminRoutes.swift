@@ -10,9 +10,18 @@ struct AdminRoutes<Context: RequestContext> {
     let users: UserService
     let devices: DeviceService
     let access: AdminAccess
+    /// The trail `GET /admin/v1/audit` reads (scope `audit:read`).
+    let audit: AuditTrail
     let maxBodySize: Int
 
     struct Unblocked: Encodable { var userId: String; var unblocked = true }
+
+    /// A page of the audit trail, each entry as `sca-server audit export` writes it.
+    struct AuditPage: Encodable {
+        var entries: [JSONValue]
+        /// The `after` of the next page; nil at the end.
+        var next: Int64?
+    }
 
     func register(on router: some RouterMethods<Context>) {
         let admin = router.group("admin/v1").add(middleware: AdminAuthMiddleware<Context>(access: access))
@@ -60,6 +69,17 @@ struct AdminRoutes<Context: RequestContext> {
         }
         admin.requiring(.devicesWrite).delete("devices/:id") { _, context in
             try Response.json(try await devices.setStatus(of: context.parameters.require("id"), to: .removed))
+        }
+        admin.requiring(.auditRead).get("audit") { request, _ in
+            let query = request.uri.queryParameters
+            let after = query.get("after").map { Int64($0) } ?? 0
+            let limit = query.get("limit").map { Int($0) } ?? 100
+            guard let after, after >= 0, let limit, (1...1_000).contains(limit) else {
+                throw Problem.invalidRequest("after must be a sequence number (0 or more) and limit 1 to 1000")
+            }
+            let entries = try await audit.store.auditEntries(after: after, limit: limit)
+            return try Response.json(
+                AuditPage(entries: entries.map(\.exportJSON), next: entries.count == limit ? entries.last?.sequence : nil))
         }
     }
 
