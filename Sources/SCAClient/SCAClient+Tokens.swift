@@ -12,6 +12,18 @@ extension SCAClient {
         try await session.validAccessToken()
     }
 
+    /// The roles and permissions of the current session, from the stored access token: what
+    /// the server signed at sign-in or at the last refresh (a role change shows after the
+    /// next refresh). Asks nothing of the server, so it neither refreshes nor extends the
+    /// session.
+    ///
+    /// - Returns: nil when not signed in.
+    /// - Throws: the token store's error.
+    public func sessionAccess() async throws -> SessionAccess? {
+        guard let tokens = try await tokenStore.load() else { return nil }
+        return SessionAccess(accessToken: tokens.accessToken)
+    }
+
     /// Asks the server whether a token is active, optionally for one operation and transaction.
     ///
     /// - Parameters:

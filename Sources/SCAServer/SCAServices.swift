@@ -22,6 +22,10 @@ public struct SCAServices: Sendable {
     public let account: AccountService
     /// The security events' trail and counters.
     public let audit: AuditTrail
+    /// Scoped admin keys (`sca-server admin-key`), issue 13.
+    public let adminKeys: AdminKeyService
+    /// Who may use the admin API (issue 13).
+    let adminAccess: AdminAccess
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
     public let metrics: ServerMetrics
     /// Where password and PIN hashing runs: bounded threads and queue (``PasswordHashingPool``).
@@ -130,7 +134,11 @@ public struct SCAServices: Sendable {
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
-            audit: audit, metrics: metrics,
+            audit: audit,
+            adminKeys: AdminKeyService(store: store, runtime: runtime, audit: audit),
+            adminAccess: AdminAccess(
+                store: store, tokens: tokens, configuration: configuration, runtime: runtime, audit: audit, logger: logger),
+            metrics: metrics,
             passwordHashing: hashing,
             outbox: outbox, logger: logger, box: box)
     }
@@ -150,7 +158,7 @@ public struct SCAServices: Sendable {
         DeviceRoutes(devices: devices, account: account, maxBodySize: configuration.maxBodySize).register(on: routes)
         AccountRoutes(account: account, maxBodySize: configuration.maxBodySize).register(on: routes)
         AdminRoutes(
-            users: users, devices: devices, adminKey: configuration.adminKey,
+            users: users, devices: devices, access: adminAccess, audit: audit,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)

@@ -165,6 +165,21 @@ public protocol SCAStore: Sendable {
     /// `RateBudget.decide`.
     func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision
 
+    // MARK: Admin keys (v3-admin-keys)
+
+    /// Stores a new admin key.
+    /// - Throws: `StoreError.conflict("name")` or `StoreError.conflict("id")` when taken.
+    func createAdminKey(_ key: AdminKeyRecord) async throws
+    func adminKey(id: String) async throws -> AdminKeyRecord?
+    /// Every admin key, revoked ones included, oldest first.
+    func adminKeys() async throws -> [AdminKeyRecord]
+    /// Marks the key revoked at `now`; revoking again keeps the first date.
+    /// - Returns: the key after the change, or nil when there is no such key.
+    func revokeAdminKey(id: String, now: Date) async throws -> AdminKeyRecord?
+    /// Sets `lastUsedAt` to `now` unless it is later already (the caller decides when to
+    /// write: ``AdminKeyRecord/shouldRecordUse(at:)``); an unknown id is ignored.
+    func recordAdminKeyUse(id: String, now: Date) async throws
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

@@ -338,5 +338,24 @@ enum PostgresMigrations {
         // v3-unknown-address-columns (issue 16): an unknown address keeps a whole LockoutState,
         // so it is decoded and stored by the same columns as a user's.
         ("v3-unknown-address-columns", ["ALTER TABLE unknown_address_lockouts ADD COLUMN last_totp_step BIGINT"]),
+        // v3-admin-keys: scoped admin API keys, stored as a SHA-256 hash only (issue 13).
+        // `seq` orders keys created at the same instant, as `users.seq` does.
+        (
+            "v3-admin-keys",
+            [
+                """
+                CREATE TABLE admin_keys (
+                    seq BIGINT GENERATED ALWAYS AS IDENTITY,
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL UNIQUE,
+                    scopes TEXT NOT NULL,
+                    key_hash BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    last_used_at DOUBLE PRECISION,
+                    revoked_at DOUBLE PRECISION
+                )
+                """,
+            ]
+        ),
     ]
 }

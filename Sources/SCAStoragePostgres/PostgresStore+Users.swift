@@ -51,6 +51,7 @@ extension PostgresStore {
     @discardableResult
     public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
         let updated: [PostgresRow]
+        let roles = try update.roles.map(JSONColumn.text)
         do {
             updated = try await rows(
                 """
@@ -60,7 +61,8 @@ extension PostgresStore {
                     password_hash = COALESCE(\(update.passwordHash)::TEXT, password_hash),
                     pin_hash = COALESCE(\(update.pinHash)::TEXT, pin_hash),
                     sealed_totp_seed = COALESCE(\(update.sealedTOTPSeed.map(bytea))::BYTEA, sealed_totp_seed),
-                    email_otp_enabled = COALESCE(\(update.emailOTPEnabled)::BOOLEAN, email_otp_enabled)
+                    email_otp_enabled = COALESCE(\(update.emailOTPEnabled)::BOOLEAN, email_otp_enabled),
+                    roles = COALESCE(\(roles)::TEXT, roles)
                 WHERE id = \(id)
                 RETURNING *
                 """)

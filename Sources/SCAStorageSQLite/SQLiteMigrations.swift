@@ -239,5 +239,20 @@ enum SQLiteMigrations {
         // v3-unknown-address-columns (issue 16): an unknown address keeps a whole LockoutState,
         // so it is decoded and stored by the same columns as a user's.
         ("v3-unknown-address-columns", "ALTER TABLE unknown_address_lockouts ADD COLUMN last_totp_step INTEGER;"),
+        // v3-admin-keys: scoped admin API keys, stored as a SHA-256 hash only (issue 13).
+        (
+            "v3-admin-keys",
+            """
+            CREATE TABLE admin_keys (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL UNIQUE,
+                scopes TEXT NOT NULL,
+                key_hash BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                last_used_at REAL,
+                revoked_at REAL
+            );
+            """
+        ),
     ]
 }

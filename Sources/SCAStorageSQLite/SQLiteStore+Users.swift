@@ -84,17 +84,18 @@ extension SQLiteStore {
             if let pinHash = update.pinHash { user.pinHash = pinHash }
             if let seed = update.sealedTOTPSeed { user.sealedTOTPSeed = seed }
             if let enabled = update.emailOTPEnabled { user.emailOTPEnabled = enabled }
+            if let roles = update.roles { user.roles = roles }
             do {
                 try db.execute(
                     sql: """
                         UPDATE users
                         SET email = ?, phone = ?, password_hash = ?, pin_hash = ?, sealed_totp_seed = ?,
-                            email_otp_enabled = ?
+                            email_otp_enabled = ?, roles = ?
                         WHERE id = ?
                         """,
                     arguments: [
                         user.email, user.phone, user.passwordHash, user.pinHash,
-                        user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, id,
+                        user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles), id,
                     ]
                 )
             } catch let error as DatabaseError where error.isUniquenessViolation {

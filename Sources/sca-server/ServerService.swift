@@ -19,6 +19,10 @@ struct ServerService: Service {
         if configuration.demo {
             printDemo(try await DemoSeeder(users: services.users).seed())
         }
+        if configuration.adminKey != nil {
+            // Issue 13: the bootstrap key is one secret with every scope; say so at each start.
+            logger.notice("the bootstrap adminKey holds every admin scope: replace it with scoped keys (sca-server admin-key create)")
+        }
         let host = configuration.host
         let app = services.application { port in
             printUnbuffered("sca-server listening on http://\(host):\(port)")

@@ -8,7 +8,7 @@ import SCAServer
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage users on the server's database.",
-        subcommands: [Add.self, List.self, SetPassword.self, SetPIN.self, EnrollTOTP.self, Unblock.self])
+        subcommands: [Add.self, List.self, SetPassword.self, SetPIN.self, EnrollTOTP.self, Unblock.self, SetRoles.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a user.")
@@ -102,6 +102,25 @@ struct UserCommand: AsyncParsableCommand {
                 let id = try await resolve(user, in: services)
                 try await services.users.unblock(userID: id)
                 print("unblocked \(id)")
+            }
+        }
+    }
+}
+
+extension UserCommand {
+    /// Roles (issue 13): they show in the user's next token, a refresh included.
+    struct SetRoles: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-roles", abstract: "Replace a user's roles (none given: no roles).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "User id or e-mail.") var user: String
+        @Option(help: "A role; repeat for several.") var role: [String] = []
+
+        func run() async throws {
+            try await withServices(common) { services in
+                let id = try await resolve(user, in: services)
+                let updated = try await services.users.setRoles(userID: id, role)
+                print("roles of \(id): \(updated.roles.isEmpty ? "none" : updated.roles.joined(separator: ", "))")
             }
         }
     }

@@ -31,7 +31,13 @@ struct Status: AsyncParsableCommand {
         } else {
             print("device: not activated (sca activate CODE)")
         }
-        print(signedInLine(try await app.tokenStore.load(), profile: app.loadProfile()))
+        let tokens = try await app.tokenStore.load()
+        print(signedInLine(tokens, profile: app.loadProfile()))
+        if let tokens, let access = SessionAccess(accessToken: tokens.accessToken) {
+            // As the token carries them: sorted, each once (issue 13).
+            print("roles: \(access.roles.isEmpty ? "none" : access.roles.joined(separator: ", "))")
+            print("permissions: \(access.permissions.isEmpty ? "none" : access.permissions.joined(separator: ", "))")
+        }
     }
 
     private static func sameServer(_ one: URL, _ other: URL) -> Bool {

@@ -69,3 +69,32 @@ import Testing
         }
     }
 }
+
+/// Roles and permissions of the session (issue 13).
+@Suite struct SessionAccessTests {
+    @Test func rolesAndPermissionsOfTheSessionFollowARefresh() async throws {
+        let server = try await SDKTestServer {
+            $0.accessTokenLifetime = 60
+            $0.roles = ["support": ["users:unblock", "users:read"]]
+        }
+        try await server.run { server in
+            let userID = try await server.services.users.create(
+                CreateUserRequest(email: "ra@example.com", password: Harness.password, roles: ["support", "customer"])).id
+            let client = server.client()
+            #expect(try await client.sessionAccess() == nil)
+            _ = try await server.activate(client, for: userID)
+            _ = try await client.coldStart(using: ScriptedCollector(.init()))
+            let access = try #require(try await client.sessionAccess())
+            #expect(access.roles == ["customer", "support"])
+            #expect(access.permissions == ["users:read", "users:unblock"])
+            #expect(access.authenticatedAt == Date(timeIntervalSince1970: server.clock.now().timeIntervalSince1970.rounded(.down)))
+
+            _ = try await server.services.users.setRoles(userID: userID, [])
+            // Still the token signed before the change, until the next refresh.
+            #expect(try await client.sessionAccess()?.roles == ["customer", "support"])
+            server.clock.advance(by: 45)
+            _ = try await client.validAccessToken()
+            #expect(try await client.sessionAccess() == SessionAccess(roles: [], permissions: [], authenticatedAt: access.authenticatedAt))
+        }
+    }
+}

@@ -75,12 +75,15 @@ struct InputValidationTests {
         }
     }
 
-    @Test("without an admin key the admin API is off")
+    /// Scoped keys and operators (issue 13) work without the bootstrap key, so the admin API
+    /// is no longer off without it: the bootstrap key alone stops working.
+    @Test("without a bootstrap admin key that key is refused and nothing is created")
     func adminDisabled() async throws {
         try await TestServer { $0.adminKey = nil }.run { api in
             let response = try await api.post("/admin/v1/users", CreateUserRequest(email: "x@example.com"), admin: true)
-            #expect(response.status == 403)
-            #expect(response.problem?.code == .adminDisabled)
+            #expect(response.status == 401)
+            #expect(response.problem?.code == .unauthorized)
+            #expect(try await api.services.users.list().isEmpty)
         }
     }
 }

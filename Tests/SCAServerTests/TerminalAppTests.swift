@@ -19,7 +19,7 @@ struct TerminalAppTests {
         let email = "terminal@example.com"
         let password = "correct horse battery"
         let user = try await server.services.users.create(
-            CreateUserRequest(email: email, password: password, phone: "+33612345678"))
+            CreateUserRequest(email: email, password: password, phone: "+33612345678", roles: ["teller", "customer"]))
         let enrollment = try await server.services.users.enrollTOTP(userID: user.id)
         let totp = try #require(TOTP.parse(enrollment.otpauthUri))
         let activation = try await server.services.devices.issueActivationCode(for: user.id).activationCode
@@ -66,6 +66,9 @@ struct TerminalAppTests {
             #expect(status.lines.contains("server: \(url.absoluteString)"), status.diagnostics)
             #expect(status.lines.contains("device status: active, 5 of 5 attempts left"), status.diagnostics)
             #expect(status.lines.contains { $0.hasPrefix("signed in: yes as \(email)") }, status.diagnostics)
+            // The token's roles, sorted; this server's configuration defines none, so no permission.
+            #expect(status.lines.contains("roles: customer, teller"), status.diagnostics)
+            #expect(status.lines.contains("permissions: none"), status.diagnostics)
 
             let devices = try await TerminalAppProcess.run(["devices"], home: home)
             #expect(devices.status == 0, devices.diagnostics)

@@ -114,4 +114,8 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelRateConsumersGetExactlyTheLimit() }
     }
     @Test func decoySubjectRoundTrip() async throws { try await check { try await $0.decoySubjectRoundTrip() } }
+    // Admin keys (v3-admin-keys)
+    @Test func adminKeysRoundTripAndConflict() async throws { try await check { try await $0.adminKeysRoundTripAndConflict() } }
+    @Test func adminKeyRevocationAndUse() async throws { try await check { try await $0.adminKeyRevocationAndUse() } }
+    @Test func userRolesChange() async throws { try await check { try await $0.userRolesChange() } }
 }

@@ -1047,4 +1047,59 @@ struct StoreConformance {
         updated.version = 1
         #expect(try await store.challenge(id: "c1") == updated)
     }
+
+    // MARK: Admin keys (v3-admin-keys)
+
+    func makeAdminKey(_ id: String, name: String, createdAt: Date = StoreConformance.t0) -> AdminKeyRecord {
+        AdminKeyRecord(
+            id: id, name: name, scopes: [.auditRead, .usersRead], keyHash: Array(repeating: 7, count: 32), createdAt: createdAt)
+    }
+
+    func adminKeysRoundTripAndConflict() async throws {
+        #expect(try await store.adminKeys().isEmpty)
+        let first = makeAdminKey("ak_0000000000000001", name: "support-desk", createdAt: t0 + 0.5)
+        let second = makeAdminKey("ak_0000000000000002", name: "ci", createdAt: t0 + 0.5)
+        try await store.createAdminKey(first)
+        try await store.createAdminKey(second)
+        #expect(try await store.adminKey(id: first.id) == first)
+        #expect(try await store.adminKey(id: "ak_ffffffffffffffff") == nil)
+        // Oldest first, insertion order among equal dates.
+        #expect(try await store.adminKeys().map(\.id) == [first.id, second.id])
+        await #expect(throws: StoreError.conflict("name")) {
+            try await store.createAdminKey(makeAdminKey("ak_0000000000000003", name: "ci"))
+        }
+        await #expect(throws: StoreError.conflict("id")) {
+            try await store.createAdminKey(makeAdminKey(first.id, name: "other"))
+        }
+        #expect(try await store.adminKeys().count == 2)
+    }
+
+    func adminKeyRevocationAndUse() async throws {
+        let key = makeAdminKey("ak_0000000000000001", name: "ops")
+        try await store.createAdminKey(key)
+        try await store.recordAdminKeyUse(id: key.id, now: t0 + 60)
+        #expect(try await store.adminKey(id: key.id)?.lastUsedAt == t0 + 60)
+        // An earlier use never moves it back.
+        try await store.recordAdminKeyUse(id: key.id, now: t0 + 30)
+        #expect(try await store.adminKey(id: key.id)?.lastUsedAt == t0 + 60)
+        try await store.recordAdminKeyUse(id: "ak_ffffffffffffffff", now: t0)
+
+        let revoked = try #require(try await store.revokeAdminKey(id: key.id, now: t0 + 120))
+        #expect(revoked.revokedAt == t0 + 120)
+        #expect(try await store.revokeAdminKey(id: key.id, now: t0 + 240)?.revokedAt == t0 + 120, "the first date stays")
+        #expect(try await store.revokeAdminKey(id: "ak_ffffffffffffffff", now: t0) == nil)
+        #expect(try await store.adminKey(id: key.id)?.verdict(presentedHash: key.keyHash) == .refused)
+    }
+
+    func userRolesChange() async throws {
+        try await store.createUser(makeUser())
+        let updated = try await store.updateUser(id: "u1", UserUpdate(roles: ["support", "auditor"]))
+        #expect(updated.roles == ["support", "auditor"])
+        #expect(try await store.user(id: "u1")?.roles == ["support", "auditor"])
+        // Other changes leave the roles alone.
+        try await store.updateUser(id: "u1", UserUpdate(phone: "+33600000001"))
+        #expect(try await store.user(id: "u1")?.roles == ["support", "auditor"])
+        try await store.updateUser(id: "u1", UserUpdate(roles: []))
+        #expect(try await store.user(id: "u1")?.roles == [])
+    }
 }

@@ -119,3 +119,9 @@ public struct TOTPEnrollmentResponse: Codable, Sendable, Equatable {
         self.otpauthUri = otpauthUri
     }
 }
+
+/// `PUT /admin/v1/users/{id}/roles`: the user's roles, replacing the current ones (issue 13).
+public struct SetRolesRequest: Codable, Sendable, Equatable {
+    public var roles: [String]
+    public init(roles: [String]) { self.roles = roles }
+}

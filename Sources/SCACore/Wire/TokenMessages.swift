@@ -74,6 +74,17 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     public var txn: String?
     public var iat: Int?
     public var exp: Int?
+    /// The user's roles when the token was signed, sorted, each once.
+    public var roles: [String]?
+    /// What those roles grant, sorted, each once.
+    public var permissions: [String]?
+    /// When the user authenticated (unix seconds): the session's start, kept through refreshes.
+    public var authTime: Int?
 
     public init(active: Bool) { self.active = active }
+
+    enum CodingKeys: String, CodingKey {
+        case active, sub, op, sid, jti, amr, acr, txn, iat, exp, roles, permissions
+        case authTime = "auth_time"
+    }
 }

@@ -34,12 +34,19 @@ public struct ConfigurationLoader: Sendable {
         }
         let others = Set(ConfigurationSetting.otherEnvironmentVariables.map(\.name))
         for name in environment.keys.sorted() where name.hasPrefix("SCA_") && !others.contains(name) {
-            guard Self.keysByEnvironmentName[name] != nil else {
+            guard Self.keysByEnvironmentName[name] != nil || ConfigurationSetting.openFamilyKey(environmentName: name) != nil
+            else {
                 throw ConfigurationError("unknown environment variable \(name)")
             }
         }
         for key in Self.keys {
             if let value = environment[Self.environmentName(of: key)] {
+                try Self.apply(key: key, value: value, to: &configuration)
+            }
+        }
+        // Members of open families (`SCA_ROLES_<ROLE>`), in a stable order.
+        for name in environment.keys.sorted() where Self.keysByEnvironmentName[name] == nil {
+            if let key = ConfigurationSetting.openFamilyKey(environmentName: name), let value = environment[name] {
                 try Self.apply(key: key, value: value, to: &configuration)
             }
         }

@@ -13,7 +13,7 @@ extension ConfigurationSetting {
         for setting in all {
             var meaning = setting.summary
             if let flag = setting.flag { meaning += "; flag `\(flag)`" }
-            if let family = setting.family, family.members.count <= 8 {
+            if let family = setting.family, !family.members.isEmpty, family.members.count <= 8 {
                 meaning += "; `<\(family.placeholder)>`: " + family.members.map { "`\($0)`" }.joined(separator: ", ")
             }
             lines.append(

@@ -12,7 +12,7 @@ extension ConfigurationSetting {
         .optionalText(
             "databaseURL", \.databaseURL, flag: "--database", absent: "none (SQLite under `dataDir`)",
             "`postgres://…`: a PostgreSQL database shared by several instances (needs `serverKey`); never logged"),
-        .optionalText("adminKey", \.adminKey, flag: "--admin-key", absent: "none (admin API off)", "bearer key of `/admin/v1`, at least 16 characters; never logged"),
+        .optionalText("adminKey", \.adminKey, flag: "--admin-key", absent: "none (scoped keys and operators only)", "bootstrap bearer key of `/admin/v1` with every scope, at least 16 characters; replace it with scoped keys (`sca-server admin-key create`); never logged"),
         .optionalText(
             "serverKey", \.serverKey, absent: "`<dataDir>/server.key`, created on first start",
             "32 bytes base64url sealing TOTP seeds and signing keys; the same for every instance on a database"),
@@ -110,6 +110,17 @@ extension ConfigurationSetting {
         .value(
             "logLevel", \.logLevel, flag: "--log-level", parse: { value, _ in value.trimmingCharacters(in: .whitespaces).lowercased() },
             show: { "`\($0)`" }, "`trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`"),
+        // Roles and permissions (issue 13).
+        .openFamily(
+            "roles", "role", accepts: RolePermissions.isValidRoleName, defaultText: "none",
+            "comma-separated permissions the role `<role>` (a-z, 0-9, `_`) grants, e.g. `users:read,users:unblock`; tokens carry the user's roles and these permissions, and the admin scopes among them open the admin API to an operator (below)"
+        ) { value, member, key, configuration in
+            let permissions = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for permission in permissions where !RolePermissions.isValidPermission(permission) {
+                throw ConfigurationError("\(key): \"\(permission)\" is not a permission (1 to 64 of a-z, 0-9, :, _, -, .)")
+            }
+            configuration.roles[member] = Array(Set(permissions)).sorted()
+        },
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

@@ -29,6 +29,9 @@ public struct ConfigurationSetting: Sendable {
         public let members: [String]
         /// Whether a member may be written in any case (currency codes).
         let anyCase: Bool
+        /// For a family whose members are names the operator chooses (`roles.<role>`): which
+        /// names are accepted; `members` is then empty.
+        var openMembers: (@Sendable (String) -> Bool)? = nil
     }
 
     /// `requiredCategories.<operation>` for a family, the key otherwise.
@@ -41,6 +44,7 @@ public struct ConfigurationSetting: Sendable {
     }
 
     /// Every concrete key: the key itself, or each member of the family.
+    /// An open family (`roles.<role>`) has none: its keys are whatever names are given.
     public var concreteKeys: [String] {
         family.map { family in family.members.map { "\(key).\($0)" } } ?? [key]
     }
@@ -50,6 +54,7 @@ public struct ConfigurationSetting: Sendable {
         guard let family else { return key == self.key ? "" : nil }
         guard key.hasPrefix(self.key + ".") else { return nil }
         let member = String(key.dropFirst(self.key.count + 1))
+        if let accepts = family.openMembers { return accepts(member) ? member : nil }
         if family.anyCase {
             return family.members.first { $0.uppercased() == member.uppercased() }
         }
@@ -80,6 +85,31 @@ extension ConfigurationSetting {
         ConfigurationSetting(
             key: key, family: Family(placeholder: placeholder, members: members, anyCase: anyCase), flag: nil,
             summary: summary, assign: assign, defaultText: { _ in defaultText })
+    }
+
+    /// A family whose members are names the operator chooses, each accepted by `accepts`
+    /// (`roles.<role>`); in the environment `SCA_<KEY>_<MEMBER>`, the member lower-cased.
+    static func openFamily(
+        _ key: String, _ placeholder: String, accepts: @escaping @Sendable (String) -> Bool, defaultText: String,
+        _ summary: String,
+        assign: @escaping @Sendable (_ value: String, _ member: String, _ key: String, inout ServerConfiguration) throws -> Void
+    ) -> ConfigurationSetting {
+        ConfigurationSetting(
+            key: key, family: Family(placeholder: placeholder, members: [], anyCase: false, openMembers: accepts), flag: nil,
+            summary: summary, assign: assign, defaultText: { _ in defaultText })
+    }
+
+    /// The key an `SCA_` variable sets through an open family (`SCA_ROLES_SUPPORT` →
+    /// `roles.support`), if any.
+    static func openFamilyKey(environmentName name: String) -> String? {
+        for setting in all {
+            guard let family = setting.family, let accepts = family.openMembers else { continue }
+            let prefix = ConfigurationLoader.environmentName(of: setting.key) + "_"
+            guard name.hasPrefix(prefix) else { continue }
+            let member = name.dropFirst(prefix.count).lowercased()
+            if accepts(member) { return "\(setting.key).\(member)" }
+        }
+        return nil
     }
 
     static func integer(

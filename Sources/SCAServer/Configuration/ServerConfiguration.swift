@@ -112,6 +112,11 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections = 1_024
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
     public var logLevel = "info"
+    // Roles and permissions (issue 13).
+    /// Role name → the permissions it grants (`roles.support: users:read,users:unblock`).
+    /// Access tokens carry the user's roles and these permissions; the permissions that are
+    /// admin scopes open the admin API to an operator's step-up token.
+    public var roles: [String: [String]] = [:]
 
     public init() {}
 
@@ -211,6 +216,16 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("\(name) must be between 1 and 3600 seconds, got \(value)")
         }
         guard maxConnections >= 1 else { throw ConfigurationError("maxConnections must be at least 1, got \(maxConnections)") }
+        // Roles and permissions (issue 13).
+        for (role, permissions) in roles {
+            guard RolePermissions.isValidRoleName(role) else {
+                throw ConfigurationError("roles.\(role): a role name is a lower-case letter, then lower-case letters, digits or _ (up to 64)")
+            }
+            for permission in permissions where !RolePermissions.isValidPermission(permission) {
+                throw ConfigurationError(
+                    "roles.\(role): \"\(permission)\" is not a permission (1 to 64 of a-z, 0-9, :, _, -, .)")
+            }
+        }
         guard Self.logLevels.contains(logLevel) else {
             throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
         }

@@ -17,6 +17,19 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var acr: String
     /// For payments: the transaction digest the proofs were bound to.
     var txn: String?
+    /// The user's roles when the token was signed, sorted, each once (issue 13). Optional
+    /// only so that tokens signed before it still verify.
+    var roles: [String]?
+    /// What those roles grant (`RolePermissions`), sorted, each once.
+    var permissions: [String]?
+    /// When the user authenticated: the session's start, kept through refreshes, so a
+    /// step-up check sees the age of the authentication, not of the token.
+    var authTime: IssuedAtClaim?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, iat, exp, jti, sid, op, amr, acr, txn, roles, permissions
+        case authTime = "auth_time"
+    }
 
     /// Signature only: expiry, issuer and audience are checked by `TokenService` against the
     /// injected clock and the configuration, so tests control time.

@@ -30,4 +30,12 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     /// A send or challenge refused by a budget across challenges (issue 15); details name the
     /// budget (`destination`, `user`, `client`, `global`) and the action, never the destination.
     case rateLimited = "rate.limited"
+    // Scoped admin keys, roles and operators (issue 13).
+    /// A scoped admin key was created; details name it and its scopes, never the key.
+    case adminKeyCreated = "admin.key_created"
+    case adminKeyRevoked = "admin.key_revoked"
+    /// A user's roles were replaced; details list the roles before and after.
+    case adminRolesChanged = "admin.roles_changed"
+    /// An authenticated admin caller (key or operator) was refused a scope; details name it.
+    case adminAccessDenied = "admin.access_denied"
 }

@@ -127,6 +127,9 @@ public struct TokenService: Sendable {
         response.txn = claims.txn
         response.iat = Int(claims.iat.value.timeIntervalSince1970)
         response.exp = Int(claims.exp.value.timeIntervalSince1970)
+        response.roles = claims.roles ?? []
+        response.permissions = claims.permissions ?? []
+        response.authTime = claims.authTime.map { Int($0.value.timeIntervalSince1970) }
         return response
     }
 
@@ -138,6 +141,11 @@ public struct TokenService: Sendable {
     ///   403 `auth.forbidden` for a token of another operation.
     func authorize(_ authorization: String?, for operations: Set<OperationKind>, consume: Bool) async throws -> AccessTokenClaims {
         guard let token = BearerCredentials.token(in: authorization) else { throw Problem.unauthorized }
+        return try await authorize(token: token, for: operations, consume: consume)
+    }
+
+    /// As ``authorize(_:for:consume:)``, for the token itself.
+    func authorize(token: String, for operations: Set<OperationKind>, consume: Bool) async throws -> AccessTokenClaims {
         let now = runtime.now()
         guard let claims = await verifiedClaims(token, now: now) else { throw Problem.tokenInvalid }
         guard try await sessionIsActive(claims, now: now) else { throw Problem.sessionExpired }
@@ -180,12 +188,17 @@ public struct TokenService: Sendable {
     ) async throws -> TokenResponse {
         // JWT times are whole seconds; truncate so `iat`/`exp` round-trip exactly.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let claims = AccessTokenClaims(
+        // Read at every signing, refreshes included, so a role change shows at the next token.
+        let roles = RolePermissions.normalized(try await store.user(id: session.userID)?.roles ?? [])
+        var claims = AccessTokenClaims(
             iss: IssuerClaim(value: configuration.issuer), sub: SubjectClaim(value: session.userID),
             aud: AudienceClaim(value: [configuration.audience]), iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(configuration.accessTokenLifetime))),
             jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: challenge.operation,
             amr: challenge.acceptedMethods, acr: TokenResponse.scaACR, txn: challenge.transactionDigest)
+        claims.roles = roles
+        claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)
+        claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
         return TokenResponse(
             accessToken: try await signer.sign(claims), expiresIn: configuration.accessTokenLifetime,
             refreshToken: refreshToken, operation: challenge.operation, amr: challenge.acceptedMethods)

@@ -116,6 +116,33 @@ public struct UserService: Sendable {
         await audit.record(.adminUserUnblocked, userID: userID)
     }
 
+    /// Replaces a user's roles: an operator's act, recorded as `admin.roles_changed` with the
+    /// roles before and after. Tokens carry the new roles from the next one issued (a refresh
+    /// included); an operator's admin access follows them at once.
+    /// - Parameter operatorID: the operator acting with their own token, if so: nobody
+    ///   changes their own roles, which would let a role grant itself more.
+    /// - Throws: `Problem` `request.invalid` (up to 16 names of display text), `user.not_found`,
+    ///   403 `auth.forbidden` for an operator's own roles; nothing is recorded then.
+    public func setRoles(userID: String, _ roles: [String], byOperator operatorID: String? = nil) async throws -> UserRecord {
+        guard operatorID != userID else {
+            throw Problem(status: 403, code: .forbidden, title: "Forbidden", detail: "An operator cannot change their own roles.")
+        }
+        guard roles.count <= 16 else { throw Problem.invalidRequest("roles must be up to 16 names of 1 to 64 characters") }
+        let normalized = RolePermissions.normalized(
+            try roles.map { try DeviceService.displayText($0, field: "roles", maxLength: DisplayText.maxRoleLength) })
+        guard let before = try await store.user(id: userID) else { throw Problem.userNotFound }
+        let user: UserRecord
+        do {
+            user = try await store.updateUser(id: userID, UserUpdate(roles: normalized))
+        } catch StoreError.notFound {
+            throw Problem.userNotFound
+        }
+        await audit.record(
+            .adminRolesChanged, userID: userID,
+            details: ["before": before.roles.joined(separator: ","), "after": normalized.joined(separator: ",")])
+        return user
+    }
+
     /// Finds a user by id (`usr_…`) or e-mail address.
     public func find(_ idOrEmail: String) async throws -> UserRecord? {
         if idOrEmail.contains("@") {

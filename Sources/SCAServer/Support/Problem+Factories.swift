@@ -73,9 +73,6 @@ extension Problem {
     static let userExists = Problem(status: 409, code: .userExists, title: "User exists")
 
     static let unauthorized = Problem(status: 401, code: .unauthorized, title: "Unauthorized")
-    static let adminDisabled = Problem(
-        status: 403, code: .adminDisabled, title: "Admin API disabled",
-        detail: "Start the server with an admin key to use the admin API.")
 
     static let tokenInvalid = Problem(status: 401, code: .tokenInvalid, title: "Invalid token")
     static let tokenReused = Problem(
@@ -167,4 +164,31 @@ extension Problem {
     static let transactionRequired = Problem(
         status: 400, code: .transactionRequired, title: "Transaction required",
         detail: "consume: true needs the transaction the token was issued for.")
+
+    // Scoped admin keys and operators (issue 13).
+
+    /// A scoped admin key without the scope a route needs.
+    static func adminScopeMissing(_ scope: AdminScope, keyName: String) -> Problem {
+        Problem(
+            status: 403, code: .forbidden, title: "Forbidden",
+            detail: "The admin key \(keyName) lacks the scope \(scope.rawValue).")
+    }
+
+    /// An operator's token that may not use an admin route, saying what is missing.
+    static func operatorRefused(_ refusal: OperatorStepUp.Refusal) -> Problem {
+        let detail: String
+        switch refusal {
+        case .missingPermission(let scope):
+            detail = "Your roles do not grant the permission \(scope.rawValue)."
+        case .notStrong:
+            detail = "The admin API needs a token obtained with strong customer authentication (acr psd2.sca); authenticate again."
+        case .tooOld:
+            detail = "The admin API needs an authentication at most 5 minutes old; authenticate again."
+        }
+        return Problem(status: 403, code: .forbidden, title: "Forbidden", detail: detail)
+    }
+
+    /// A user's token whose roles grant no admin scope at all.
+    static let noAdminPermission = Problem(
+        status: 403, code: .forbidden, title: "Forbidden", detail: "Your roles grant no admin permission.")
 }

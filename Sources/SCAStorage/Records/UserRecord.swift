@@ -79,10 +79,12 @@ public struct UserUpdate: Sendable, Equatable {
     public var pinHash: String?
     public var sealedTOTPSeed: [UInt8]?
     public var emailOTPEnabled: Bool?
+    /// Replaces the roles (v3-admin-keys: roles change through the admin API).
+    public var roles: [String]?
 
     public init(
         email: String? = nil, phone: String? = nil, passwordHash: String? = nil,
-        pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool? = nil
+        pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool? = nil, roles: [String]? = nil
     ) {
         self.email = email
         self.phone = phone
@@ -90,5 +92,6 @@ public struct UserUpdate: Sendable, Equatable {
         self.pinHash = pinHash
         self.sealedTOTPSeed = sealedTOTPSeed
         self.emailOTPEnabled = emailOTPEnabled
+        self.roles = roles
     }
 }

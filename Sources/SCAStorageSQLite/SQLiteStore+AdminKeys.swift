@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import SCAStorage
+
+// v3-admin-keys: scoped admin API keys (issue 13).
+extension SQLiteStore {
+    /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("name")` when taken.
+    public func createAdminKey(_ key: AdminKeyRecord) async throws {
+        try await writer.write { db in
+            // Checked first so the error names the field; the constraints stay the last word.
+            if try db.exists("SELECT 1 FROM admin_keys WHERE id = ?", arguments: [key.id]) {
+                throw StoreError.conflict("id")
+            }
+            if try db.exists("SELECT 1 FROM admin_keys WHERE name = ?", arguments: [key.name]) {
+                throw StoreError.conflict("name")
+            }
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO admin_keys (id, name, scopes, key_hash, created_at, last_used_at, revoked_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        key.id, key.name, try JSONColumn.text(rawValues: key.scopes), Data(key.keyHash),
+                        key.createdAt.unixSeconds, key.lastUsedAt?.unixSeconds, key.revokedAt?.unixSeconds,
+                    ])
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("name")
+            }
+        }
+    }
+
+    public func adminKey(id: String) async throws -> AdminKeyRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM admin_keys WHERE id = ?", arguments: [id]).map(AdminKeyRecord.init(row:))
+        }
+    }
+
+    /// Oldest first (insertion order among equal creation dates).
+    public func adminKeys() async throws -> [AdminKeyRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM admin_keys ORDER BY created_at, rowid").map(AdminKeyRecord.init(row:))
+        }
+    }
+
+    public func revokeAdminKey(id: String, now: Date) async throws -> AdminKeyRecord? {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                arguments: [now.unixSeconds, id])
+            return try Row.fetchOne(db, sql: "SELECT * FROM admin_keys WHERE id = ?", arguments: [id])
+                .map(AdminKeyRecord.init(row:))
+        }
+    }
+
+    public func recordAdminKeyUse(id: String, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE admin_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+                arguments: [now.unixSeconds, id, now.unixSeconds])
+        }
+    }
+}

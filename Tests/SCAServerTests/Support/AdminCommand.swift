@@ -1,0 +1,30 @@
+import Foundation
+
+/// One run of the real `sca-server` binary for an admin command (`admin-key create …`), to its
+/// end: its exit status and what it printed.
+struct AdminCommand {
+    var status: Int32
+    var output: String
+    var errors: String
+
+    static func run(_ arguments: [String], environment: [String: String]) async throws -> AdminCommand {
+        let process = Process()
+        process.executableURL = try ServerPair.serverBinary()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }
+            .merging(environment) { _, new in new }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return AdminCommand(
+            status: status,
+            output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            errors: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+}
