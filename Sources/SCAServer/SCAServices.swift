@@ -22,6 +22,9 @@ public struct SCAServices: Sendable {
     public let account: AccountService
     /// The security events' trail and counters.
     public let audit: AuditTrail
+    /// Transaction monitoring, exemptions and fraud rates (issue 12).
+    public let risk: RiskService
+    let beneficiaries: BeneficiaryService
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
     public let metrics: ServerMetrics
     /// Where password and PIN hashing runs: bounded threads and queue (``PasswordHashingPool``).
@@ -115,10 +118,12 @@ public struct SCAServices: Sendable {
         let codes = CodeService(
             store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger,
             audit: audit, limiter: limiter)
+        // Transaction monitoring and exemptions (issue 12).
+        let riskEngine = RiskService(store: store, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
         let challenges = ChallengeService(
             store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
             risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger,
-            audit: audit, limiter: limiter)
+            audit: audit, limiter: limiter, riskEngine: riskEngine)
         let users = UserService(
             store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: configuration.issuer,
             audit: audit)
@@ -127,7 +132,8 @@ public struct SCAServices: Sendable {
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
-            audit: audit, metrics: metrics,
+            audit: audit, risk: riskEngine,
+            beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit), metrics: metrics,
             passwordHashing: hashing,
             outbox: outbox, logger: logger)
     }
@@ -150,6 +156,9 @@ public struct SCAServices: Sendable {
             users: users, devices: devices, adminKey: configuration.adminKey,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
+        // Risk engine and exemptions (issue 12).
+        BeneficiaryRoutes(beneficiaries: beneficiaries, maxBodySize: configuration.maxBodySize).register(on: routes)
+        RiskAdminRoutes(risk: risk, adminKey: configuration.adminKey, maxBodySize: configuration.maxBodySize).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
         routes.answerOtherMethods()

@@ -80,7 +80,7 @@ public struct RiskReport: Codable, Sendable, Equatable {
         /// Fraud over volume, in percent (6 decimals); `0` with no volume.
         public var ratePercent: String
         public var bands: [Band]
-        /// Whether the TRA exemption is stopped for this type (art. 20) at the end of the quarter.
+        /// Whether any TRA band of this type is stopped (art. 20) at the end of the quarter.
         public var traSuspended: Bool
 
         public init(type: PaymentType, volume: String, fraud: String, ratePercent: String, bands: [Band], traSuspended: Bool) {
@@ -99,11 +99,15 @@ public struct RiskReport: Codable, Sendable, Equatable {
         public var referencePercent: String
         /// The quarter's rate is above the reference: flagged.
         public var exceeded: Bool
+        /// TRA is stopped for this band at the end of the quarter: this quarter and the one
+        /// before were both above the reference (art. 20); one quarter at or below resumes it.
+        public var suspended: Bool
 
-        public init(maxAmount: String, referencePercent: String, exceeded: Bool) {
+        public init(maxAmount: String, referencePercent: String, exceeded: Bool, suspended: Bool) {
             self.maxAmount = maxAmount
             self.referencePercent = referencePercent
             self.exceeded = exceeded
+            self.suspended = suspended
         }
     }
 

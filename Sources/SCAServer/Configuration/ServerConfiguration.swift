@@ -112,6 +112,9 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections = 1_024
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
     public var logLevel = "info"
+    // Risk engine and exemptions (issue 12).
+    /// Transaction monitoring and the RTS exemptions (each off by default).
+    public var risk = RiskSettings()
 
     public init() {}
 
@@ -214,6 +217,8 @@ public struct ServerConfiguration: Sendable {
         guard Self.logLevels.contains(logLevel) else {
             throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
         }
+        // Risk engine and exemptions (issue 12).
+        try risk.validate()
     }
 }
 

@@ -17,6 +17,8 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var acr: String
     /// For payments: the transaction digest the proofs were bound to.
     var txn: String?
+    /// The RTS exemption the token was issued under, without SCA (`acr` `psd2.exempt`; issue 12).
+    var exemption: Exemption?
 
     /// Signature only: expiry, issuer and audience are checked by `TokenService` against the
     /// injected clock and the configuration, so tests control time.

@@ -51,13 +51,17 @@ public struct ExemptionInputs: Sendable, Equatable {
     public var traMaxMinor: Int64?
     /// Account information: the last SCA for it.
     public var accountInfoSCAAt: Date?
+    /// A reason no exemption may apply whatever the rules say: `policy_raised` (a rule such
+    /// as the high-value one asks for more than the operation's base), `user_locked`.
+    public var withheld: String?
     public var now: Date
 
     public init(
         operation: OperationKind, hasSession: Bool, signals: [RiskSignal], amountMinor: Int64? = nil,
         payeeTrusted: Bool = false, recurringRequested: Bool = false, continuesSeries: Bool = false,
-        traMaxMinor: Int64? = nil, accountInfoSCAAt: Date? = nil, now: Date
+        traMaxMinor: Int64? = nil, accountInfoSCAAt: Date? = nil, withheld: String? = nil, now: Date
     ) {
+        self.withheld = withheld
         self.operation = operation
         self.hasSession = hasSession
         self.signals = signals
@@ -123,6 +127,7 @@ extension ExemptionRules {
         case .accountInfo180d: accountInfoInterval != nil
         }
         guard enabled else { return "disabled" }
+        if let withheld = inputs.withheld { return withheld }
         guard inputs.hasSession else { return "no_session" }
         if let signal = inputs.signals.first(where: { $0.blocks(exemption) }) { return "signal:\(signal.rawValue)" }
         switch exemption {
