@@ -172,9 +172,11 @@ public struct RiskService: Sendable {
     /// (art. 19) and the bands stopped by two quarters above their reference (art. 20).
     func traAllowance(for type: PaymentType, now: Date) async throws -> (maxMinor: Int64?, ratePercent: String) {
         let suspended = try await evaluateSuspensions(now: now)
+        // The 90 days up to and including now (the query's end is exclusive; nothing is later).
         let from = now.addingTimeInterval(-90 * 86_400)
-        let volume = try await store.riskPaymentVolume(from: from, to: now)[type] ?? 0
-        let fraud = try await store.fraudVolume(from: from, to: now)[type] ?? 0
+        let through = now.addingTimeInterval(1)
+        let volume = try await store.riskPaymentVolume(from: from, to: through)[type] ?? 0
+        let fraud = try await store.fraudVolume(from: from, to: through)[type] ?? 0
         return (
             TRABand.maxExemptMinor(type: type, fraudMinor: fraud, volumeMinor: volume, suspended: suspended),
             TRABand.percentText(fraudMinor: fraud, volumeMinor: volume)
