@@ -72,7 +72,8 @@ public struct RiskService: Sendable {
             "signals": signals.isEmpty ? "none" : signals.map(\.rawValue).joined(separator: ","),
             "session": request.hasSession ? "yes" : "no",
         ]
-        if let amountMinor { details["amountEUR"] = EURAmount.text(amountMinor) }
+        // Not the amount or the payee: the trail never copies a transaction (the challenge id
+        // leads to it); the verdicts say which threshold it met or missed.
         if request.operation == .payment {
             details["paymentType"] = request.paymentType.rawValue
             details["recurring"] = request.recurring ? "yes" : "no"
