@@ -262,6 +262,7 @@ struct AuthenticationLoop: Sendable {
         case .settingsChange: return "Approve the change of your settings"
         case .accountInfo: return "Show your accounts"
         case .deviceActivation: return "Approve activating a new device"
+        case .beneficiaryAdd: return "Approve adding a trusted payee"
         }
     }
 

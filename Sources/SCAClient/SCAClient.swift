@@ -64,9 +64,17 @@ public final class SCAClient: Sendable {
     public func startChallenge(
         for purpose: Purpose, user: UserReference, device: DeviceReference? = nil
     ) async throws -> ChallengeResponse {
+        try await startChallenge(for: purpose, user: user, device: device, session: nil)
+    }
+
+    /// - Parameter session: an access token of the signed-in user's session, so the server may
+    ///   apply an RTS exemption (issue 12); the answer is then already `completed` with its tokens.
+    func startChallenge(
+        for purpose: Purpose, user: UserReference, device: DeviceReference?, session bearer: String?
+    ) async throws -> ChallengeResponse {
         let request = CreateChallengeRequest(
             operation: purpose.operation, user: user, device: device, transaction: purpose.transaction)
-        let challenge: ChallengeResponse = try await transport.send(.post, "v1/challenges", body: request)
+        let challenge: ChallengeResponse = try await transport.send(.post, "v1/challenges", body: request, bearer: bearer)
         if let device {
             namedDevices.withLock { named in
                 named.append((challenge.challengeId, device.deviceId))
@@ -159,7 +167,9 @@ public final class SCAClient: Sendable {
     ///   - transaction: amount and payee, shown to the user through ``FactorCollector/confirm(_:)``.
     ///   - collector: asks the user.
     ///   - prefill: secrets already typed, used on their method's first try.
-    /// - Returns: the payment token (bound to the transaction; not stored).
+    /// - Returns: the payment token (bound to the transaction; not stored). When the server
+    ///   exempted the payment (the user is signed in and an RTS exemption applies), the token
+    ///   comes at once, nothing is asked, and ``TokenResponse/exemption`` says why.
     /// - Throws: ``SCAClientError/notSignedIn`` with neither a binding nor a session;
     ///   ``SCAClientError/server(_:)`` with `request.invalid` for a transaction the server would
     ///   refuse (checked locally by ``TransactionRules``, nothing sent);
@@ -178,7 +188,17 @@ public final class SCAClient: Sendable {
             throw SCAClientError.server(
                 Problem(status: 400, code: .requestInvalid, title: "Invalid request", detail: "transaction: \(violation.reason)"))
         }
-        let challenge = try await startChallenge(for: .payment(normalized), user: user, device: device)
+        // Signed in as this user: show the server the session, so it may exempt the payment
+        // (RTS arts. 13–18); an exempted payment comes back completed, with nothing to prove.
+        var bearer: String?
+        if let signedIn = try? await session.signedInUserID(), user.userId == signedIn {
+            bearer = try? await session.validAccessToken()
+        }
+        let challenge = try await startChallenge(for: .payment(normalized), user: user, device: device, session: bearer)
+        if challenge.state == .completed, challenge.exemption != nil, let tokens = challenge.tokens {
+            forgetNamedDevice(of: challenge.challengeId)
+            return tokens
+        }
         return try await authenticate(challenge: challenge, using: collector, prefill: prefill)
     }
 

@@ -26,6 +26,9 @@ public struct SCAServices: Sendable {
     public let adminKeys: AdminKeyService
     /// Who may use the admin API (issue 13).
     let adminAccess: AdminAccess
+    /// Transaction monitoring, exemptions and fraud rates (issue 12).
+    public let risk: RiskService
+    let beneficiaries: BeneficiaryService
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
     public let metrics: ServerMetrics
     /// Where password and PIN hashing runs: bounded threads and queue (``PasswordHashingPool``).
@@ -122,10 +125,12 @@ public struct SCAServices: Sendable {
         let codes = CodeService(
             store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger,
             audit: audit, limiter: limiter)
+        // Transaction monitoring and exemptions (issue 12).
+        let riskEngine = RiskService(store: store, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
         let challenges = ChallengeService(
             store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
             risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger,
-            audit: audit, limiter: limiter)
+            audit: audit, limiter: limiter, riskEngine: riskEngine)
         let users = UserService(
             store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: configuration.issuer,
             audit: audit)
@@ -138,7 +143,8 @@ public struct SCAServices: Sendable {
             adminKeys: AdminKeyService(store: store, runtime: runtime, audit: audit),
             adminAccess: AdminAccess(
                 store: store, tokens: tokens, configuration: configuration, runtime: runtime, audit: audit, logger: logger),
-            metrics: metrics,
+            risk: riskEngine,
+            beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit), metrics: metrics,
             passwordHashing: hashing,
             outbox: outbox, logger: logger, box: box)
     }
@@ -161,6 +167,9 @@ public struct SCAServices: Sendable {
             users: users, devices: devices, access: adminAccess, audit: audit,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
+        // Risk engine and exemptions (issue 12).
+        BeneficiaryRoutes(beneficiaries: beneficiaries, maxBodySize: configuration.maxBodySize).register(on: routes)
+        RiskAdminRoutes(risk: risk, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
         routes.answerOtherMethods()

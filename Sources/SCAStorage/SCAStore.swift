@@ -179,6 +179,32 @@ public protocol SCAStore: Sendable {
     /// Sets `lastUsedAt` to `now` unless it is later already (the caller decides when to
     /// write: ``AdminKeyRecord/shouldRecordUse(at:)``); an unknown id is ignored.
     func recordAdminKeyUse(id: String, now: Date) async throws
+    // MARK: Risk (v3-risk, issue 12)
+
+    /// Loads the risk state under `key` (``RiskStateValue/keyPrefix`` and an id; a fresh state
+    /// when none), applies `transition` (pure) and stores the result if it changed, all in one
+    /// transaction: parallel decisions for one user (the low-value counters) run one after
+    /// the other, on every instance.
+    func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
+        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
+    ) async throws -> Outcome
+    /// Records a payment the risk engine decided on (authorised or not yet).
+    /// - Throws: `StoreError.conflict("challengeID")` when its challenge has one already.
+    func recordRiskPayment(_ payment: RiskPaymentRecord) async throws
+    /// Marks the payment of `challengeID` authorised at `at`, once.
+    /// - Returns: the payment as authorised; nil when there is none or it was authorised before.
+    func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord?
+    /// A user's payments authorised at or after `since`, newest first.
+    func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord]
+    /// The most recent authorised payment with this transaction digest.
+    func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord?
+    /// EUR minor units of the payments authorised in `[from, to)` that count for the fraud
+    /// rate (``RiskPaymentRecord/countsForFraudRate``), per type (absent: none).
+    func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64]
+    /// - Throws: `StoreError.conflict("transactionDigest")` when that `txn` was reported already.
+    func addFraudReport(_ report: FraudReportRecord) async throws
+    /// EUR minor units reported fraudulent for payments that occurred in `[from, to)`, per type.
+    func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64]
 
     // MARK: Health
 

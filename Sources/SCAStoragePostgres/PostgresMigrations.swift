@@ -357,5 +357,54 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // v3-risk (issue 12): the risk engine's per-user and provider states (one JSON record
+        // per key, changed with the row locked), the payments it decided on (history for the
+        // monitoring signals, volume for the fraud rates), fraud reports, and the exemption a
+        // challenge completed under.
+        (
+            "v3-risk",
+            [
+                """
+                CREATE TABLE risk_states (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    state_json TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE risk_payments (
+                    challenge_id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    authorised_at DOUBLE PRECISION,
+                    amount_minor BIGINT NOT NULL,
+                    amount TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    payment_type TEXT NOT NULL,
+                    payee_key TEXT NOT NULL,
+                    iban TEXT,
+                    transaction_digest TEXT NOT NULL,
+                    client_address TEXT,
+                    device_id TEXT,
+                    exemption TEXT,
+                    recurring BOOLEAN NOT NULL DEFAULT FALSE
+                )
+                """,
+                "CREATE INDEX risk_payments_user_authorised ON risk_payments (user_id, authorised_at)",
+                "CREATE INDEX risk_payments_authorised ON risk_payments (authorised_at)",
+                "CREATE INDEX risk_payments_digest ON risk_payments (transaction_digest)",
+                """
+                CREATE TABLE fraud_reports (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    transaction_digest TEXT UNIQUE,
+                    amount_minor BIGINT NOT NULL,
+                    payment_type TEXT NOT NULL,
+                    occurred_at DOUBLE PRECISION NOT NULL,
+                    reported_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX fraud_reports_occurred ON fraud_reports (occurred_at)",
+                "ALTER TABLE challenges ADD COLUMN exemption TEXT",
+            ]
+        ),
     ]
 }

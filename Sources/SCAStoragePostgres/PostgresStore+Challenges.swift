@@ -14,14 +14,14 @@ extension PostgresStore {
                     id, user_id, operation, verdict, required_categories, methods, nonce,
                     transaction_json, transaction_digest, device_id, state, accepted_methods,
                     rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                    decoy_json, pending_method, version
+                    decoy_json, pending_method, exemption, version
                 ) VALUES (
                     \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
                     \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
                     \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
                     \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
                     \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
-                    \(challenge.pendingMethod?.rawValue), \(challenge.version)
+                    \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(challenge.version)
                 )
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -50,7 +50,8 @@ extension PostgresStore {
                 rejected_methods = \(columns.rejectedMethods), failed_attempts = \(challenge.failedAttempts),
                 created_at = \(challenge.createdAt.unixSeconds), expires_at = \(challenge.expiresAt.unixSeconds),
                 completed_at = \(challenge.completedAt?.unixSeconds), decoy_json = \(columns.decoy),
-                pending_method = \(challenge.pendingMethod?.rawValue), version = \(expectedVersion + 1)
+                pending_method = \(challenge.pendingMethod?.rawValue), exemption = \(challenge.exemption?.rawValue),
+                version = \(expectedVersion + 1)
             WHERE id = \(challenge.id) AND version = \(expectedVersion)
             RETURNING id
             """)

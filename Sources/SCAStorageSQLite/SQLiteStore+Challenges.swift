@@ -15,8 +15,8 @@ extension SQLiteStore {
                             id, user_id, operation, verdict, required_categories, methods, nonce,
                             transaction_json, transaction_digest, device_id, state, accepted_methods,
                             rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                            decoy_json, pending_method, version
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            decoy_json, pending_method, exemption, version
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
                 )
@@ -44,7 +44,7 @@ extension SQLiteStore {
                         user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
                         nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
                         accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
-                        completed_at = ?, decoy_json = ?, pending_method = ?, version = ?
+                        completed_at = ?, decoy_json = ?, pending_method = ?, exemption = ?, version = ?
                     WHERE id = ? AND version = ?
                     """,
                 arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
@@ -77,6 +77,7 @@ private enum ChallengeColumns {
             challenge.completedAt?.unixSeconds,
             try challenge.decoy.map { try JSONColumn.text($0) },
             challenge.pendingMethod?.rawValue,
+            challenge.exemption?.rawValue,
         ]
     }
 }

@@ -56,6 +56,9 @@ struct Pay: AsyncParsableCommand {
         let tokens = try await spinner.during("Preparing the payment") {
             try await app.client.pay(payment, using: collector)
         }
+        if let exemption = tokens.exemption {
+            print("no confirmation needed (\(exemption.displayReason))")
+        }
         let digest = TokenClaims(accessToken: tokens.accessToken)?.txn ?? payment.digest
         print("payment authorised: \(payment.amount) \(payment.currency) to \(payment.payee.name) (txn \(digest))")
     }

@@ -59,6 +59,41 @@ import Testing
         }
     }
 
+    /// Issue 12: signed in, a low-value payment is exempt; the SDK returns its token at once
+    /// and asks the user nothing; signed out, the same payment needs SCA.
+    @Test func exemptLowValuePaymentAsksNothing() async throws {
+        try await SDKTestServer { $0.risk.exemptLowValue = true }.run { server in
+            let userID = try await server.createUser("lv@example.com")
+            let totp = try await server.enrollTOTP(userID)
+            let client = server.client()
+            let script = ScriptedCollector.Script(choices: [.totp, .totp], code: { _, _ in server.nextCode(totp) })
+            _ = try await client.logIn(email: "lv@example.com", using: ScriptedCollector(script), prefill: [.password: Harness.password])
+            let coffee = Transaction(amount: "2.50", currency: "EUR", payee: .init(name: "Café du Coin", iban: "FR7630006000011234567890189"))
+
+            let collector = ScriptedCollector(script)
+            let tokens = try await client.pay(coffee, using: collector)
+
+            #expect(tokens.exemption == .lowValue)
+            #expect(tokens.acr == "psd2.exempt")
+            #expect(tokens.amr == [])
+            #expect(collector.events.isEmpty)
+            let introspection = try await client.introspect(tokens.accessToken, transaction: coffee, consume: true)
+            #expect(introspection.active)
+            #expect(introspection.exemption == .lowValue)
+            #expect(Exemption.lowValue.displayReason == "low-value payment")
+
+            // Over the threshold: the usual confirmation and factors.
+            let dear = Transaction(amount: "30.01", currency: "EUR", payee: coffee.payee)
+            let strong = try await client.pay(dear, using: collector, prefill: [.password: Harness.password])
+            #expect(strong.exemption == nil)
+            #expect(strong.acr == "psd2.sca")
+            guard case .confirm = collector.events.first else {
+                Issue.record("the payment was not confirmed: \(collector.events)")
+                return
+            }
+        }
+    }
+
     @Test func decliningThePaymentCancelsTheChallenge() async throws {
         try await SDKTestServer().run { server in
             let userID = try await server.createUser("la@example.com")

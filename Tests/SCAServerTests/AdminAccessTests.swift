@@ -43,6 +43,10 @@ struct AdminAccessTests {
         Route(method: .post, path: "/admin/v1/devices/{id}/unblock", scope: .devicesWrite) { _ in nil },
         Route(method: .delete, path: "/admin/v1/devices/{id}", scope: .devicesWrite) { _ in nil },
         Route(method: .get, path: "/admin/v1/audit", scope: .auditRead) { _ in nil },
+        Route(method: .post, path: "/admin/v1/fraud-reports", scope: .riskWrite) { _ in
+            json(FraudReportRequest(amount: "10.00", currency: "EUR", type: .creditTransfer))
+        },
+        Route(method: .get, path: "/admin/v1/risk/report", scope: .riskRead) { _ in nil },
     ]
 
     @Test("every admin route of openapi.yaml has a line in the scope table")

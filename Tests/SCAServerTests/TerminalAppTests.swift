@@ -13,6 +13,32 @@ import Testing
 struct TerminalAppTests {
     static let iban = "FR7630006000011234567890189"
 
+    @Test("signed in, a low-value payment needs no confirmation and says why (issue 12)")
+    func exemptPayment() async throws {
+        let server = try await LiveServer { $0.risk.exemptLowValue = true }
+        let email = "coffee@example.com"
+        let password = "correct horse battery"
+        let user = try await server.services.users.create(CreateUserRequest(email: email, password: password))
+        let totp = try #require(TOTP.parse(try await server.services.users.enrollTOTP(userID: user.id).otpauthUri))
+        let home = try TerminalAppProcess.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+
+        try await server.run { url in
+            let login = try await TerminalAppProcess.run(
+                ["login", "--email", email, "--password-stdin", "--method", "totp", "--code", totp.code(at: Date()), "--server", url.absoluteString],
+                input: password + "\n", home: home)
+            #expect(login.status == 0, login.diagnostics)
+            let pay = try await TerminalAppProcess.run(
+                ["pay", "--amount", "2.50", "--currency", "EUR", "--payee", "ACME SAS", "--iban", Self.iban, "--server", url.absoluteString],
+                home: home)
+            let digest = Transaction(amount: "2.50", currency: "EUR", payee: .init(name: "ACME SAS", iban: Self.iban)).digest
+            #expect(pay.status == 0, pay.diagnostics)
+            #expect(
+                pay.lines == ["no confirmation needed (low-value payment)", "payment authorised: 2.50 EUR to ACME SAS (txn \(digest))"],
+                pay.diagnostics)
+        }
+    }
+
     @Test("activate, log in with password and TOTP, cold start, pay, status and devices, log out")
     func bankingSession() async throws {
         let server = try await LiveServer()

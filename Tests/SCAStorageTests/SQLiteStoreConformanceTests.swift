@@ -116,6 +116,13 @@ struct SQLiteStoreConformanceTests {
     @Test func adminKeysRoundTripAndConflict() async throws { try await check { try await $0.adminKeysRoundTripAndConflict() } }
     @Test func adminKeyRevocationAndUse() async throws { try await check { try await $0.adminKeyRevocationAndUse() } }
     @Test func userRolesChange() async throws { try await check { try await $0.userRolesChange() } }
+    // Risk engine (v3-risk, issue 12).
+    @Test func riskStateRoundTrip() async throws { try await check { try await $0.riskStateRoundTrip() } }
+    @Test func parallelLowValueAdmissionsGrantTheLimit() async throws {
+        try await check { try await $0.parallelLowValueAdmissionsGrantTheLimit() }
+    }
+    @Test func riskPaymentsAndVolumes() async throws { try await check { try await $0.riskPaymentsAndVolumes() } }
+    @Test func fraudReportsCountOnce() async throws { try await check { try await $0.fraudReportsCountOnce() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -5,6 +5,9 @@ public enum OperationKind: String, Codable, Sendable, CaseIterable {
     case settingsChange = "settings_change"
     case accountInfo = "account_info"
     case deviceActivation = "device_activation"
+    /// Adding a payee to the user's trusted beneficiaries (RTS art. 13): needs SCA, bound to
+    /// the payee (issue 12).
+    case beneficiaryAdd = "beneficiary_add"
 
     /// Whether a transaction (amount and payee) must be bound into the proofs.
     public var requiresTransaction: Bool { self == .payment }

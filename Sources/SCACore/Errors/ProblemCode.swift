@@ -63,4 +63,13 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let unsupportedMediaType = ProblemCode(rawValue: "request.unsupported_media_type")
     /// A consuming introspection of a transaction-bound token named no transaction (`400`).
     public static let transactionRequired = ProblemCode(rawValue: "request.transaction_required")
+    // Risk engine and exemptions (issue 12).
+    /// Transaction monitoring refused the operation (a deny-listed payee or device; `403`).
+    public static let riskRefused = ProblemCode(rawValue: "risk.refused")
+    /// No trusted beneficiary with that id for this user (`404`).
+    public static let beneficiaryNotFound = ProblemCode(rawValue: "beneficiary.not_found")
+    /// The user's list of trusted beneficiaries is full (`409`).
+    public static let beneficiaryLimitReached = ProblemCode(rawValue: "beneficiary.limit_reached")
+    /// That `txn` was reported fraudulent already (`409`).
+    public static let fraudReportDuplicate = ProblemCode(rawValue: "fraud_report.duplicate")
 }

@@ -24,15 +24,26 @@ public struct CreateChallengeRequest: Codable, Sendable, Equatable {
     public var user: UserReference
     public var device: DeviceReference?
     public var transaction: Transaction?
+    // Risk and exemptions (issue 12).
+    /// `beneficiary_add` only: the payee to trust (IBAN required); bound like a transaction.
+    public var beneficiary: Transaction.Payee?
+    /// `payment` only: the kind of payment, for fraud rates and TRA bands (default `credit_transfer`).
+    public var paymentType: PaymentType?
+    /// `payment` only: the payment belongs to a series with the same amount and payee (RTS art. 14).
+    public var recurring: Bool?
 
     public init(
         operation: OperationKind, user: UserReference, device: DeviceReference? = nil,
-        transaction: Transaction? = nil
+        transaction: Transaction? = nil, beneficiary: Transaction.Payee? = nil, paymentType: PaymentType? = nil,
+        recurring: Bool? = nil
     ) {
         self.operation = operation
         self.user = user
         self.device = device
         self.transaction = transaction
+        self.beneficiary = beneficiary
+        self.paymentType = paymentType
+        self.recurring = recurring
     }
 }
 
@@ -75,13 +86,20 @@ public struct ChallengeResponse: Codable, Sendable, Equatable {
     public var nonce: String
     public var transactionDigest: String?
     public var display: TransactionDisplay?
+    // Risk and exemptions (issue 12).
+    /// The exemption under which the challenge completed without proofs (`requiredCategories` 0).
+    public var exemption: Exemption?
+    /// The tokens of an exempted challenge, in the answer that created it (never again).
+    public var tokens: TokenResponse?
 
     public init(
         challengeId: String, operation: OperationKind, state: ChallengeState, expiresAt: Date,
         requiredCategories: Int, satisfiedCategories: [Category], verdict: Verdict,
         methods: [OfferedMethod], nonce: String, transactionDigest: String?,
-        display: TransactionDisplay?
+        display: TransactionDisplay?, exemption: Exemption? = nil, tokens: TokenResponse? = nil
     ) {
+        self.exemption = exemption
+        self.tokens = tokens
         self.challengeId = challengeId
         self.operation = operation
         self.state = state

@@ -14,11 +14,15 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var operation: OperationKind
     public var amr: [AuthenticationMethod]
     public var acr: String
+    /// The RTS exemption the token was issued under (`acr` is then `psd2.exempt`; issue 12).
+    public var exemption: Exemption?
 
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: Int, refreshToken: String?,
-        operation: OperationKind, amr: [AuthenticationMethod], acr: String = TokenResponse.scaACR
+        operation: OperationKind, amr: [AuthenticationMethod], acr: String = TokenResponse.scaACR,
+        exemption: Exemption? = nil
     ) {
+        self.exemption = exemption
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -72,6 +76,8 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     public var amr: [AuthenticationMethod]?
     public var acr: String?
     public var txn: String?
+    /// The RTS exemption the token was issued under (issue 12).
+    public var exemption: Exemption?
     public var iat: Int?
     public var exp: Int?
     /// The user's roles when the token was signed, sorted, each once.
@@ -84,7 +90,7 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     public init(active: Bool) { self.active = active }
 
     enum CodingKeys: String, CodingKey {
-        case active, sub, op, sid, jti, amr, acr, txn, iat, exp, roles, permissions
+        case active, sub, op, sid, jti, amr, acr, txn, iat, exp, roles, permissions, exemption
         case authTime = "auth_time"
     }
 }

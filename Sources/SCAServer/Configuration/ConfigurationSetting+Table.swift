@@ -121,6 +121,37 @@ extension ConfigurationSetting {
             }
             configuration.roles[member] = Array(Set(permissions)).sorted()
         },
+        // Risk engine and exemptions (issue 12); docs/COMPLIANCE.md maps each to its RTS article.
+        .value(
+            "exemptLowValue", \.risk.exemptLowValue, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
+            "RTS art. 16: low-value payments without SCA, within the limit below (needs a signed-in session)"),
+        .text("lowValueMaxAmount", \.risk.lowValueMaxAmount, "EUR, at most `30.00`: the largest low-value payment"),
+        .value(
+            "lowValueLimit", \.risk.lowValueLimit, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`count` (art. 16(c)) or `cumulative` (art. 16(b)): which limit since the last SCA applies"),
+        .text("lowValueMaxCumulative", \.risk.lowValueMaxCumulative, "EUR, at most `100.00`: low-value total since the last SCA, this payment included"),
+        .integer("lowValueMaxCount", \.risk.lowValueMaxCount, "1 to 5: payments without SCA since the last SCA, this one included"),
+        .value(
+            "exemptTrustedBeneficiaries", \.risk.exemptTrustedBeneficiaries, parse: ConfigurationParser.boolean,
+            show: { "`\($0)`" }, "RTS art. 13: payments to a payee the user trusted (with SCA, `beneficiary_add`)"),
+        .value(
+            "exemptRecurring", \.risk.exemptRecurring, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
+            "RTS art. 14: later payments of a series with the amount and payee of its first, authenticated, one"),
+        .value(
+            "exemptTRA", \.risk.exemptTRA, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
+            "RTS art. 18: transaction risk analysis within the band the fraud rate allows"),
+        .value(
+            "exemptAccountInfo", \.risk.exemptAccountInfo, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
+            "RTS art. 10: account information within `accountInfoExemptionDays` of an SCA for it"),
+        .integer("accountInfoExemptionDays", \.risk.accountInfoExemptionDays, "1 to 180: days an SCA for account information lasts"),
+        .value(
+            "riskDenyList", \.risk.denyList, parse: RiskSettings.list,
+            show: { $0.isEmpty ? "none" : "`\($0.joined(separator: ","))`" },
+            "comma-separated IBANs and device ids whose operations are refused (`403 risk.refused`)"),
+        .integer("velocityMaxPerHour", \.risk.velocityMaxPerHour, "payments in an hour beyond which `velocity_count` is raised"),
+        .text("velocityMaxAmountPerDay", \.risk.velocityMaxAmountPerDay, "EUR paid in 24 hours beyond which `velocity_amount` is raised"),
+        .integer("unusualAmountFactor", \.risk.unusualAmountFactor, "`unusual_amount` beyond this many times the user's largest payment of 90 days"),
+        .integer("newDeviceHours", \.risk.newDeviceHours, "hours after binding during which a device raises `new_device`"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

@@ -117,6 +117,9 @@ public struct ServerConfiguration: Sendable {
     /// Access tokens carry the user's roles and these permissions; the permissions that are
     /// admin scopes open the admin API to an operator's step-up token.
     public var roles: [String: [String]] = [:]
+    // Risk engine and exemptions (issue 12).
+    /// Transaction monitoring and the RTS exemptions (each off by default).
+    public var risk = RiskSettings()
 
     public init() {}
 
@@ -229,6 +232,8 @@ public struct ServerConfiguration: Sendable {
         guard Self.logLevels.contains(logLevel) else {
             throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
         }
+        // Risk engine and exemptions (issue 12).
+        try risk.validate()
     }
 }
 

@@ -25,9 +25,11 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     /// When the user authenticated: the session's start, kept through refreshes, so a
     /// step-up check sees the age of the authentication, not of the token.
     var authTime: IssuedAtClaim?
+    /// The RTS exemption the token was issued under, without SCA (`acr` `psd2.exempt`; issue 12).
+    var exemption: Exemption?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, exp, jti, sid, op, amr, acr, txn, roles, permissions
+        case iss, sub, aud, iat, exp, jti, sid, op, amr, acr, txn, roles, permissions, exemption
         case authTime = "auth_time"
     }
 

@@ -11,7 +11,8 @@ struct ChallengeRoutes<Context: RequestContext> {
         let group = router.group("v1/challenges")
         group.post { request, _ in
             let body = try await request.decodeJSON(CreateChallengeRequest.self, limit: maxBodySize)
-            return try Response.json(try await challenges.create(body), status: .created)
+            return try Response.json(
+                try await challenges.create(body, authorization: request.headers[.authorization]), status: .created)
         }
         group.get(":id") { _, context in
             try Response.json(try await challenges.get(context.parameters.require("id")))

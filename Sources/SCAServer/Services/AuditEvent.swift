@@ -38,4 +38,16 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case adminRolesChanged = "admin.roles_changed"
     /// An authenticated admin caller (key or operator) was refused a scope; details name it.
     case adminAccessDenied = "admin.access_denied"
+    // Risk engine and exemptions (issue 12).
+    /// One per risk decision on a payment or account-information challenge, exempt or not
+    /// (outcome `exempt`, `sca` or `refused`): the rule, every rule's verdict, the signals and
+    /// the counters it used.
+    case riskDecision = "risk.decision"
+    /// TRA stopped for a band after two consecutive quarters above its reference rate (art. 20).
+    case traSuspended = "risk.tra_suspended"
+    /// TRA resumed for a band after a quarter at or below its reference rate (art. 21).
+    case traResumed = "risk.tra_resumed"
+    case fraudReported = "risk.fraud_reported"
+    case beneficiaryAdded = "beneficiary.added"
+    case beneficiaryRemoved = "beneficiary.removed"
 }

@@ -18,6 +18,8 @@ public struct ChallengeService: Sendable {
     let audit: AuditTrail
     /// Challenges opened per client address (issue 15).
     let limiter: RateLimiter
+    /// Transaction monitoring and exemptions (issue 12).
+    let riskEngine: RiskService
 
     /// Compare-and-set retries before giving up on a challenge under heavy contention.
     private static let maxUpdateRetries = 32
@@ -30,11 +32,24 @@ public struct ChallengeService: Sendable {
     /// - Throws: `Problem.invalidRequest` for a malformed request; nothing is written then.
     ///   `Problem.rateLimited` when the client address has opened too many challenges (every
     ///   request counts, well-formed or not).
-    public func create(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
+    ///
+    /// An exemption (issue 12) is considered only for a caller presenting `authorization`: a
+    /// live session token (`login` or `account_info`) of the same user. An exempted challenge
+    /// is answered completed, with `requiredCategories` 0 and its tokens.
+    /// - Throws: also `Problem.riskRefused` when monitoring refuses; 401 for a bad token and
+    ///   403 `auth.forbidden` for another user's.
+    public func create(_ request: CreateChallengeRequest, authorization: String? = nil) async throws -> ChallengeResponse {
         try await limiter.admitChallenge()
         let transaction = try Self.validatedTransaction(request)
+        let beneficiary = try Self.validatedBeneficiary(request)
         let user = try await findUser(request.user)
         let device = try await namedDevice(request.device, of: user)
+        var hasSession = false
+        if authorization != nil {
+            let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], consume: false)
+            guard let user, claims.sub.value == user.id else { throw Problem.forbidden }
+            hasSession = true
+        }
         let policy = configuration.policy(for: request.operation)
         var enrolled = user?.enrolledMethods ?? configuration.decoyMethods
         if let device {
@@ -51,14 +66,27 @@ public struct ChallengeService: Sendable {
         if required > policy.requiredCategories, Self.categories(of: methods).count < required {
             throw Problem.categoriesUnavailable(required: required)
         }
+        let challengeID = runtime.makeID(prefix: "ch")
+        var exemption: Exemption?
+        if let user {
+            exemption = try await riskEngine.decide(
+                RiskService.Request(
+                    challengeID: challengeID, operation: request.operation, transaction: transaction,
+                    paymentType: request.paymentType ?? .creditTransfer, recurring: request.recurring ?? false, user: user,
+                    device: device, hasSession: hasSession, policyRaised: required > policy.requiredCategories))
+        }
         let now = runtime.now()
-        let challenge = ChallengeRecord(
-            id: runtime.makeID(prefix: "ch"), userID: user?.id, operation: request.operation,
+        var challenge = ChallengeRecord(
+            id: challengeID, userID: user?.id, operation: request.operation,
             verdict: policy.verdict, requiredCategories: required,
             methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
-            transaction: transaction, transactionDigest: transaction?.digest, deviceID: request.device?.deviceId,
+            transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
+            deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
             decoy: user == nil ? codes.decoySubject(for: request.user) : nil)
+        if let exemption, let user {
+            return try await completeExempt(&challenge, exemption: exemption, user: user)
+        }
         try await store.insertChallenge(challenge)
         logger.info("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
         // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
@@ -66,6 +94,32 @@ public struct ChallengeService: Sendable {
             .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
             operation: challenge.operation, details: ["requiredCategories": "\(required)"])
         return Self.describe(challenge)
+    }
+
+    /// An exempted challenge: stored completed without proofs, its tokens issued at once
+    /// (`acr` `psd2.exempt`, the `exemption` claim, `txn` still bound).
+    private func completeExempt(
+        _ challenge: inout ChallengeRecord, exemption: Exemption, user: UserRecord
+    ) async throws -> ChallengeResponse {
+        challenge.requiredCategories = 0
+        challenge.methods = []
+        challenge.state = .completed
+        challenge.completedAt = challenge.createdAt
+        challenge.exemption = exemption
+        try await store.insertChallenge(challenge)
+        await audit.record(
+            .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+            operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue])
+        let issued = try await tokens.issue(for: challenge, userID: user.id)
+        logger.info(
+            "challenge exempted",
+            metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)", "exemption": "\(exemption.rawValue)"])
+        await audit.record(
+            .challengeCompleted, outcome: "exempt", userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+            operation: challenge.operation, details: ["exemption": exemption.rawValue])
+        var response = Self.describe(challenge)
+        response.tokens = issued
+        return response
     }
 
     /// - Throws: `Problem.challengeNotFound`.
@@ -290,6 +344,7 @@ public struct ChallengeService: Sendable {
                 next.completedAt = runtime.now()
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
                     try await lockout.recordSuccess(for: user)
+                    await riskEngine.completedWithSCA(next, userID: user.id)
                     let issued = try await tokens.issue(for: next, userID: user.id)
                     logger.info("challenge completed", metadata: ["challenge": "\(next.id)"])
                     await audit.record(
@@ -375,6 +430,20 @@ public struct ChallengeService: Sendable {
         }
     }
 
+    /// `beneficiary_add` needs the payee (with IBAN) it binds; every other operation refuses one,
+    /// and only a payment takes `paymentType` and `recurring`.
+    private static func validatedBeneficiary(_ request: CreateChallengeRequest) throws -> Transaction.Payee? {
+        if request.operation != .payment, request.paymentType != nil || request.recurring != nil {
+            throw Problem.invalidRequest("paymentType and recurring are only allowed for payment")
+        }
+        guard request.operation == .beneficiaryAdd else {
+            guard request.beneficiary == nil else { throw Problem.invalidRequest("beneficiary is only allowed for beneficiary_add") }
+            return nil
+        }
+        guard let beneficiary = request.beneficiary else { throw Problem.invalidRequest("beneficiary_add needs a beneficiary") }
+        return try BeneficiaryService.normalizedPayee(name: beneficiary.name, iban: beneficiary.iban)
+    }
+
     private static func validatedTransaction(_ request: CreateChallengeRequest) throws -> Transaction? {
         guard request.operation.requiresTransaction else {
             guard request.transaction == nil else {
@@ -404,6 +473,6 @@ public struct ChallengeService: Sendable {
                 TransactionDisplay(
                     amount: $0.amount, currency: $0.currency, payee: $0.payee.name,
                     iban: $0.payee.iban.map(TransactionRules.maskedIBAN))
-            })
+            }, exemption: challenge.exemption)
     }
 }

@@ -125,6 +125,7 @@ public struct TokenService: Sendable {
         response.amr = claims.amr
         response.acr = claims.acr
         response.txn = claims.txn
+        response.exemption = claims.exemption
         response.iat = Int(claims.iat.value.timeIntervalSince1970)
         response.exp = Int(claims.exp.value.timeIntervalSince1970)
         response.roles = claims.roles ?? []
@@ -195,13 +196,15 @@ public struct TokenService: Sendable {
             aud: AudienceClaim(value: [configuration.audience]), iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(configuration.accessTokenLifetime))),
             jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: challenge.operation,
-            amr: challenge.acceptedMethods, acr: TokenResponse.scaACR, txn: challenge.transactionDigest)
+            amr: challenge.acceptedMethods, acr: challenge.exemption == nil ? TokenResponse.scaACR : Exemption.exemptACR,
+            txn: challenge.transactionDigest, exemption: challenge.exemption)
         claims.roles = roles
         claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)
         claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
         return TokenResponse(
             accessToken: try await signer.sign(claims), expiresIn: configuration.accessTokenLifetime,
-            refreshToken: refreshToken, operation: challenge.operation, amr: challenge.acceptedMethods)
+            refreshToken: refreshToken, operation: challenge.operation, amr: challenge.acceptedMethods, acr: claims.acr,
+            exemption: challenge.exemption)
     }
 
     /// Refresh tokens are stored as SHA-256: high-entropy secrets need no slow hash.

@@ -192,3 +192,21 @@ extension Problem {
     static let noAdminPermission = Problem(
         status: 403, code: .forbidden, title: "Forbidden", detail: "Your roles grant no admin permission.")
 }
+
+// Risk engine and exemptions (issue 12).
+extension Problem {
+    /// Says only that monitoring refused, never which list matched.
+    static let riskRefused = Problem(
+        status: 403, code: .riskRefused, title: "Refused by transaction monitoring",
+        detail: "This operation cannot be authorised. Contact your bank.")
+
+    static let beneficiaryNotFound = Problem(status: 404, code: .beneficiaryNotFound, title: "Beneficiary not found")
+
+    static let beneficiaryLimitReached = Problem(
+        status: 409, code: .beneficiaryLimitReached, title: "Too many trusted beneficiaries",
+        detail: "Remove a trusted beneficiary before adding another.")
+
+    static let fraudReportDuplicate = Problem(
+        status: 409, code: .fraudReportDuplicate, title: "Reported already",
+        detail: "This transaction was reported fraudulent already; it counts once.")
+}

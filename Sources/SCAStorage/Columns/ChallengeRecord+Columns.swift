@@ -24,7 +24,8 @@ extension ChallengeRecord: ColumnDecodable {
             completedAt: try columns.optionalDate("completed_at"),
             version: try columns.value("version"),
             decoy: try columns.optionalJSON("decoy_json"),
-            pendingMethod: try columns.optionalRawValue("pending_method")
+            pendingMethod: try columns.optionalRawValue("pending_method"),
+            exemption: try columns.optionalRawValue("exemption")
         )
     }
 }

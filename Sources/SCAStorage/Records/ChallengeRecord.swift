@@ -35,6 +35,8 @@ public struct ChallengeRecord: Sendable, Equatable {
     /// at a time, so a round can never hold two guesses at one element, and a right code sent
     /// many times at once is checked once (the others are refused before evaluation).
     public var pendingMethod: AuthenticationMethod?
+    /// The RTS exemption it completed under, without proofs (issue 12); nil otherwise.
+    public var exemption: Exemption?
 
     /// For a decoy, the keyed hash of what was typed (never the address itself): the key of its
     /// send budgets and of its failure counters, so an unknown address locks like a real user.
@@ -47,8 +49,9 @@ public struct ChallengeRecord: Sendable, Equatable {
         state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
         rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
         completedAt: Date? = nil, version: Int = 0, decoy: DecoySubject? = nil,
-        pendingMethod: AuthenticationMethod? = nil
+        pendingMethod: AuthenticationMethod? = nil, exemption: Exemption? = nil
     ) {
+        self.exemption = exemption
         self.id = id
         self.userID = userID
         self.operation = operation

@@ -10,11 +10,13 @@ struct LiveServer {
     let services: SCAServices
     let directory: URL
 
-    init() async throws {
+    /// - Parameter customize: changes to the configuration (exemptions, issue 12).
+    init(_ customize: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-live-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
         configuration.dataDirectory = directory.path
         configuration.passwordHashing = .insecureFastForTesting
+        customize(&configuration)
         services = try await SCAServices.make(configuration: configuration)
     }
 

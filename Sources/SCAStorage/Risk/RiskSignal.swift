@@ -1,0 +1,129 @@
+import Foundation
+import SCACore
+
+/// A named transaction-monitoring signal (RTS art. 2). A raised signal can only make things
+/// stricter: it takes exemptions away (``blocks(_:)``) or refuses the operation (``refuses``);
+/// it never lowers what an operation needs.
+public enum RiskSignal: String, Codable, Sendable, CaseIterable {
+    /// The payee's IBAN is on the configured deny list (compromised or mule account).
+    case denyListedPayee = "deny_listed_payee"
+    /// The device is on the configured deny list.
+    case denyListedDevice = "deny_listed_device"
+    /// Neither paid before (within the history window) nor trusted.
+    case newPayee = "new_payee"
+    /// Much more than the user's largest payment in the history window.
+    case unusualAmount = "unusual_amount"
+    /// The device was bound recently.
+    case newDevice = "new_device"
+    /// The client address is none of those of the user's recent payments.
+    case newAddress = "new_address"
+    /// Too many payments in the last hour.
+    case velocityCount = "velocity_count"
+    /// Too much paid in the last 24 hours.
+    case velocityAmount = "velocity_amount"
+    /// The amount cannot be converted to EUR (no configured rate): no threshold can be judged.
+    case amountUnconverted = "amount_unconverted"
+
+    /// The operation is refused whatever else holds.
+    public var refuses: Bool { self == .denyListedPayee || self == .denyListedDevice }
+
+    /// Whether this signal takes `exemption` away. A new payee only stops TRA (a low-value
+    /// payment to a new shop is what art. 16 is for; a trusted or recurring payee is not new);
+    /// every other signal stops every exemption.
+    public func blocks(_ exemption: Exemption) -> Bool {
+        switch self {
+        case .newPayee: exemption == .tra
+        default: true
+        }
+    }
+}
+
+/// The thresholds of transaction monitoring (RTS art. 2), always applied.
+public struct MonitoringRules: Sendable, Equatable {
+    /// IBANs (compact, upper case) and device ids refused outright.
+    public var denyList: Set<String>
+    /// Payments in the last hour above which `velocity_count` is raised (this one included).
+    public var maxPaymentsPerHour: Int
+    /// EUR minor units paid in the last 24 hours above which `velocity_amount` is raised.
+    public var maxAmountPerDayMinor: Int64
+    /// `unusual_amount` when a payment is more than this many times the largest in the window.
+    public var unusualAmountFactor: Int64
+    /// A device bound less than this many seconds ago raises `new_device`.
+    public var newDeviceAge: TimeInterval
+    /// How far back the history looks (payees, amounts, addresses).
+    public var historyWindow: TimeInterval
+
+    public init(
+        denyList: Set<String> = [], maxPaymentsPerHour: Int = 10, maxAmountPerDayMinor: Int64 = 500_000,
+        unusualAmountFactor: Int64 = 10, newDeviceAge: TimeInterval = 86_400, historyWindow: TimeInterval = 90 * 86_400
+    ) {
+        self.denyList = denyList
+        self.maxPaymentsPerHour = maxPaymentsPerHour
+        self.maxAmountPerDayMinor = maxAmountPerDayMinor
+        self.unusualAmountFactor = unusualAmountFactor
+        self.newDeviceAge = newDeviceAge
+        self.historyWindow = historyWindow
+    }
+}
+
+/// What monitoring looks at for one operation.
+public struct MonitoredOperation: Sendable, Equatable {
+    /// Payments only: the amount in EUR minor units; nil for a payment whose currency has no rate.
+    public var amountMinor: Int64?
+    public var isPayment: Bool
+    public var payeeKey: String?
+    public var iban: String?
+    public var payeeTrusted: Bool
+    public var deviceID: String?
+    /// When the named device was bound.
+    public var deviceBoundAt: Date?
+    public var clientAddress: String?
+
+    public init(
+        isPayment: Bool, amountMinor: Int64? = nil, payeeKey: String? = nil, iban: String? = nil, payeeTrusted: Bool = false,
+        deviceID: String? = nil, deviceBoundAt: Date? = nil, clientAddress: String? = nil
+    ) {
+        self.isPayment = isPayment
+        self.amountMinor = amountMinor
+        self.payeeKey = payeeKey
+        self.iban = iban
+        self.payeeTrusted = payeeTrusted
+        self.deviceID = deviceID
+        self.deviceBoundAt = deviceBoundAt
+        self.clientAddress = clientAddress
+    }
+}
+
+extension MonitoringRules {
+    /// The signals raised for `operation`, in ``RiskSignal`` order.
+    /// - Parameter history: the user's authorised payments within ``historyWindow`` (any order).
+    public func signals(for operation: MonitoredOperation, history: [RiskPaymentRecord], now: Date) -> [RiskSignal] {
+        var raised = Set<RiskSignal>()
+        if let iban = operation.iban, denyList.contains(iban) { raised.insert(.denyListedPayee) }
+        if let device = operation.deviceID, denyList.contains(device) { raised.insert(.denyListedDevice) }
+        if let bound = operation.deviceBoundAt, now.timeIntervalSince(bound) < newDeviceAge { raised.insert(.newDevice) }
+        let recent = history.filter { ($0.authorisedAt ?? $0.createdAt) > now.addingTimeInterval(-historyWindow) }
+        // An address is judged only against a history that has addresses: no history, no basis.
+        let knownAddresses = Set(recent.compactMap(\.clientAddress))
+        if let address = operation.clientAddress, !knownAddresses.isEmpty, !knownAddresses.contains(address) {
+            raised.insert(.newAddress)
+        }
+        if operation.isPayment {
+            guard let amount = operation.amountMinor else {
+                raised.insert(.amountUnconverted)
+                return RiskSignal.allCases.filter(raised.contains)
+            }
+            if let payee = operation.payeeKey, !operation.payeeTrusted, !recent.contains(where: { $0.payeeKey == payee }) {
+                raised.insert(.newPayee)
+            }
+            if let largest = recent.map(\.amountMinor).max(), amount > largest.multipliedReportingOverflow(by: unusualAmountFactor).partialValue {
+                raised.insert(.unusualAmount)
+            }
+            let lastHour = recent.filter { ($0.authorisedAt ?? $0.createdAt) > now.addingTimeInterval(-3_600) }
+            if lastHour.count + 1 > maxPaymentsPerHour { raised.insert(.velocityCount) }
+            let lastDay = recent.filter { ($0.authorisedAt ?? $0.createdAt) > now.addingTimeInterval(-86_400) }
+            if lastDay.reduce(amount, { $0 + $1.amountMinor }) > maxAmountPerDayMinor { raised.insert(.velocityAmount) }
+        }
+        return RiskSignal.allCases.filter(raised.contains)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+// The risk engine's records (v3-risk, issue 12). A state is read with its row locked and
+// written back in one transaction, so parallel decisions for one user, from any instance, are
+// made one after the other. A missing row is created first (racing creations agree on one
+// row), then locked; what to change is the caller's pure transition.
+extension PostgresStore {
+    public func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
+        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
+    ) async throws -> Outcome {
+        let fresh = try RiskStateCodec.encode(State())
+        return try await transaction { [self] connection in
+            _ = try await connection.rows(
+                "INSERT INTO risk_states (key, state_json) VALUES (\(key), \(fresh)) ON CONFLICT (key) DO NOTHING",
+                logger: logger)
+            guard let row = try await connection.rows(
+                "SELECT state_json FROM risk_states WHERE key = \(key) FOR UPDATE", logger: logger
+            ).first else { throw StoreError.notFound }
+            let text: String = try Columns(row).value("state_json")
+            var state = try RiskStateCodec.decode(text, as: State.self)
+            let before = state
+            let outcome = transition(&state)
+            if state != before {
+                let encoded = try RiskStateCodec.encode(state)
+                _ = try await connection.rows(
+                    "UPDATE risk_states SET state_json = \(encoded) WHERE key = \(key)", logger: logger)
+            }
+            return outcome
+        }
+    }
+
+    public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
+        do {
+            _ = try await rows(
+                """
+                INSERT INTO risk_payments (
+                    challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency,
+                    payment_type, payee_key, iban, transaction_digest, client_address, device_id, exemption, recurring
+                ) VALUES (
+                    \(payment.challengeID), \(payment.userID), \(payment.createdAt.unixSeconds),
+                    \(payment.authorisedAt?.unixSeconds), \(payment.amountMinor), \(payment.amount), \(payment.currency),
+                    \(payment.type.rawValue), \(payment.payeeKey), \(payment.iban), \(payment.transactionDigest),
+                    \(payment.clientAddress), \(payment.deviceID), \(payment.exemption?.rawValue), \(payment.recurring)
+                )
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("challengeID")
+        }
+    }
+
+    public func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
+        try await rows(
+            """
+            UPDATE risk_payments SET authorised_at = \(at.unixSeconds)
+            WHERE challenge_id = \(challengeID) AND authorised_at IS NULL
+            RETURNING *
+            """
+        ).first.map(RiskPaymentRecord.init(row:))
+    }
+
+    public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
+        try await rows(
+            """
+            SELECT * FROM risk_payments WHERE user_id = \(userID) AND authorised_at >= \(since.unixSeconds)
+            ORDER BY authorised_at DESC, challenge_id
+            """
+        ).map(RiskPaymentRecord.init(row:))
+    }
+
+    public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
+        try await rows(
+            """
+            SELECT * FROM risk_payments WHERE transaction_digest = \(transactionDigest) AND authorised_at IS NOT NULL
+            ORDER BY authorised_at DESC LIMIT 1
+            """
+        ).first.map(RiskPaymentRecord.init(row:))
+    }
+
+    public func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
+        try Self.volumes(
+            try await rows(
+                """
+                SELECT payment_type, SUM(amount_minor)::BIGINT AS total FROM risk_payments
+                WHERE authorised_at >= \(from.unixSeconds) AND authorised_at < \(to.unixSeconds)
+                    AND (exemption IS NULL OR exemption = 'tra')
+                GROUP BY payment_type
+                """))
+    }
+
+    public func addFraudReport(_ report: FraudReportRecord) async throws {
+        do {
+            _ = try await rows(
+                """
+                INSERT INTO fraud_reports (id, transaction_digest, amount_minor, payment_type, occurred_at, reported_at)
+                VALUES (
+                    \(report.id), \(report.transactionDigest), \(report.amountMinor), \(report.type.rawValue),
+                    \(report.occurredAt.unixSeconds), \(report.reportedAt.unixSeconds)
+                )
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("transactionDigest")
+        }
+    }
+
+    public func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
+        try Self.volumes(
+            try await rows(
+                """
+                SELECT payment_type, SUM(amount_minor)::BIGINT AS total FROM fraud_reports
+                WHERE occurred_at >= \(from.unixSeconds) AND occurred_at < \(to.unixSeconds)
+                GROUP BY payment_type
+                """))
+    }
+
+    private static func volumes(_ rows: [PostgresRow]) throws -> [PaymentType: Int64] {
+        PaymentType.volumes(try rows.map { row in
+            let columns = Columns(row)
+            return (try columns.string("payment_type"), try columns.integer("total"))
+        })
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SCACore
+import SCAStorage
+import Testing
+
+// The risk engine's store operations (v3-risk, issue 12), checked on every backend.
+extension StoreConformance {
+    func makePayment(
+        _ challengeID: String, user: String = "u1", at: Date, authorised: Bool = true, minor: Int64 = 1_000,
+        type: PaymentType = .creditTransfer, exemption: Exemption? = nil, digest: String? = nil
+    ) -> RiskPaymentRecord {
+        RiskPaymentRecord(
+            challengeID: challengeID, userID: user, createdAt: at, authorisedAt: authorised ? at : nil, amountMinor: minor,
+            amount: EURAmount.text(minor), currency: "EUR", type: type, payeeKey: "payee-\(challengeID)",
+            iban: "FR7630006000011234567890189", transactionDigest: digest ?? "txn-\(challengeID)", clientAddress: "192.0.2.1",
+            deviceID: nil, exemption: exemption, recurring: true)
+    }
+
+    /// A state round-trips (a fresh one when never written), changes only through the
+    /// transition, and keys are apart.
+    func riskStateRoundTrip() async throws {
+        let fresh = try await store.updateRiskState(key: "user:u1", as: RiskState.self) { $0 }
+        #expect(fresh == RiskState())
+        let added = try await store.updateRiskState(key: "user:u1", as: RiskState.self) { state in
+            state.accountInfoSCAAt = t0 + 0.5
+            state.lowValue.add(1_234)
+            state.paymentAuthenticated(seriesPayee: "p", amount: "50.00", currency: "EUR", at: t0)
+            return state.addBeneficiary(TrustedBeneficiary(id: "ben_1", name: "ACME", iban: "FR7630006000011234567890189", addedAt: t0))
+        }
+        #expect(added?.id == "ben_1")
+        let loaded = try await store.updateRiskState(key: "user:u1", as: RiskState.self) { $0 }
+        #expect(loaded.accountInfoSCAAt == t0 + 0.5)
+        #expect(loaded.lowValue == LowValueCounters())  // reset by the authenticated payment
+        #expect(loaded.continuesSeries(payee: "p", amount: "50.00", currency: "EUR"))
+        #expect(loaded.trusts(iban: "FR7630006000011234567890189"))
+        #expect(try await store.updateRiskState(key: "user:u2", as: RiskState.self) { $0 } == RiskState())
+        let provider = try await store.updateRiskState(key: "provider", as: ProviderRiskState.self) {
+            $0.update(suspended: ["credit_transfer:500"])
+        }
+        #expect(provider.stopped == ["credit_transfer:500"])
+        #expect(try await store.updateRiskState(key: "provider", as: ProviderRiskState.self) { $0.suspendedBands } == ["credit_transfer:500"])
+    }
+
+    /// Twenty parallel low-value admissions for one user: exactly the count limit goes through.
+    func parallelLowValueAdmissionsGrantTheLimit() async throws {
+        let rules = LowValueRules(limit: .count)
+        let granted = try await inParallel(20) {
+            try await store.updateRiskState(key: "user:u1", as: RiskState.self) {
+                $0.admitPayment(candidate: .lowValue, amountMinor: 500, lowValue: rules).granted
+            }
+        }
+        #expect(granted.compactMap { $0 }.count == 5)
+        let state = try await store.updateRiskState(key: "user:u1", as: RiskState.self) { $0 }
+        #expect(state.lowValue == LowValueCounters(count: 5, sumMinor: 2_500))
+    }
+
+    /// A payment is authorised once; history, lookups and volumes see authorised ones only, and
+    /// volumes leave out exemptions other than TRA.
+    func riskPaymentsAndVolumes() async throws {
+        try await store.recordRiskPayment(makePayment("c1", at: t0, authorised: false, minor: 10_000))
+        await #expect(throws: StoreError.conflict("challengeID")) {
+            try await store.recordRiskPayment(makePayment("c1", at: t0))
+        }
+        try await store.recordRiskPayment(makePayment("c2", at: t0 + 10, minor: 2_000, exemption: .tra))
+        try await store.recordRiskPayment(makePayment("c3", at: t0 + 20, minor: 3_000, exemption: .lowValue))
+        try await store.recordRiskPayment(makePayment("c4", at: t0 + 30, minor: 4_000, type: .card))
+        try await store.recordRiskPayment(makePayment("c5", user: "u2", at: t0 + 40, minor: 5_000))
+        #expect(try await store.riskPayments(userID: "u1", since: t0).map(\.challengeID) == ["c4", "c3", "c2"])
+        #expect(try await store.riskPayment(transactionDigest: "txn-c1") == nil)
+
+        let authorised = try #require(try await store.authoriseRiskPayment(challengeID: "c1", at: t0 + 50))
+        #expect(authorised.authorisedAt == t0 + 50)
+        #expect(authorised == makePayment("c1", at: t0, authorised: false, minor: 10_000).with(authorisedAt: t0 + 50))
+        #expect(try await store.authoriseRiskPayment(challengeID: "c1", at: t0 + 60) == nil)
+        #expect(try await store.authoriseRiskPayment(challengeID: "nope", at: t0 + 60) == nil)
+        #expect(try await store.riskPayment(transactionDigest: "txn-c1")?.challengeID == "c1")
+        #expect(try await store.riskPayments(userID: "u1", since: t0 + 25).map(\.challengeID) == ["c1", "c4"])
+
+        let volume = try await store.riskPaymentVolume(from: t0, to: t0 + 100)
+        #expect(volume == [.creditTransfer: 10_000 + 2_000 + 5_000, .card: 4_000])
+        #expect(try await store.riskPaymentVolume(from: t0 + 10, to: t0 + 40) == [.creditTransfer: 2_000, .card: 4_000])
+    }
+
+    /// A `txn` is reported once; reports without one are all kept; volumes by when they occurred.
+    func fraudReportsCountOnce() async throws {
+        let report = FraudReportRecord(id: "fr1", transactionDigest: "txn-1", amountMinor: 700, type: .card, occurredAt: t0, reportedAt: t0 + 5)
+        try await store.addFraudReport(report)
+        await #expect(throws: StoreError.conflict("transactionDigest")) {
+            try await store.addFraudReport(FraudReportRecord(
+                id: "fr2", transactionDigest: "txn-1", amountMinor: 700, type: .card, occurredAt: t0, reportedAt: t0 + 6))
+        }
+        for id in ["fr3", "fr4"] {
+            try await store.addFraudReport(FraudReportRecord(
+                id: id, transactionDigest: nil, amountMinor: 100, type: .creditTransfer, occurredAt: t0 + 10, reportedAt: t0 + 10))
+        }
+        #expect(try await store.fraudVolume(from: t0, to: t0 + 11) == [.card: 700, .creditTransfer: 200])
+        #expect(try await store.fraudVolume(from: t0 + 1, to: t0 + 11) == [.creditTransfer: 200])
+        #expect(try await store.fraudVolume(from: t0 + 11, to: t0 + 20) == [:])
+    }
+}
+
+extension RiskPaymentRecord {
+    func with(authorisedAt: Date) -> RiskPaymentRecord {
+        var copy = self
+        copy.authorisedAt = authorisedAt
+        return copy
+    }
+}
