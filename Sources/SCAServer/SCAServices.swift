@@ -28,6 +28,9 @@ public struct SCAServices: Sendable {
     public let passwordHashing: PasswordHashingPool
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
+    /// Partner clients of the hosted pages (issue 9).
+    public let partners: PartnerService
+    let box: SecretBox
     let logger: Logger
 
     /// - Parameters:
@@ -129,7 +132,7 @@ public struct SCAServices: Sendable {
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
             audit: audit, metrics: metrics,
             passwordHashing: hashing,
-            outbox: outbox, logger: logger)
+            outbox: outbox, partners: PartnerService(store: store, runtime: runtime, audit: audit), box: box, logger: logger)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
@@ -152,6 +155,8 @@ public struct SCAServices: Sendable {
         ).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
+        // Hosted pages for partners (issue 9).
+        partnerRoutes().register(on: routes)
         routes.answerOtherMethods()
         return router
     }
@@ -176,5 +181,30 @@ public struct SCAServices: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "sca-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
+    }
+}
+
+// Hosted pages for partners (issue 9).
+extension SCAServices {
+    var oauth: OAuthService {
+        OAuthService(
+            store: store, partners: partners, tokens: tokens, box: box, configuration: configuration, runtime: runtime,
+            audit: audit)
+    }
+
+    var consents: ConsentService {
+        ConsentService(store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit)
+    }
+
+    func partnerRoutes<Context: RequestContext>() -> PartnerRoutes<Context> {
+        let renderer = PageRenderer()
+        let cookies = PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
+        return PartnerRoutes(
+            partners: partners, oauth: oauth, consents: consents,
+            signIn: HostedSignIn(oauth: oauth, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime),
+            consentPages: HostedConsent(
+                consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies,
+                runtime: runtime),
+            adminKey: configuration.adminKey, maxBodySize: configuration.maxBodySize)
     }
 }

@@ -110,6 +110,10 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.parallelRateConsumersGetExactlyTheLimit() }
     }
     @Test func decoySubjectRoundTrip() async throws { try await check { try await $0.decoySubjectRoundTrip() } }
+    // v3-partners (issue 9).
+    @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }
+    @Test func authorizationCodesRedeemOnce() async throws { try await check { try await $0.authorizationCodesRedeemOnce() } }
+    @Test func consentCompareAndSet() async throws { try await check { try await $0.consentCompareAndSet() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

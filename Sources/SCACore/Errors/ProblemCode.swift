@@ -63,4 +63,11 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let unsupportedMediaType = ProblemCode(rawValue: "request.unsupported_media_type")
     /// A consuming introspection of a transaction-bound token named no transaction (`400`).
     public static let transactionRequired = ProblemCode(rawValue: "request.transaction_required")
+    // Partner clients and consents (issue 9).
+    public static let clientNotFound = ProblemCode(rawValue: "client.not_found")
+    public static let consentNotFound = ProblemCode(rawValue: "consent.not_found")
+    /// The consent's status does not allow the change (accepted twice, cancelled after a refusal…).
+    public static let consentClosed = ProblemCode(rawValue: "consent.closed")
+    /// `consentRedirectUrl` is not one the client registered.
+    public static let consentRedirectNotRegistered = ProblemCode(rawValue: "consent.redirect_not_registered")
 }

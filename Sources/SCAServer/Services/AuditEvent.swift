@@ -30,4 +30,14 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     /// A send or challenge refused by a budget across challenges (issue 15); details name the
     /// budget (`destination`, `user`, `client`, `global`) and the action, never the destination.
     case rateLimited = "rate.limited"
+    // Hosted pages for partners (issue 9).
+    case partnerClientCreated = "partner.client_created"
+    case partnerClientRemoved = "partner.client_removed"
+    /// A sign-in on the hosted page ended with an authorization code for a partner client.
+    case authorizationCodeIssued = "oauth.code_issued"
+    case authorizationCodeRedeemed = "oauth.code_redeemed"
+    /// A code presented again (or too late): the tokens issued from it are revoked.
+    case authorizationCodeRefused = "oauth.code_refused"
+    /// Details `from` and `to` (Swan status names) and the client.
+    case consentChanged = "consent.changed"
 }
