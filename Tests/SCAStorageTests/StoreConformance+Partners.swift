@@ -46,12 +46,14 @@ extension StoreConformance {
         #expect(try await store.consent(id: "cst_1") == consent)
         await #expect(throws: StoreError.conflict("id")) { try await store.insertConsent(consent) }
         var started = consent
-        #expect(started.move(to: .started, now: t0 + 5))
+        let moved = started.move(to: .started, now: t0 + 5)
+        #expect(moved)
         started.challengeID = "ch_1"
         started.sealedToken = [4, 5]
         started.beneficiary = ConsentBeneficiary(name: "Bob", iban: "DE89370400440532013000")
         started.summary = "words"
-        let results = try await inParallel(6) { try await store.updateConsent(started, expectedVersion: 0) }
+        let candidate = started
+        let results = try await inParallel(6) { try await store.updateConsent(candidate, expectedVersion: 0) }
         #expect(results.filter { $0 }.count == 1)
         started.version = 1
         #expect(try await store.consent(id: "cst_1") == started)

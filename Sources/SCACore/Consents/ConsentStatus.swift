@@ -14,7 +14,8 @@ public enum ConsentStatus: String, Codable, Sendable, CaseIterable {
     case expired = "Expired"
     /// The partner withdrew it.
     case canceled = "Canceled"
-    /// The partner reported that executing the accepted operation failed.
+    /// The operation could not be carried out: the partner reported that executing it failed,
+    /// or the page could not run the authentication it needs.
     case failed = "Failed"
     /// The partner reported it is executing the accepted operation.
     case operationCommitting = "OperationCommitting"
@@ -31,16 +32,18 @@ public enum ConsentStatus: String, Codable, Sendable, CaseIterable {
     public var isOpen: Bool { self == .created || self == .started }
 
     /// The moves a consent may make. Anything else (accepting twice, reviving an expired or
-    /// refused consent, cancelling one that is executing) is refused.
+    /// refused consent, cancelling one that was accepted: its token exists) is refused.
     public func canMove(to next: ConsentStatus) -> Bool {
         switch (self, next) {
         case (.created, .started): true
         case (.created, .expired), (.started, .expired): true
-        case (.created, .canceled), (.started, .canceled), (.accepted, .canceled): true
+        case (.created, .canceled), (.started, .canceled): true
         case (.started, .accepted), (.started, .customerRefused), (.started, .credentialRefused): true
         case (.created, .customerRefused), (.created, .credentialRefused): true
         case (.accepted, .operationCommitting): true
         case (.accepted, .failed), (.operationCommitting, .failed): true
+        // The page could not run the authentication this operation needs.
+        case (.created, .failed), (.started, .failed): true
         default: false
         }
     }

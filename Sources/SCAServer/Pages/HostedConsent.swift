@@ -39,9 +39,16 @@ struct HostedConsent: Sendable {
         }
         if challenge == nil {
             // First visit, or the challenge ran out of time while the consent did not.
-            let created = try await challenges.create(CreateChallengeRequest(
-                operation: consent.operation.operation, user: UserReference(userId: consent.userID),
-                transaction: consent.transaction))
+            let created: ChallengeResponse
+            do {
+                created = try await challenges.create(CreateChallengeRequest(
+                    operation: consent.operation.operation, user: UserReference(userId: consent.userID),
+                    transaction: consent.transaction))
+            } catch let problem as Problem where problem.code == .categoriesUnavailable {
+                // More categories than this page can collect (a device would be needed).
+                consent = try await consents.move(consent, to: .failed)
+                return finished(consent, clientName: clientName)
+            }
             challenge = created
             if consent.status == .created {
                 consent = try await consents.move(consent, to: .started) { $0.challengeID = created.challengeId }
@@ -187,7 +194,7 @@ struct HostedConsent: Sendable {
             ("Access blocked", "We could not confirm it is you, so nothing was approved. Your access may be blocked for now.")
         case .expired: ("This request has expired", "It was not approved in time, so nothing was approved.")
         case .canceled: ("This request was withdrawn", "The application withdrew it; nothing was approved.")
-        case .failed: ("Not completed", "The application could not complete this operation.")
+        case .failed: ("Not completed", "This operation could not be approved here; nothing was approved.")
         case .created, .started: ("Open", "")
         }
         return renderer.page(
