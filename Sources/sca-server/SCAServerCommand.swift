@@ -8,7 +8,7 @@ struct SCAServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sca-server",
         abstract: "Strong Customer Authentication server (PSD2 SCA in three phases).",
-        subcommands: [Serve.self, UserCommand.self, DeviceCommand.self, AuditCommand.self, ConfigCommand.self],
+        subcommands: [Serve.self, UserCommand.self, DeviceCommand.self, ClientCommand.self, AuditCommand.self, ConfigCommand.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -16,9 +16,14 @@ struct PartnerFixture {
     let api: APIClient
     let clientID: String
     let clientSecret: String?
+    var redirectURI = PartnerFixture.redirectURI
+    var consentRedirect = PartnerFixture.consentRedirect
 
     /// Registers a confidential client (or a public one).
-    static func make(_ api: APIClient, publicClient: Bool = false) async throws -> PartnerFixture {
+    static func make(
+        _ api: APIClient, publicClient: Bool = false, redirectURI: String = PartnerFixture.redirectURI,
+        consentRedirect: String = PartnerFixture.consentRedirect
+    ) async throws -> PartnerFixture {
         let response = try await api.post(
             "/admin/v1/clients",
             CreatePartnerClientRequest(
@@ -27,7 +32,9 @@ struct PartnerFixture {
             admin: true)
         #expect(response.status == 201)
         let client = try response.decode(PartnerClientResponse.self)
-        return PartnerFixture(api: api, clientID: client.clientId, clientSecret: client.clientSecret)
+        return PartnerFixture(
+            api: api, clientID: client.clientId, clientSecret: client.clientSecret, redirectURI: redirectURI,
+            consentRedirect: consentRedirect)
     }
 
     /// A PKCE verifier and its S256 challenge.
@@ -38,8 +45,9 @@ struct PartnerFixture {
 
     func authorizePath(
         challenge: String?, method: String? = "S256", state: String? = "st-123", nonce: String? = "n-456",
-        redirectURI: String = PartnerFixture.redirectURI, scope: String = "openid offline email consents", clientID: String? = nil
+        redirectURI: String? = nil, scope: String = "openid offline email consents", clientID: String? = nil
     ) -> String {
+        let redirectURI = redirectURI ?? self.redirectURI
         var items: [(String, String)] = [
             ("response_type", "code"), ("client_id", clientID ?? self.clientID), ("redirect_uri", redirectURI), ("scope", scope),
         ]
@@ -65,7 +73,7 @@ struct PartnerFixture {
             withCode, action: "/signin/proof", ["method": "sms_otp", "credential": try api.lastCode(sentTo: phone)])
         #expect(done.status == 303)
         let location = try #require(done.headers[.location])
-        #expect(location.hasPrefix(Self.redirectURI + "?"))
+        #expect(location.hasPrefix(redirectURI + "?"))
         return PageBrowser.query(of: location)
     }
 
@@ -85,7 +93,7 @@ struct PartnerFixture {
 
     func exchange(code: String, verifier: String) async throws -> APIResponse {
         try await token([
-            "grant_type": "authorization_code", "code": code, "redirect_uri": Self.redirectURI, "code_verifier": verifier,
+            "grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "code_verifier": verifier,
         ])
     }
 
