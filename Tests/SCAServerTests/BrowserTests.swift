@@ -32,6 +32,8 @@ struct BrowserTests {
         try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
         let app = Application(router: server.services.router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.test(.live) { client in
+            // HummingbirdTesting picks its own port; the configured base only names URLs.
+            let port = try #require(client.port)
             let api = APIClient(client: client, clock: server.clock, services: server.services)
             let partner = try await PartnerFixture.make(
                 api, redirectURI: "http://127.0.0.1:\(port)/health/live", consentRedirect: "http://127.0.0.1:\(port)/health/ready")
@@ -40,7 +42,7 @@ struct BrowserTests {
                 try await driver.setWindow(width: 420, height: 900)
                 try await body(BrowserContext(
                     api: api, partner: partner, driver: driver, base: "http://localhost:\(port)", port: port, name: name,
-                    directory: directory))
+                    directory: directory, configuredBase: server.services.configuration.baseURL))
             } catch {
                 await driver.quit()
                 throw error
@@ -87,7 +89,7 @@ struct BrowserTests {
             let tokens = exchanged.json
             let discovery = try await PlainHTTP.request("GET", URL(string: "\(context.base)/.well-known/openid-configuration")!).json
             let jwksURL = try #require(discovery["jwks_uri"] as? String)
-            let jwks = try await PlainHTTP.request("GET", URL(string: jwksURL)!).body
+            let jwks = try await PlainHTTP.request("GET", URL(string: context.live(jwksURL))!).body
             let keys = JWTKeyCollection()
             try await keys.add(jwksJSON: String(decoding: jwks, as: UTF8.self))
             let idToken = try await keys.verify(try #require(tokens["id_token"] as? String), as: PartnerIDToken.self)
@@ -120,7 +122,7 @@ struct BrowserTests {
         try await withBrowser("consent-accept") { context in
             let consent = try await paymentConsent(context, email: "accept@example.com", phone: "+33612340002")
             let driver = context.driver
-            try await driver.open(consent.consentUrl)
+            try await driver.open(context.live(consent.consentUrl))
             let text = try await driver.text()
             #expect(text.contains("Pay 1,250.00 EUR to Alice Martin"))
             #expect(text.contains("FR76 3000 6000 0112 3456 7890 189"))
@@ -143,11 +145,11 @@ struct BrowserTests {
     func refuseConsent() async throws {
         try await withBrowser("consent-refuse") { context in
             let consent = try await paymentConsent(context, email: "refuse@example.com", phone: "+33612340003")
-            try await context.driver.open(consent.consentUrl)
+            try await context.driver.open(context.live(consent.consentUrl))
             try await context.driver.click("form[action$='/refuse'] button")
-            let landed = try await context.driver.currentURL()
+            let landed = try await context.driver.waitForURL(prefix: context.partner.consentRedirect)
             #expect(PageBrowser.query(of: landed)["status"] == "CustomerRefused")
-            try await context.driver.open(consent.consentUrl)
+            try await context.driver.open(context.live(consent.consentUrl))
             #expect(try await context.driver.text().contains("Refused"))
             try await context.shot("1-after-refusal")
             try await context.finish()
@@ -159,7 +161,7 @@ struct BrowserTests {
         try await withBrowser("consent-wrong-code") { context in
             let consent = try await paymentConsent(context, email: "typo@example.com", phone: "+33612340004")
             let driver = context.driver
-            try await driver.open(consent.consentUrl)
+            try await driver.open(context.live(consent.consentUrl))
             try await driver.type(PartnerFixture.password, into: "#password")
             try await driver.click("form:has(#password) button")
             try await driver.click("form.send:has(input[value='sms_otp']) button")
@@ -185,7 +187,7 @@ struct BrowserTests {
         try await withBrowser("consent-expired") { context in
             let consent = try await paymentConsent(context, email: "slow@example.com", phone: "+33612340005")
             let driver = context.driver
-            try await driver.open(consent.consentUrl)
+            try await driver.open(context.live(consent.consentUrl))
             context.api.clock.advance(by: 901)
             try await driver.type(PartnerFixture.password, into: "#password")
             try await driver.click("form:has(#password) button")
@@ -208,6 +210,12 @@ struct BrowserContext: Sendable {
     let port: Int
     let name: String
     let directory: URL
+    let configuredBase: String
+
+    /// `url` on the port the server really listens on.
+    func live(_ url: String) -> String {
+        url.hasPrefix(configuredBase) ? base + url.dropFirst(configuredBase.count) : url
+    }
 
     /// Saves a screenshot under the test's directory and copies it to /tmp/h9-shots/.
     func shot(_ step: String) async throws {

@@ -25,8 +25,22 @@ enum PlainHTTP {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body?.count ?? 0)\r\n\r\n"
         try connection.send(head + String(decoding: body ?? Data(), as: UTF8.self))
-        let outcome = await connection.readUntilClosed(limit: timeout)
+        // Some servers (chromedriver) keep the connection open: stop once the answer is whole.
+        let outcome = await connection.read(limit: timeout, until: isComplete)
         return try parse(outcome.received)
+    }
+
+    /// Whether `text` holds a whole answer: its head and `Content-Length` bytes, or the last chunk.
+    @Sendable private static func isComplete(_ text: String) -> Bool {
+        guard let split = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<split.lowerBound].lowercased()
+        let body = text[split.upperBound...]
+        if head.contains("transfer-encoding: chunked") { return body.hasSuffix("0\r\n\r\n") }
+        for line in head.components(separatedBy: "\r\n") where line.hasPrefix("content-length:") {
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+            return body.utf8.count >= length
+        }
+        return false
     }
 
     private static func parse(_ data: Data) throws -> Answer {

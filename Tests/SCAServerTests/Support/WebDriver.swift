@@ -45,7 +45,7 @@ final class WebDriver: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         guard ready else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw WebDriverError(message: "chromedriver did not start: \(String(describing: lastError)), running: \(process.isRunning)")
         }
         let capabilities: [String: Any] = [
@@ -54,7 +54,10 @@ final class WebDriver: @unchecked Sendable {
                     "browserName": "chrome",
                     "goog:chromeOptions": [
                         "binary": Self.chromium,
-                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=420,900"],
+                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=420,900",
+                            // The server listens on 127.0.0.1 only; Chromium would try ::1 for localhost.
+                            "--host-resolver-rules=MAP localhost 127.0.0.1",
+                        ],
                     ],
                 ]
             ]
@@ -66,7 +69,7 @@ final class WebDriver: @unchecked Sendable {
             }
             session = id
         } catch {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw error
         }
     }
@@ -74,7 +77,8 @@ final class WebDriver: @unchecked Sendable {
     /// Ends the session and chromedriver.
     func quit() async {
         _ = try? await Self.request("DELETE", base.appendingPathComponent("session/\(session)"), nil)
-        process.terminate()
+        // chromedriver may outlive SIGTERM; this one is ours, by its pid.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
@@ -88,6 +92,17 @@ final class WebDriver: @unchecked Sendable {
 
     func currentURL() async throws -> String {
         try await command("GET", "url", nil) as? String ?? ""
+    }
+
+    /// The current URL once it starts with `prefix` (a navigation may still be under way), or
+    /// whatever it is after five seconds.
+    func waitForURL(prefix: String) async throws -> String {
+        for _ in 0..<50 {
+            let url = try await currentURL()
+            if url.hasPrefix(prefix) { return url }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await currentURL()
     }
 
     func source() async throws -> String {
@@ -107,9 +122,16 @@ final class WebDriver: @unchecked Sendable {
         try await command("POST", "element/\(id)/value", ["text": text])
     }
 
+    /// Clicks, then waits until a new document replaced the page (every click here submits a
+    /// form or follows a link, and the answer may still be on its way when the click returns).
     func click(_ selector: String) async throws {
+        let before = try await element("html")
         let id = try await element(selector)
         try await command("POST", "element/\(id)/click", [:])
+        for _ in 0..<100 {
+            if let now = try? await element("html"), now != before { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Saves a PNG of the viewport to `file`.
