@@ -35,9 +35,12 @@ public struct SCAServices: Sendable {
     public let passwordHashing: PasswordHashingPool
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
+    /// Partner clients of the hosted pages (issue 9).
+    public let partners: PartnerService
     let logger: Logger
     /// Seals and opens under the server key, for parts built beside the services (audit
-    /// checkpoints open the signing key with it) instead of reading the key file again.
+    /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
+    /// reading the key file again.
     let box: SecretBox
 
     /// - Parameters:
@@ -146,7 +149,7 @@ public struct SCAServices: Sendable {
             risk: riskEngine,
             beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit), metrics: metrics,
             passwordHashing: hashing,
-            outbox: outbox, logger: logger, box: box)
+            outbox: outbox, partners: PartnerService(store: store, runtime: runtime, audit: audit), logger: logger, box: box)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
@@ -172,6 +175,8 @@ public struct SCAServices: Sendable {
         RiskAdminRoutes(risk: risk, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
+        // Hosted pages for partners (issue 9).
+        partnerRoutes().register(on: routes)
         routes.answerOtherMethods()
         return router
     }
@@ -196,5 +201,30 @@ public struct SCAServices: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "sca-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
+    }
+}
+
+// Hosted pages for partners (issue 9).
+extension SCAServices {
+    var oauth: OAuthService {
+        OAuthService(
+            store: store, partners: partners, tokens: tokens, box: box, configuration: configuration, runtime: runtime,
+            audit: audit)
+    }
+
+    var consents: ConsentService {
+        ConsentService(store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit)
+    }
+
+    func partnerRoutes<Context: RequestContext>() -> PartnerRoutes<Context> {
+        let renderer = PageRenderer()
+        let cookies = PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
+        return PartnerRoutes(
+            partners: partners, oauth: oauth, consents: consents,
+            signIn: HostedSignIn(oauth: oauth, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime),
+            consentPages: HostedConsent(
+                consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies,
+                runtime: runtime),
+            access: adminAccess, maxBodySize: configuration.maxBodySize)
     }
 }

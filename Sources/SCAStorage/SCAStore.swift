@@ -205,6 +205,29 @@ public protocol SCAStore: Sendable {
     func addFraudReport(_ report: FraudReportRecord) async throws
     /// EUR minor units reported fraudulent for payments that occurred in `[from, to)`, per type.
     func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64]
+    // MARK: Partner clients, authorization codes, consents (v3-partners, issue 9)
+
+    /// - Throws: `StoreError.conflict("id")` when the client id exists.
+    func createPartnerClient(_ client: PartnerClientRecord) async throws
+    func partnerClient(id: String) async throws -> PartnerClientRecord?
+    /// All partner clients, oldest first.
+    func partnerClients() async throws -> [PartnerClientRecord]
+    /// - Returns: false when there is no such client.
+    func removePartnerClient(id: String) async throws -> Bool
+    /// - Throws: `StoreError.conflict("code")` when the code hash exists.
+    func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws
+    /// Marks the grant of `codeHash` redeemed at `now`, once: the first caller gets
+    /// `.redeemed`, every later one `.alreadyRedeemed` (whether it expired is the caller's call).
+    func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption
+    /// The grant whose code opened `sessionID` (so the client a token was issued to is known).
+    func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord?
+    /// - Throws: `StoreError.conflict("id")` when the consent id exists.
+    func insertConsent(_ consent: ConsentRecord) async throws
+    func consent(id: String) async throws -> ConsentRecord?
+    /// Compare-and-set: stores `consent` with version `expectedVersion + 1` only if the stored
+    /// version is still `expectedVersion`.
+    /// - Returns: false when another update came first.
+    func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool
 
     // MARK: Health
 

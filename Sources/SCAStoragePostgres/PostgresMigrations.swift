@@ -406,5 +406,61 @@ enum PostgresMigrations {
                 "ALTER TABLE challenges ADD COLUMN exemption TEXT",
             ]
         ),
+        // v3-partners (issue 9): partner clients of the hosted pages, the authorization codes
+        // their sign-ins granted (by hash; kept after use so a replay can revoke the session),
+        // and consents to single operations.
+        (
+            "v3-partners",
+            [
+                """
+                CREATE TABLE partner_clients (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    secret_hash BYTEA,
+                    redirect_uris TEXT NOT NULL,
+                    consent_redirect_uris TEXT NOT NULL,
+                    scopes TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE authorization_grants (
+                    code_hash BYTEA PRIMARY KEY NOT NULL,
+                    client_id TEXT NOT NULL,
+                    redirect_uri TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    session_id TEXT NOT NULL,
+                    scopes TEXT NOT NULL,
+                    nonce TEXT,
+                    code_challenge TEXT NOT NULL,
+                    auth_time DOUBLE PRECISION NOT NULL,
+                    sealed_tokens BYTEA NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    redeemed_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX authorization_grants_session ON authorization_grants (session_id)",
+                """
+                CREATE TABLE consents (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    client_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    transaction_json TEXT,
+                    beneficiary_json TEXT,
+                    summary TEXT,
+                    redirect_url TEXT NOT NULL,
+                    resource_id TEXT,
+                    status TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    updated_at DOUBLE PRECISION NOT NULL,
+                    challenge_id TEXT,
+                    sealed_token BYTEA,
+                    version BIGINT NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 }

@@ -297,5 +297,55 @@ enum SQLiteMigrations {
             ALTER TABLE challenges ADD COLUMN exemption TEXT;
             """
         ),
+        // v3-partners (issue 9): partner clients of the hosted pages, the authorization codes
+        // their sign-ins granted (by hash; kept after use so a replay can revoke the session),
+        // and consents to single operations.
+        (
+            "v3-partners",
+            """
+            CREATE TABLE partner_clients (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                secret_hash BLOB,
+                redirect_uris TEXT NOT NULL,
+                consent_redirect_uris TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                created_at REAL NOT NULL
+            );
+            CREATE TABLE authorization_grants (
+                code_hash BLOB PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                session_id TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                nonce TEXT,
+                code_challenge TEXT NOT NULL,
+                auth_time REAL NOT NULL,
+                sealed_tokens BLOB NOT NULL,
+                expires_at REAL NOT NULL,
+                redeemed_at REAL
+            );
+            CREATE INDEX authorization_grants_session ON authorization_grants (session_id);
+            CREATE TABLE consents (
+                id TEXT PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                transaction_json TEXT,
+                beneficiary_json TEXT,
+                summary TEXT,
+                redirect_url TEXT NOT NULL,
+                resource_id TEXT,
+                status TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                challenge_id TEXT,
+                sealed_token BLOB,
+                version INTEGER NOT NULL
+            );
+            """
+        ),
     ]
 }

@@ -9,8 +9,8 @@ struct SCAServerCommand: AsyncParsableCommand {
         commandName: "sca-server",
         abstract: "Strong Customer Authentication server (PSD2 SCA in three phases).",
         subcommands: [
-            Serve.self, UserCommand.self, DeviceCommand.self, AuditCommand.self, ConfigCommand.self, AdminKeyCommand.self,
-            RiskCommand.self,
+            Serve.self, UserCommand.self, DeviceCommand.self, ClientCommand.self, AuditCommand.self, ConfigCommand.self,
+            AdminKeyCommand.self, RiskCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

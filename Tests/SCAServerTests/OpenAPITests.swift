@@ -31,6 +31,8 @@ struct OpenAPITests {
                 .proofInProgress, .categoryAlreadyCollected, .codeAlreadyUsed,
                 .requestTimeout, .unsupportedMediaType, .transactionRequired, .methodNotAllowed,
                 .serverUnavailable,
+                // Partner clients and consents (issue 9).
+                .clientNotFound, .consentNotFound, .consentClosed, .consentRedirectNotRegistered,
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }

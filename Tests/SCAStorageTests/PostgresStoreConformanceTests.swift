@@ -125,4 +125,8 @@ struct PostgresStoreConformanceTests {
     }
     @Test func riskPaymentsAndVolumes() async throws { try await check { try await $0.riskPaymentsAndVolumes() } }
     @Test func fraudReportsCountOnce() async throws { try await check { try await $0.fraudReportsCountOnce() } }
+    // v3-partners (issue 9).
+    @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }
+    @Test func authorizationCodesRedeemOnce() async throws { try await check { try await $0.authorizationCodesRedeemOnce() } }
+    @Test func consentCompareAndSet() async throws { try await check { try await $0.consentCompareAndSet() } }
 }

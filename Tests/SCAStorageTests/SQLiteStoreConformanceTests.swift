@@ -123,6 +123,10 @@ struct SQLiteStoreConformanceTests {
     }
     @Test func riskPaymentsAndVolumes() async throws { try await check { try await $0.riskPaymentsAndVolumes() } }
     @Test func fraudReportsCountOnce() async throws { try await check { try await $0.fraudReportsCountOnce() } }
+    // v3-partners (issue 9).
+    @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }
+    @Test func authorizationCodesRedeemOnce() async throws { try await check { try await $0.authorizationCodesRedeemOnce() } }
+    @Test func consentCompareAndSet() async throws { try await check { try await $0.consentCompareAndSet() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -72,4 +72,11 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let beneficiaryLimitReached = ProblemCode(rawValue: "beneficiary.limit_reached")
     /// That `txn` was reported fraudulent already (`409`).
     public static let fraudReportDuplicate = ProblemCode(rawValue: "fraud_report.duplicate")
+    // Partner clients and consents (issue 9).
+    public static let clientNotFound = ProblemCode(rawValue: "client.not_found")
+    public static let consentNotFound = ProblemCode(rawValue: "consent.not_found")
+    /// The consent's status does not allow the change (accepted twice, cancelled after a refusal…).
+    public static let consentClosed = ProblemCode(rawValue: "consent.closed")
+    /// `consentRedirectUrl` is not one the client registered.
+    public static let consentRedirectNotRegistered = ProblemCode(rawValue: "consent.redirect_not_registered")
 }

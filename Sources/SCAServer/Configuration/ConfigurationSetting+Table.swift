@@ -152,6 +152,11 @@ extension ConfigurationSetting {
         .text("velocityMaxAmountPerDay", \.risk.velocityMaxAmountPerDay, "EUR paid in 24 hours beyond which `velocity_amount` is raised"),
         .integer("unusualAmountFactor", \.risk.unusualAmountFactor, "`unusual_amount` beyond this many times the user's largest payment of 90 days"),
         .integer("newDeviceHours", \.risk.newDeviceHours, "hours after binding during which a device raises `new_device`"),
+        // Hosted pages (issue 9).
+        .optionalText(
+            "publicBaseURL", \.publicBaseURL, absent: "`http://<host>:<port>`",
+            "where browsers and partners reach the server: OpenID issuer, base of consent URLs; `https` makes the page cookie `Secure`"),
+        .integer("consentLifetime", \.consentLifetime, "seconds (60 to 86400) a consent waits for the user before it is `Expired`"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

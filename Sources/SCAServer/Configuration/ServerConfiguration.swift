@@ -120,6 +120,13 @@ public struct ServerConfiguration: Sendable {
     // Risk engine and exemptions (issue 12).
     /// Transaction monitoring and the RTS exemptions (each off by default).
     public var risk = RiskSettings()
+    // Hosted pages (issue 9).
+    /// The address browsers and partners reach this server at, e.g. `https://sca.bank.example`:
+    /// the OpenID issuer, the base of consent URLs, and whether the page cookie is `Secure`.
+    /// Nil: `http://<host>:<port>`.
+    public var publicBaseURL: String?
+    /// Seconds a consent may wait for the user (default 15 minutes).
+    public var consentLifetime = 900
 
     public init() {}
 
@@ -129,6 +136,11 @@ public struct ServerConfiguration: Sendable {
 
     public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("sca.sqlite") }
     public var outboxPath: String { (dataDirectory as NSString).appendingPathComponent("outbox.jsonl") }
+    /// ``publicBaseURL`` without a trailing slash, or `http://<host>:<port>`.
+    public var baseURL: String {
+        guard let publicBaseURL else { return "http://\(host):\(port)" }
+        return publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
+    }
     public var serverKeyPath: String { (dataDirectory as NSString).appendingPathComponent("server.key") }
 
     /// Refuses settings that would break the RTS or make no sense.
@@ -234,6 +246,17 @@ public struct ServerConfiguration: Sendable {
         }
         // Risk engine and exemptions (issue 12).
         try risk.validate()
+        // Hosted pages (issue 9).
+        if let publicBaseURL {
+            guard let url = URL(string: publicBaseURL), url.scheme == "https" || url.scheme == "http", url.host != nil,
+                url.query == nil, url.fragment == nil
+            else {
+                throw ConfigurationError("publicBaseURL must be an http or https URL without query, got \(publicBaseURL)")
+            }
+        }
+        guard (60...86_400).contains(consentLifetime) else {
+            throw ConfigurationError("consentLifetime must be between 60 and 86400 seconds, got \(consentLifetime)")
+        }
     }
 }
 

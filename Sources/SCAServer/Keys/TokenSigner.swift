@@ -44,7 +44,7 @@ struct TokenSigner: Sendable {
     }
 
     /// Signs with the current key, in the one accepted form (low `s`, see ``ES256SignatureForm``).
-    func sign(_ claims: AccessTokenClaims) async throws -> String {
+    func sign(_ claims: some JWTPayload) async throws -> String {
         ES256SignatureForm.normalized(token: try await keys.sign(claims, kid: JWKIdentifier(string: currentKeyID)))
     }
 

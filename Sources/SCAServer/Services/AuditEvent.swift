@@ -50,4 +50,14 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case fraudReported = "risk.fraud_reported"
     case beneficiaryAdded = "beneficiary.added"
     case beneficiaryRemoved = "beneficiary.removed"
+    // Hosted pages for partners (issue 9).
+    case partnerClientCreated = "partner.client_created"
+    case partnerClientRemoved = "partner.client_removed"
+    /// A sign-in on the hosted page ended with an authorization code for a partner client.
+    case authorizationCodeIssued = "oauth.code_issued"
+    case authorizationCodeRedeemed = "oauth.code_redeemed"
+    /// A code presented again (or too late): the tokens issued from it are revoked.
+    case authorizationCodeRefused = "oauth.code_refused"
+    /// Details `from` and `to` (Swan status names) and the client.
+    case consentChanged = "consent.changed"
 }

@@ -70,7 +70,9 @@ struct CodeService: Sendable {
         if let transaction = challenge.transaction {
             var payee = transaction.payee.name
             if let iban = transaction.payee.iban { payee += ", \(TransactionRules.maskedIBAN(iban))" }
-            return "\(code) is your code to pay \(transaction.amount) \(transaction.currency) to \(payee). "
+            // The words of the hosted consent page (`OperationWording`), so both say the same.
+            let amount = OperationWording.amount(transaction.amount, currency: transaction.currency)
+            return "\(code) is your code to pay \(amount) to \(payee). "
                 + "Valid \(minutes) min. If you did not start this payment, do not share it."
         }
         let purpose = challenge.operation.rawValue.replacingOccurrences(of: "_", with: " ")

@@ -210,3 +210,19 @@ extension Problem {
         status: 409, code: .fraudReportDuplicate, title: "Reported already",
         detail: "This transaction was reported fraudulent already; it counts once.")
 }
+
+// Partner clients and consents (issue 9).
+extension Problem {
+    static let clientNotFound = Problem(status: 404, code: .clientNotFound, title: "Partner client not found")
+    static let consentNotFound = Problem(status: 404, code: .consentNotFound, title: "Consent not found")
+
+    static func consentClosed(_ status: ConsentStatus) -> Problem {
+        Problem(
+            status: 409, code: .consentClosed, title: "Consent closed",
+            detail: "The consent is \(status.rawValue); this change is not possible any more.")
+    }
+
+    static let consentRedirectNotRegistered = Problem(
+        status: 400, code: .consentRedirectNotRegistered, title: "Redirect not registered",
+        detail: "consentRedirectUrl must be one of the client's registered consent redirect URIs.")
+}

@@ -1,0 +1,79 @@
+import Foundation
+import SCACore
+
+/// The factor forms of a sign-in or consent page, and what a refused proof tells the user. The
+/// wording never says which factor was wrong under a deferred verdict.
+enum FactorForms {
+    /// The template values of one form per method the challenge still needs.
+    /// - Parameter base: the path the forms post under (`/signin`, `/consents/{id}`).
+    static func methods(_ challenge: ChallengeResponse, base: String, state: PageState) -> [[String: Any]] {
+        let satisfied = Set(challenge.satisfiedCategories)
+        return challenge.methods.filter { !$0.id.isDeviceSignature && !satisfied.contains($0.category) }.map { offered in
+            let method = offered.id
+            var values: [String: Any] = [
+                "method": method.rawValue,
+                "proofAction": "\(base)/proof",
+                "proofCsrf": PageCookies.csrfToken(state, action: "\(base)/proof"),
+                "submitLabel": "Continue",
+            ]
+            switch method {
+            case .password:
+                values["heading"] = "Your password"
+                values["label"] = "Password"
+                values["inputType"] = "password"
+                values["autocomplete"] = "current-password"
+            case .pin:
+                values["heading"] = "Your PIN"
+                values["label"] = "PIN"
+                values["inputType"] = "password"
+                values["autocomplete"] = "off"
+                values["numeric"] = true
+            case .totp:
+                values["heading"] = "Authenticator app"
+                values["label"] = "6-digit code from your authenticator app"
+                values["inputType"] = "text"
+                values["autocomplete"] = "one-time-code"
+                values["numeric"] = true
+            case .smsOTP, .emailOTP:
+                let sms = method == .smsOTP
+                values["heading"] = sms ? "Code by SMS" : "Code by e-mail"
+                values["label"] = sms ? "6-digit code from the SMS" : "6-digit code from the e-mail"
+                values["inputType"] = "text"
+                values["autocomplete"] = "one-time-code"
+                values["numeric"] = true
+                values["sendable"] = true
+                values["sendAction"] = "\(base)/send"
+                values["sendCsrf"] = PageCookies.csrfToken(state, action: "\(base)/send")
+                values["sendLabel"] = sms ? "Send me a code by SMS" : "Send me a code by e-mail"
+            case .deviceKey, .biometricKey:
+                break
+            }
+            return values
+        }
+    }
+
+    /// "Step 1 of 2" style progress.
+    static func progress(_ challenge: ChallengeResponse) -> String {
+        let done = challenge.satisfiedCategories.count
+        return "Step \(min(done + 1, challenge.requiredCategories)) of \(challenge.requiredCategories)"
+    }
+
+    /// What the user reads after a refused proof or send.
+    static func message(for problem: Problem) -> String {
+        switch problem.code {
+        case .proofRejected:
+            let left = problem.remainingAttempts ?? 0
+            return "That is not right. \(left) attempt\(left == 1 ? "" : "s") left before your access is blocked."
+        case .authenticationFailed:
+            let left = problem.remainingAttempts
+            return "We could not confirm it is you: something you entered does not match. Please enter everything again."
+                + (left.map { " \($0) attempt\($0 == 1 ? "" : "s") left before your access is blocked." } ?? "")
+        case .codeAlreadyUsed: return "That code was used already. Ask for a new code."
+        case .rateLimited: return "Too many codes were asked for. Please wait a moment and try again."
+        case .otpResendTooSoon: return "A code was sent a moment ago. Please wait before asking for another."
+        case .categoryAlreadyCollected: return "You gave this kind of proof already. Please use the other one."
+        case .proofInProgress: return "We are still checking your last entry. Please try again."
+        default: return "That did not work. Please check what you entered and try again."
+        }
+    }
+}

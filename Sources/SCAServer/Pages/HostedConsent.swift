@@ -1,0 +1,225 @@
+import Foundation
+import Hummingbird
+import SCACore
+import SCAStorage
+
+/// The hosted consent page: states the operation as a person reads it, runs a challenge for the
+/// consent's user bound to that operation (a payment's transaction goes into the challenge, so
+/// the code message names amount and payee and the token carries `txn`), and sends the user
+/// back to the partner with `consentId`, `status` and `resourceId`.
+struct HostedConsent: Sendable {
+    let consents: ConsentService
+    let challenges: ChallengeService
+    let store: any SCAStore
+    let renderer: PageRenderer
+    let cookies: PageCookies
+    let runtime: ServerRuntime
+
+    static func base(_ id: String) -> String { "/consents/\(id)" }
+
+    /// `GET /consents/{id}`: opens the consent (`Started`) and shows it with its factor forms.
+    func show(_ id: String, request: Request) async throws -> Response {
+        var consent: ConsentRecord
+        do {
+            consent = try await consents.load(id)
+        } catch let problem as Problem where problem.code == .consentNotFound {
+            return notFound()
+        }
+        guard consent.status.isOpen else { return finished(consent) }
+        let clientName = try await store.partnerClient(id: consent.clientID)?.name ?? "the application"
+        if let user = try await store.user(id: consent.userID), Self.isBlocked(user, now: runtime.now()) {
+            // A blocked user cannot pass SCA; say so to the partner at once.
+            consent = try await consents.move(consent, to: .credentialRefused)
+            return finished(consent, clientName: clientName)
+        }
+        var challenge: ChallengeResponse?
+        if let challengeID = consent.challengeID {
+            let current = try await challenges.get(challengeID)
+            if current.state == .pending { challenge = current }
+        }
+        if challenge == nil {
+            // First visit, or the challenge ran out of time while the consent did not.
+            let created: ChallengeResponse
+            do {
+                created = try await challenges.create(CreateChallengeRequest(
+                    operation: consent.operation.operation, user: UserReference(userId: consent.userID),
+                    transaction: consent.transaction))
+            } catch let problem as Problem where problem.code == .categoriesUnavailable {
+                // More categories than this page can collect (a device would be needed).
+                consent = try await consents.move(consent, to: .failed)
+                return finished(consent, clientName: clientName)
+            }
+            challenge = created
+            if consent.status == .created {
+                consent = try await consents.move(consent, to: .started) { $0.challengeID = created.challengeId }
+            } else {
+                consent = try await consents.replaceChallenge(consent, with: created.challengeId)
+            }
+        }
+        guard let challenge else { return notFound() }
+        var state = cookies.state(PageCookies.consent, in: request).flatMap { $0.consentID == consent.id ? $0 : nil }
+            ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id)
+        let base = Self.base(consent.id)
+        var values = Self.describe(consent)
+        values["clientName"] = clientName
+        values["notice"] = state.notice
+        values["error"] = state.error
+        values["progress"] = FactorForms.progress(challenge)
+        values["methods"] = FactorForms.methods(challenge, base: base, state: state)
+        values["cancelAction"] = "\(base)/refuse"
+        values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(base)/refuse")
+        values["cancelLabel"] = "Refuse and return to \(clientName)"
+        state.notice = nil
+        state.error = nil
+        return renderer.page(
+            "factors", title: "Approve", values, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+            cookie: try cookies.cookie(PageCookies.consent, state))
+    }
+
+    /// `POST /consents/{id}/send`.
+    func send(_ id: String, request: Request, form: [String: String]) async throws -> Response {
+        guard var state = verified(id, request: request, form: form, action: "send") else { return sessionEnded(id) }
+        let consent = try await consents.load(id)
+        guard consent.status.isOpen, let challengeID = consent.challengeID else { return finished(consent) }
+        do {
+            let method = AuthenticationMethod(rawValue: form["method"] ?? "") ?? .smsOTP
+            let sent = try await challenges.sendCode(SendCodeRequest(method: method), for: challengeID)
+            state.notice = "We sent a code to \(sent.sentTo)."
+        } catch let problem as Problem where problem.status < 500 {
+            state.error = FactorForms.message(for: problem)
+        }
+        return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
+    }
+
+    /// `POST /consents/{id}/proof`: the last factor accepts the consent.
+    func proof(_ id: String, request: Request, form: [String: String]) async throws -> Response {
+        guard var state = verified(id, request: request, form: form, action: "proof") else { return sessionEnded(id) }
+        let consent = try await consents.load(id)
+        guard consent.status.isOpen, let challengeID = consent.challengeID else { return finished(consent) }
+        let target = PageRenderer.formTarget(for: consent.redirectURL)
+        guard let method = AuthenticationMethod(rawValue: form["method"] ?? ""), let credential = form["credential"],
+            !credential.isEmpty
+        else {
+            state.error = "Please fill in the field before you continue."
+            return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
+        }
+        do {
+            let response = try await challenges.submit(ProofRequest(method: method, credential: credential), to: challengeID)
+            if let tokens = response.tokens {
+                let sealed = try consents.seal(tokens.accessToken)
+                let accepted = try await consents.move(consent, to: .accepted) { $0.sealedToken = sealed }
+                return PageRenderer.redirect(
+                    to: consents.redirect(for: accepted), formTarget: target, cookie: cookies.clear(PageCookies.consent))
+            }
+            state.notice = "Thank you. One more step."
+        } catch let problem as Problem where problem.status < 500 {
+            let blocked = problem.code == .userLocked
+                || ((problem.code == .proofRejected || problem.code == .authenticationFailed) && problem.remainingAttempts == 0)
+            if blocked {
+                let refused = try await consents.move(consent, to: .credentialRefused)
+                return PageRenderer.redirect(
+                    to: consents.redirect(for: refused), formTarget: target, cookie: cookies.clear(PageCookies.consent))
+            }
+            state.error = FactorForms.message(for: problem)
+        }
+        return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
+    }
+
+    /// `POST /consents/{id}/refuse`: `CustomerRefused`, back to the partner.
+    func refuse(_ id: String, request: Request, form: [String: String]) async throws -> Response {
+        guard verified(id, request: request, form: form, action: "refuse") != nil else { return sessionEnded(id) }
+        let consent = try await consents.load(id)
+        guard consent.status.isOpen else { return finished(consent) }
+        if let challengeID = consent.challengeID { _ = try? await challenges.cancel(challengeID) }
+        let refused = try await consents.move(consent, to: .customerRefused)
+        return PageRenderer.redirect(
+            to: consents.redirect(for: refused), formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+            cookie: cookies.clear(PageCookies.consent))
+    }
+
+    private func verified(_ id: String, request: Request, form: [String: String], action: String) -> PageState? {
+        guard let state = cookies.state(PageCookies.consent, in: request), state.consentID == id,
+            PageCookies.checkCSRF(state, action: "\(Self.base(id))/\(action)", presented: form["csrf"])
+        else { return nil }
+        return state
+    }
+
+    static func isBlocked(_ user: UserRecord, now: Date) -> Bool {
+        user.lockout.permanentlyLocked || (user.lockout.lockedUntil.map { $0 > now } ?? false)
+    }
+
+    /// The operation in words: the headline uses the code message's wording.
+    static func describe(_ consent: ConsentRecord) -> [String: Any] {
+        var details: [[String: String]] = []
+        var values: [String: Any] = [:]
+        switch consent.operation {
+        case .payment:
+            if let transaction = consent.transaction {
+                let words = OperationWording.payment(transaction)
+                values["headline"] = words.prefix(1).uppercased() + words.dropFirst()
+                values["what"] = "amount and payee"
+                details.append([
+                    "label": "Amount", "value": OperationWording.amount(transaction.amount, currency: transaction.currency),
+                    "style": "amount",
+                ])
+                details.append(["label": "Payee", "value": transaction.payee.name, "style": ""])
+                if let iban = transaction.payee.iban {
+                    details.append(["label": "IBAN", "value": OperationWording.groupedIBAN(iban), "style": "iban"])
+                }
+                if let reference = transaction.reference {
+                    details.append(["label": "Reference", "value": reference, "style": ""])
+                }
+            }
+        case .beneficiaryAdd:
+            if let beneficiary = consent.beneficiary {
+                values["headline"] = "Add \(beneficiary.name) as a beneficiary"
+                values["what"] = "change"
+                details.append(["label": "Name", "value": beneficiary.name, "style": ""])
+                details.append(["label": "IBAN", "value": OperationWording.groupedIBAN(beneficiary.iban), "style": "iban"])
+            }
+        case .settingsChange:
+            values["headline"] = consent.summary ?? "Change your settings"
+            values["what"] = "change"
+        }
+        values["details"] = details
+        values["consent"] = true
+        return values
+    }
+
+    private func finished(_ consent: ConsentRecord, clientName: String? = nil) -> Response {
+        let (heading, message): (String, String) = switch consent.status {
+        case .accepted, .operationCommitting: ("Already approved", "You approved this already.")
+        case .customerRefused: ("Refused", "You refused this request.")
+        case .credentialRefused:
+            ("Access blocked", "We could not confirm it is you, so nothing was approved. Your access may be blocked for now.")
+        case .expired: ("This request has expired", "It was not approved in time, so nothing was approved.")
+        case .canceled: ("This request was withdrawn", "The application withdrew it; nothing was approved.")
+        case .failed: ("Not completed", "This operation could not be approved here; nothing was approved.")
+        case .created, .started: ("Open", "")
+        }
+        return renderer.page(
+            "finished", title: heading,
+            [
+                "heading": heading, "message": message, "returnURL": consents.redirect(for: consent),
+                "clientName": clientName ?? "the application",
+            ],
+            formTarget: PageRenderer.formTarget(for: consent.redirectURL), cookie: cookies.clear(PageCookies.consent))
+    }
+
+    private func notFound() -> Response {
+        renderer.page(
+            "error", title: "Not found",
+            ["heading": "Request not found", "message": "This link is not valid. Please go back to the application."],
+            status: .notFound)
+    }
+
+    private func sessionEnded(_ id: String) -> Response {
+        renderer.page(
+            "error", title: "Page expired",
+            [
+                "heading": "This page has expired",
+                "message": "Please open the link from the application again.",
+            ],
+            status: .badRequest)
+    }
+}

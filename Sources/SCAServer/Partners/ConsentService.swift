@@ -1,0 +1,216 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+/// Consents to single operations (issue 9): a partner creates one with a user's access token,
+/// the user approves or refuses it on the hosted page with strong customer authentication, and
+/// the partner reads the result. Statuses and their moves are `ConsentStatus` (pure); every
+/// move is recorded in the audit trail.
+struct ConsentService: Sendable {
+    let store: any SCAStore
+    let tokens: TokenService
+    let box: SecretBox
+    let configuration: ServerConfiguration
+    let runtime: ServerRuntime
+    let audit: AuditTrail
+
+    static let sealingContext = "consent-token"
+    private static let maxUpdateRetries = 16
+
+    // MARK: Partner API
+
+    /// `POST /v1/consents`.
+    /// - Throws: `Problem` 401/403 for a token not issued to a partner client with the
+    ///   `consents` scope, 400 for a malformed operation or an unregistered redirect URL.
+    func create(_ request: CreateConsentRequest, authorization: String?) async throws -> ConsentResponse {
+        let (grant, client) = try await partner(authorization)
+        guard RedirectURIRules.matches(request.consentRedirectUrl, registered: client.consentRedirectURIs) else {
+            throw Problem.consentRedirectNotRegistered
+        }
+        if let resourceID = request.resourceId {
+            guard (1...128).contains(resourceID.utf8.count), resourceID.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw Problem.invalidRequest("resourceId must be 1 to 128 printable ASCII characters")
+            }
+        }
+        var record = ConsentRecord(
+            id: runtime.makeID(prefix: "cst"), clientID: client.id, userID: grant.userID, operation: request.operation,
+            redirectURL: request.consentRedirectUrl, resourceID: request.resourceId, createdAt: runtime.now(),
+            expiresAt: runtime.now().addingTimeInterval(TimeInterval(configuration.consentLifetime)))
+        switch request.operation {
+        case .payment:
+            guard request.beneficiary == nil, request.description == nil else {
+                throw Problem.invalidRequest("a payment consent takes a transaction only")
+            }
+            guard let transaction = request.transaction else { throw Problem.invalidRequest("payment needs a transaction") }
+            switch TransactionRules.normalized(transaction) {
+            case .success(let normalized): record.transaction = normalized
+            case .failure(let violation): throw Problem.invalidRequest("transaction: \(violation.reason)")
+            }
+        case .beneficiaryAdd:
+            guard request.transaction == nil, request.description == nil, let beneficiary = request.beneficiary else {
+                throw Problem.invalidRequest("beneficiary_add takes a beneficiary (name and IBAN) only")
+            }
+            guard case .success(let name) = DisplayText.normalized(
+                beneficiary.name, field: "beneficiary.name", maxLength: DisplayText.maxPayeeNameLength)
+            else { throw Problem.invalidRequest("beneficiary.name must be 1 to \(DisplayText.maxPayeeNameLength) plain characters") }
+            guard let iban = IBAN.normalized(beneficiary.iban) else { throw Problem.invalidRequest("beneficiary.iban is not a valid IBAN") }
+            record.beneficiary = ConsentBeneficiary(name: name, iban: iban)
+        case .settingsChange:
+            guard request.transaction == nil, request.beneficiary == nil, let description = request.description else {
+                throw Problem.invalidRequest("settings_change takes a description only")
+            }
+            guard case .success(let summary) = DisplayText.normalized(description, field: "description", maxLength: 140) else {
+                throw Problem.invalidRequest("description must be 1 to 140 plain characters")
+            }
+            record.summary = summary
+        }
+        try await store.insertConsent(record)
+        await audit.record(
+            .consentChanged, userID: record.userID, operation: record.operation.operation,
+            details: ["consentId": record.id, "clientId": client.id, "to": record.status.rawValue])
+        return try describe(record)
+    }
+
+    /// `GET /v1/consents/{id}`: the consent of this partner, expired if its time is up.
+    func get(_ id: String, authorization: String?) async throws -> ConsentResponse {
+        let (_, client) = try await partner(authorization)
+        return try describe(try await owned(id, by: client))
+    }
+
+    /// `DELETE /v1/consents/{id}`.
+    /// - Throws: 409 `consent.closed` when it is final already.
+    func cancel(_ id: String, authorization: String?) async throws -> ConsentResponse {
+        let (_, client) = try await partner(authorization)
+        let consent = try await owned(id, by: client)
+        return try describe(try await move(consent, to: .canceled))
+    }
+
+    /// `POST /v1/consents/{id}/status`: the partner reports it executes (`OperationCommitting`)
+    /// or could not execute (`Failed`) an accepted operation.
+    func report(_ id: String, status: ConsentStatus, authorization: String?) async throws -> ConsentResponse {
+        guard status == .operationCommitting || status == .failed else {
+            throw Problem.invalidRequest("status must be OperationCommitting or Failed")
+        }
+        let (_, client) = try await partner(authorization)
+        let consent = try await owned(id, by: client)
+        return try describe(try await move(consent, to: status))
+    }
+
+    // MARK: Hosted page
+
+    /// The consent, expired first if its time is up.
+    /// - Throws: `Problem.consentNotFound`.
+    func load(_ id: String) async throws -> ConsentRecord {
+        guard InputRules.isWellFormedID(id, prefix: "cst"), let consent = try await store.consent(id: id) else {
+            throw Problem.consentNotFound
+        }
+        var expired = consent
+        if expired.expireIfDue(now: runtime.now()) {
+            return (try? await move(consent, to: .expired)) ?? consent
+        }
+        return consent
+    }
+
+    /// Moves the consent to `next`, retrying on a concurrent change, and records it.
+    /// - Parameter change: more to store with the move (the challenge, the token).
+    /// - Throws: 409 `consent.closed` when the status does not allow it.
+    @discardableResult
+    func move(
+        _ loaded: ConsentRecord, to next: ConsentStatus, _ change: @Sendable (inout ConsentRecord) throws -> Void = { _ in }
+    ) async throws -> ConsentRecord {
+        var consent = loaded
+        for _ in 0..<Self.maxUpdateRetries {
+            var updated = consent
+            let now = runtime.now()
+            guard updated.move(to: next, now: now) else {
+                if updated.expireIfDue(now: now), next != .expired {
+                    return try await move(consent, to: .expired)
+                }
+                throw Problem.consentClosed(consent.status)
+            }
+            try change(&updated)
+            if try await store.updateConsent(updated, expectedVersion: consent.version) {
+                updated.version += 1
+                await audit.record(
+                    .consentChanged, userID: updated.userID, challengeID: updated.challengeID,
+                    operation: updated.operation.operation,
+                    details: [
+                        "consentId": updated.id, "clientId": updated.clientID, "from": consent.status.rawValue,
+                        "to": updated.status.rawValue,
+                    ])
+                return updated
+            }
+            guard let reloaded = try await store.consent(id: consent.id) else { throw Problem.consentNotFound }
+            consent = reloaded
+        }
+        throw Problem.contention
+    }
+
+    /// Stores the once-only operation token of an accepted consent, sealed.
+    func seal(_ accessToken: String) throws -> [UInt8] {
+        try box.seal(Array(accessToken.utf8), context: Self.sealingContext)
+    }
+
+    /// The consent URL the user opens.
+    func url(of consent: ConsentRecord) -> String {
+        "\(configuration.baseURL)/consents/\(consent.id)"
+    }
+
+    /// `consentRedirectUrl` with `consentId`, `status` and `resourceId`. The status is a hint:
+    /// the partner confirms through `GET /v1/consents/{id}`.
+    func redirect(for consent: ConsentRecord) -> String {
+        var parameters = [("consentId", consent.id), ("status", consent.status.rawValue)]
+        if let resourceID = consent.resourceID { parameters.append(("resourceId", resourceID)) }
+        return RedirectURIRules.appending(parameters, to: consent.redirectURL)
+    }
+
+    // MARK: Helpers
+
+    /// The grant and client behind a partner's access token.
+    private func partner(_ authorization: String?) async throws -> (AuthorizationGrantRecord, PartnerClientRecord) {
+        let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], consume: false)
+        guard let grant = try await store.authorizationGrant(sessionID: claims.sid), grant.scopes.contains("consents"),
+            let client = try await store.partnerClient(id: grant.clientID)
+        else { throw Problem.forbidden }
+        return (grant, client)
+    }
+
+    /// A consent of `client`: another client's answers as an unknown one would.
+    private func owned(_ id: String, by client: PartnerClientRecord) async throws -> ConsentRecord {
+        let consent = try await load(id)
+        guard consent.clientID == client.id else { throw Problem.consentNotFound }
+        return consent
+    }
+
+    func describe(_ consent: ConsentRecord) throws -> ConsentResponse {
+        var accessToken: String?
+        if consent.status == .accepted, let sealed = consent.sealedToken {
+            accessToken = String(decoding: try box.open(sealed, context: Self.sealingContext), as: UTF8.self)
+        }
+        return ConsentResponse(
+            consentId: consent.id, consentUrl: url(of: consent), status: consent.status, operation: consent.operation,
+            transaction: consent.transaction, beneficiary: consent.beneficiary, description: consent.summary,
+            consentRedirectUrl: consent.redirectURL, resourceId: consent.resourceID, createdAt: consent.createdAt,
+            expiresAt: consent.expiresAt, accessToken: accessToken)
+    }
+}
+
+extension ConsentService {
+    /// Stores a new challenge for an open consent whose challenge ran out of time (the
+    /// consent's status does not change).
+    func replaceChallenge(_ loaded: ConsentRecord, with challengeID: String) async throws -> ConsentRecord {
+        var consent = loaded
+        for _ in 0..<8 {
+            var updated = consent
+            updated.challengeID = challengeID
+            updated.updatedAt = runtime.now()
+            if try await store.updateConsent(updated, expectedVersion: consent.version) {
+                updated.version += 1
+                return updated
+            }
+            guard let reloaded = try await store.consent(id: consent.id) else { throw Problem.consentNotFound }
+            consent = reloaded
+        }
+        throw Problem.contention
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SCACore
+
+/// Partner integration (issue 9): OpenID discovery, the OAuth 2.0 endpoints, the hosted sign-in
+/// and consent pages, the consents API, and partner clients under the admin API.
+struct PartnerRoutes<Context: RequestContext> {
+    let partners: PartnerService
+    let oauth: OAuthService
+    let consents: ConsentService
+    let signIn: HostedSignIn
+    let consentPages: HostedConsent
+    /// Who may use the admin API: partner clients need `clients:read` / `clients:write`.
+    let access: AdminAccess
+    let maxBodySize: Int
+
+    struct Removed: Encodable { var clientId: String; var removed = true }
+    struct StatusReport: Decodable { var status: ConsentStatus }
+
+    func register(on router: some RouterMethods<Context>) {
+        // Discovery.
+        router.get(".well-known/openid-configuration") { _, _ in try Response.json(oauth.discovery()) }
+        router.get(".well-known/oauth-authorization-server") { _, _ in try Response.json(oauth.discovery()) }
+
+        // OAuth 2.0 endpoints: RFC 6749 error JSON, not problem JSON.
+        router.get("oauth2/authorize") { request, _ in
+            guard let query = FormBody.parse(request.uri.query ?? "") else {
+                return signIn.renderer.page(
+                    "error", title: "Sign-in not possible",
+                    ["heading": "Sign-in not possible", "message": "The request was malformed: a parameter appears twice."],
+                    status: .badRequest)
+            }
+            return try await signIn.authorize(query)
+        }
+        router.post("oauth2/token") { request, _ in
+            await oauthAnswer {
+                let form = try await oauthForm(request)
+                return try Response.json(try await oauth.token(form, authorization: request.headers[.authorization]))
+            }
+        }
+        router.post("oauth2/revoke") { request, _ in
+            await oauthAnswer {
+                let form = try await oauthForm(request)
+                try await oauth.revoke(form, authorization: request.headers[.authorization])
+                return Response(status: .ok, headers: [.cacheControl: "no-store"])
+            }
+        }
+        router.get("oauth2/userinfo") { request, _ in
+            do {
+                return try Response.json(try await oauth.userinfo(authorization: request.headers[.authorization]))
+            } catch let problem as Problem where problem.status == 401 {
+                var response = Response.problem(problem)
+                response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
+                return response
+            }
+        }
+
+        // Hosted sign-in pages.
+        router.get("hosted/style.css") { _, _ in PageRenderer.stylesheet() }
+        router.get("signin") { request, _ in try await signIn.show(request) }
+        router.post("signin/email") { request, _ in try await signIn.email(request, form: try await pageForm(request)) }
+        router.post("signin/send") { request, _ in try await signIn.send(request, form: try await pageForm(request)) }
+        router.post("signin/proof") { request, _ in try await signIn.proof(request, form: try await pageForm(request)) }
+        router.post("signin/cancel") { request, _ in try await signIn.cancel(request, form: try await pageForm(request)) }
+
+        // Hosted consent pages.
+        router.get("consents/:id") { request, context in
+            try await consentPages.show(try context.parameters.require("id"), request: request)
+        }
+        router.post("consents/:id/send") { request, context in
+            try await consentPages.send(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+        }
+        router.post("consents/:id/proof") { request, context in
+            try await consentPages.proof(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+        }
+        router.post("consents/:id/refuse") { request, context in
+            try await consentPages.refuse(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+        }
+
+        // Consents API (a partner's bearer token).
+        let api = router.group("v1/consents")
+        api.post { request, _ in
+            let body = try await request.decodeJSON(CreateConsentRequest.self, limit: maxBodySize)
+            return try Response.json(
+                try await consents.create(body, authorization: request.headers[.authorization]), status: .created)
+        }
+        api.get(":id") { request, context in
+            try Response.json(try await consents.get(try context.parameters.require("id"), authorization: request.headers[.authorization]))
+        }
+        api.delete(":id") { request, context in
+            try Response.json(try await consents.cancel(try context.parameters.require("id"), authorization: request.headers[.authorization]))
+        }
+        api.post(":id/status") { request, context in
+            let body = try await request.decodeJSON(StatusReport.self, limit: maxBodySize)
+            return try Response.json(try await consents.report(
+                try context.parameters.require("id"), status: body.status, authorization: request.headers[.authorization]))
+        }
+
+        // Partner clients (admin API, scopes clients:read / clients:write).
+        let admin = router.group("admin/v1/clients").add(middleware: AdminAuthMiddleware<Context>(access: access))
+        admin.requiring(.clientsWrite).post { request, _ in
+            let body = try await request.decodeJSON(CreatePartnerClientRequest.self, limit: maxBodySize)
+            return try Response.json(try await partners.create(body), status: .created)
+        }
+        admin.requiring(.clientsRead).get { _, _ in try Response.json(try await partners.list()) }
+        admin.requiring(.clientsWrite).delete(":id") { _, context in
+            let id = try context.parameters.require("id")
+            try await partners.remove(clientID: id)
+            return try Response.json(Removed(clientId: id))
+        }
+    }
+
+    /// A form body of a hosted page; anything else reads as an empty form (which no CSRF check passes).
+    private func pageForm(_ request: Request) async throws -> [String: String] {
+        guard FormBody.isForm(request.headers[.contentType]) else { return [:] }
+        let buffer = try await request.body.collect(upTo: maxBodySize)
+        return FormBody.parse(String(buffer: buffer)) ?? [:]
+    }
+
+    /// The form body of an OAuth endpoint (RFC 6749 §3.2).
+    private func oauthForm(_ request: Request) async throws -> [String: String] {
+        guard FormBody.isForm(request.headers[.contentType]) else {
+            throw OAuthError.invalidRequest("the body must be application/x-www-form-urlencoded")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodySize)
+        } catch {
+            throw OAuthError.invalidRequest("the body is too large")
+        }
+        guard let form = FormBody.parse(String(buffer: buffer)) else {
+            throw OAuthError.invalidRequest("the body is malformed or repeats a parameter")
+        }
+        return form
+    }
+
+    /// Runs an OAuth endpoint, answering its errors as RFC 6749 §5.2 JSON.
+    private func oauthAnswer(_ body: () async throws -> Response) async -> Response {
+        var response: Response
+        do {
+            response = try await body()
+        } catch let error as OAuthError {
+            let data = (try? JSONEncoder().encode(OAuthErrorBody(error: error.error, errorDescription: error.description))) ?? Data()
+            response = Response(
+                status: HTTPResponse.Status(code: error.status), headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            if error.basicChallenge { response.headers[.wwwAuthenticate] = "Basic realm=\"sca-server\"" }
+        } catch let problem as Problem {
+            response = Response.problem(problem)
+        } catch {
+            response = Response.problem(.internalError)
+        }
+        response.headers[.cacheControl] = "no-store"
+        response.headers[HTTPField.Name("Pragma")!] = "no-cache"
+        return response
+    }
+}

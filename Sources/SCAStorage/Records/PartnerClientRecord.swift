@@ -1,0 +1,29 @@
+import Foundation
+
+/// A partner application allowed to send users to the hosted pages (issue 9).
+public struct PartnerClientRecord: Sendable, Equatable {
+    /// The `client_id`.
+    public var id: String
+    public var name: String
+    /// SHA-256 of the client secret; nil for a public client (PKCE only).
+    public var secretHash: [UInt8]?
+    /// Exact redirect URIs of the sign-in flow.
+    public var redirectURIs: [String]
+    /// Exact URLs consents may send the user back to.
+    public var consentRedirectURIs: [String]
+    public var scopes: [String]
+    public var createdAt: Date
+
+    public init(
+        id: String, name: String, secretHash: [UInt8]?, redirectURIs: [String], consentRedirectURIs: [String],
+        scopes: [String], createdAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.secretHash = secretHash
+        self.redirectURIs = redirectURIs
+        self.consentRedirectURIs = consentRedirectURIs
+        self.scopes = scopes
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+// Partner clients, authorization codes and consents (v3-partners): load, apply, store. What a
+// move means is decided by the callers' pure rules (`ConsentRecord.move`).
+extension PostgresStore {
+    public func createPartnerClient(_ client: PartnerClientRecord) async throws {
+        let redirects = try JSONColumn.text(client.redirectURIs)
+        let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
+        let scopes = try JSONColumn.text(client.scopes)
+        do {
+            _ = try await rows(
+                """
+                INSERT INTO partner_clients (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at)
+                VALUES (\(client.id), \(client.name), \(client.secretHash.map(bytea)), \(redirects), \(consentRedirects),
+                        \(scopes), \(client.createdAt.unixSeconds))
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("id")
+        }
+    }
+
+    public func partnerClient(id: String) async throws -> PartnerClientRecord? {
+        try await rows("SELECT * FROM partner_clients WHERE id = \(id)").first.map(PartnerClientRecord.init(row:))
+    }
+
+    public func partnerClients() async throws -> [PartnerClientRecord] {
+        try await rows("SELECT * FROM partner_clients ORDER BY created_at, id").map(PartnerClientRecord.init(row:))
+    }
+
+    public func removePartnerClient(id: String) async throws -> Bool {
+        try await !rows("DELETE FROM partner_clients WHERE id = \(id) RETURNING id").isEmpty
+    }
+
+    public func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {
+        let scopes = try JSONColumn.text(grant.scopes)
+        do {
+            _ = try await rows(
+                """
+                INSERT INTO authorization_grants
+                    (code_hash, client_id, redirect_uri, user_id, session_id, scopes, nonce, code_challenge,
+                     auth_time, sealed_tokens, expires_at, redeemed_at)
+                VALUES (\(bytea(grant.codeHash)), \(grant.clientID), \(grant.redirectURI), \(grant.userID),
+                        \(grant.sessionID), \(scopes), \(grant.nonce), \(grant.codeChallenge),
+                        \(grant.authTime.unixSeconds), \(bytea(grant.sealedTokens)), \(grant.expiresAt.unixSeconds),
+                        \(grant.redeemedAt?.unixSeconds))
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("code")
+        }
+    }
+
+    /// The row is locked while it is read and marked, so of two redemptions at once, from any
+    /// instance, exactly one is first.
+    public func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
+        try await transaction { [self] connection in
+            let row = try await connection.rows(
+                "SELECT * FROM authorization_grants WHERE code_hash = \(bytea(codeHash)) FOR UPDATE", logger: logger
+            ).first
+            guard var grant = try row.map(AuthorizationGrantRecord.init(row:)) else { return .unknown }
+            if grant.redeemedAt != nil { return .alreadyRedeemed(grant) }
+            _ = try await connection.rows(
+                "UPDATE authorization_grants SET redeemed_at = \(now.unixSeconds) WHERE code_hash = \(bytea(codeHash))",
+                logger: logger)
+            grant.redeemedAt = now
+            return .redeemed(grant)
+        }
+    }
+
+    public func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
+        try await rows("SELECT * FROM authorization_grants WHERE session_id = \(sessionID)").first
+            .map(AuthorizationGrantRecord.init(row:))
+    }
+
+    public func insertConsent(_ consent: ConsentRecord) async throws {
+        let transaction = try consent.transaction.map { try JSONColumn.text($0) }
+        let beneficiary = try consent.beneficiary.map { try JSONColumn.text($0) }
+        do {
+            _ = try await rows(
+                """
+                INSERT INTO consents
+                    (id, client_id, user_id, operation, transaction_json, beneficiary_json, summary, redirect_url,
+                     resource_id, status, created_at, expires_at, updated_at, challenge_id, sealed_token, version)
+                VALUES (\(consent.id), \(consent.clientID), \(consent.userID), \(consent.operation.rawValue),
+                        \(transaction), \(beneficiary), \(consent.summary), \(consent.redirectURL), \(consent.resourceID),
+                        \(consent.status.rawValue), \(consent.createdAt.unixSeconds), \(consent.expiresAt.unixSeconds),
+                        \(consent.updatedAt.unixSeconds), \(consent.challengeID), \(consent.sealedToken.map(bytea)),
+                        \(consent.version))
+                """)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("id")
+        }
+    }
+
+    public func consent(id: String) async throws -> ConsentRecord? {
+        try await rows("SELECT * FROM consents WHERE id = \(id)").first.map(ConsentRecord.init(row:))
+    }
+
+    public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
+        let transaction = try consent.transaction.map { try JSONColumn.text($0) }
+        let beneficiary = try consent.beneficiary.map { try JSONColumn.text($0) }
+        let updated = try await rows(
+            """
+            UPDATE consents SET
+                client_id = \(consent.clientID), user_id = \(consent.userID), operation = \(consent.operation.rawValue),
+                transaction_json = \(transaction), beneficiary_json = \(beneficiary), summary = \(consent.summary),
+                redirect_url = \(consent.redirectURL), resource_id = \(consent.resourceID),
+                status = \(consent.status.rawValue), created_at = \(consent.createdAt.unixSeconds),
+                expires_at = \(consent.expiresAt.unixSeconds), updated_at = \(consent.updatedAt.unixSeconds),
+                challenge_id = \(consent.challengeID), sealed_token = \(consent.sealedToken.map(bytea)),
+                version = \(expectedVersion + 1)
+            WHERE id = \(consent.id) AND version = \(expectedVersion)
+            RETURNING id
+            """)
+        return updated.count == 1
+    }
+}

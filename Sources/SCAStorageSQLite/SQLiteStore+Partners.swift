@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+// Partner clients, authorization codes and consents (v3-partners): load, apply, store. What a
+// move means is decided by the callers' pure rules (`ConsentRecord.move`).
+extension SQLiteStore {
+    public func createPartnerClient(_ client: PartnerClientRecord) async throws {
+        let redirects = try JSONColumn.text(client.redirectURIs)
+        let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
+        let scopes = try JSONColumn.text(client.scopes)
+        try await writer.write { db in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO partner_clients
+                            (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        client.id, client.name, client.secretHash.map { Data($0) }, redirects, consentRedirects, scopes,
+                        client.createdAt.unixSeconds,
+                    ])
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("id")
+            }
+        }
+    }
+
+    public func partnerClient(id: String) async throws -> PartnerClientRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM partner_clients WHERE id = ?", arguments: [id])
+                .map(PartnerClientRecord.init(row:))
+        }
+    }
+
+    public func partnerClients() async throws -> [PartnerClientRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM partner_clients ORDER BY created_at, id").map(PartnerClientRecord.init(row:))
+        }
+    }
+
+    public func removePartnerClient(id: String) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM partner_clients WHERE id = ?", arguments: [id])
+            return db.changesCount == 1
+        }
+    }
+
+    public func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {
+        let scopes = try JSONColumn.text(grant.scopes)
+        try await writer.write { db in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO authorization_grants
+                            (code_hash, client_id, redirect_uri, user_id, session_id, scopes, nonce, code_challenge,
+                             auth_time, sealed_tokens, expires_at, redeemed_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        Data(grant.codeHash), grant.clientID, grant.redirectURI, grant.userID, grant.sessionID, scopes,
+                        grant.nonce, grant.codeChallenge, grant.authTime.unixSeconds, Data(grant.sealedTokens),
+                        grant.expiresAt.unixSeconds, grant.redeemedAt?.unixSeconds,
+                    ])
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("code")
+            }
+        }
+    }
+
+    public func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
+        try await writer.write { db in
+            guard
+                var grant = try Row.fetchOne(
+                    db, sql: "SELECT * FROM authorization_grants WHERE code_hash = ?", arguments: [Data(codeHash)]
+                ).map(AuthorizationGrantRecord.init(row:))
+            else { return .unknown }
+            if grant.redeemedAt != nil { return .alreadyRedeemed(grant) }
+            try db.execute(
+                sql: "UPDATE authorization_grants SET redeemed_at = ? WHERE code_hash = ?",
+                arguments: [now.unixSeconds, Data(codeHash)])
+            grant.redeemedAt = now
+            return .redeemed(grant)
+        }
+    }
+
+    public func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM authorization_grants WHERE session_id = ?", arguments: [sessionID])
+                .map(AuthorizationGrantRecord.init(row:))
+        }
+    }
+
+    public func insertConsent(_ consent: ConsentRecord) async throws {
+        let columns = try ConsentColumns(consent)
+        try await writer.write { db in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO consents
+                            (id, client_id, user_id, operation, transaction_json, beneficiary_json, summary,
+                             redirect_url, resource_id, status, created_at, expires_at, updated_at, challenge_id,
+                             sealed_token, version)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        consent.id, consent.clientID, consent.userID, consent.operation.rawValue, columns.transaction,
+                        columns.beneficiary, consent.summary, consent.redirectURL, consent.resourceID,
+                        consent.status.rawValue, consent.createdAt.unixSeconds, consent.expiresAt.unixSeconds,
+                        consent.updatedAt.unixSeconds, consent.challengeID, consent.sealedToken.map { Data($0) },
+                        consent.version,
+                    ])
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("id")
+            }
+        }
+    }
+
+    public func consent(id: String) async throws -> ConsentRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM consents WHERE id = ?", arguments: [id]).map(ConsentRecord.init(row:))
+        }
+    }
+
+    public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
+        let columns = try ConsentColumns(consent)
+        return try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE consents SET
+                        client_id = ?, user_id = ?, operation = ?, transaction_json = ?, beneficiary_json = ?,
+                        summary = ?, redirect_url = ?, resource_id = ?, status = ?, created_at = ?, expires_at = ?,
+                        updated_at = ?, challenge_id = ?, sealed_token = ?, version = ?
+                    WHERE id = ? AND version = ?
+                    """,
+                arguments: [
+                    consent.clientID, consent.userID, consent.operation.rawValue, columns.transaction,
+                    columns.beneficiary, consent.summary, consent.redirectURL, consent.resourceID,
+                    consent.status.rawValue, consent.createdAt.unixSeconds, consent.expiresAt.unixSeconds,
+                    consent.updatedAt.unixSeconds, consent.challengeID, consent.sealedToken.map { Data($0) },
+                    expectedVersion + 1, consent.id, expectedVersion,
+                ])
+            return db.changesCount == 1
+        }
+    }
+}
+
+/// The JSON columns of a consent.
+private struct ConsentColumns {
+    var transaction: String?
+    var beneficiary: String?
+
+    init(_ consent: ConsentRecord) throws {
+        transaction = try consent.transaction.map { try JSONColumn.text($0) }
+        beneficiary = try consent.beneficiary.map { try JSONColumn.text($0) }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import SCACore
+import SCAServer
+
+/// `sca-server client …`: partner clients of the hosted pages (issue 9), on the server's database.
+struct ClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client", abstract: "Manage partner clients (OAuth 2.0 / OpenID Connect, consents).",
+        subcommands: [Create.self, List.self, Remove.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a partner client; its secret is printed once and never again.")
+        @OptionGroup var common: CommonOptions
+        @Option(help: "Name the user sees on the pages.") var name: String
+        @Option(name: .customLong("redirect-uri"), help: "Exact sign-in redirect URI; repeat for several.") var redirectURIs: [String]
+        @Option(name: .customLong("consent-redirect-uri"), help: "Exact consent redirect URL; repeat for several.")
+        var consentRedirectURIs: [String] = []
+        @Option(help: "A scope the client may ask for; repeat for several (default: all).") var scope: [String] = []
+        @Flag(help: "A public client (native or browser app): no secret, PKCE only.") var publicClient = false
+
+        func run() async throws {
+            try await withServices(common) { services in
+                let client = try await services.partners.create(CreatePartnerClientRequest(
+                    name: name, redirectUris: redirectURIs, consentRedirectUris: consentRedirectURIs,
+                    scopes: scope.isEmpty ? nil : scope, publicClient: publicClient))
+                print("client_id: \(client.clientId)")
+                if let secret = client.clientSecret {
+                    print("client_secret: \(secret)  (shown once; store it now)")
+                }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List partner clients.")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withServices(common) { services in
+                for client in try await services.partners.list() {
+                    print("\(client.clientId)  \(client.name)  \(client.publicClient ? "public" : "confidential")  "
+                        + "redirects: \(client.redirectUris.joined(separator: " "))")
+                }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a partner client.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The client_id.") var clientID: String
+
+        func run() async throws {
+            try await withServices(common) { services in
+                try await services.partners.remove(clientID: clientID)
+                print("removed \(clientID)")
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SCACore
+import SCAStorage
+import Testing
+
+// Partner clients, authorization codes and consents (v3-partners, issue 9).
+extension StoreConformance {
+    func partnerClientRoundTrip() async throws {
+        let confidential = PartnerClientRecord(
+            id: "cli_a", name: "Shop", secretHash: [1, 2, 3], redirectURIs: ["https://shop.example/cb", "com.shop.app:/cb"],
+            consentRedirectURIs: ["https://shop.example/consent"], scopes: ["openid", "offline"], createdAt: t0)
+        let publicClient = PartnerClientRecord(
+            id: "cli_b", name: "App", secretHash: nil, redirectURIs: ["http://localhost:5000/cb"], consentRedirectURIs: [],
+            scopes: ["openid"], createdAt: t0 + 1)
+        try await store.createPartnerClient(confidential)
+        try await store.createPartnerClient(publicClient)
+        #expect(try await store.partnerClient(id: "cli_a") == confidential)
+        #expect(try await store.partnerClients() == [confidential, publicClient])
+        await #expect(throws: StoreError.conflict("id")) { try await store.createPartnerClient(confidential) }
+        #expect(try await store.removePartnerClient(id: "cli_a"))
+        #expect(try await !store.removePartnerClient(id: "cli_a"))
+        #expect(try await store.partnerClient(id: "cli_a") == nil)
+    }
+
+    func authorizationCodesRedeemOnce() async throws {
+        let grant = AuthorizationGrantRecord(
+            codeHash: [9, 9, 9], clientID: "cli_a", redirectURI: "https://shop.example/cb", userID: "u1", sessionID: "s1",
+            scopes: ["openid"], nonce: "n-1", codeChallenge: "challenge", authTime: t0, sealedTokens: [7, 7],
+            expiresAt: t0 + 60)
+        try await store.insertAuthorizationGrant(grant)
+        #expect(try await store.authorizationGrant(sessionID: "s1") == grant)
+        #expect(try await store.redeemAuthorizationCode(codeHash: [1], now: t0) == .unknown)
+        let results = try await inParallel(8) { try await store.redeemAuthorizationCode(codeHash: [9, 9, 9], now: t0 + 1) }
+        var redeemed = grant
+        redeemed.redeemedAt = t0 + 1
+        #expect(results.filter { $0 == .redeemed(redeemed) }.count == 1)
+        #expect(results.filter { $0 == .alreadyRedeemed(redeemed) }.count == 7)
+    }
+
+    func consentCompareAndSet() async throws {
+        let consent = ConsentRecord(
+            id: "cst_1", clientID: "cli_a", userID: "u1", operation: .payment,
+            transaction: Transaction(amount: "12.50", currency: "EUR", payee: .init(name: "Bob", iban: "FR7630006000011234567890189")),
+            redirectURL: "https://shop.example/consent", resourceID: "order-7", createdAt: t0, expiresAt: t0 + 900)
+        try await store.insertConsent(consent)
+        #expect(try await store.consent(id: "cst_1") == consent)
+        await #expect(throws: StoreError.conflict("id")) { try await store.insertConsent(consent) }
+        var started = consent
+        let moved = started.move(to: .started, now: t0 + 5)
+        #expect(moved)
+        started.challengeID = "ch_1"
+        started.sealedToken = [4, 5]
+        started.beneficiary = ConsentBeneficiary(name: "Bob", iban: "DE89370400440532013000")
+        started.summary = "words"
+        let candidate = started
+        let results = try await inParallel(6) { try await store.updateConsent(candidate, expectedVersion: 0) }
+        #expect(results.filter { $0 }.count == 1)
+        started.version = 1
+        #expect(try await store.consent(id: "cst_1") == started)
+    }
+}
