@@ -48,7 +48,7 @@ struct SchemathesisTests {
             "run", "http://127.0.0.1:\(port)/openapi.yaml",
             "--checks", "not_a_server_error,response_schema_conformance",
             "--phases", "examples,coverage,fuzzing",
-            "--max-examples", "15", "--seed", "15", "--workers", "2",
+            "--max-examples", "15", "--seed", "15", "--workers", "1",
             "--request-timeout", "10",
             "--suppress-health-check", "all",
             "--header", "Authorization: Bearer \(Self.adminKey)",
