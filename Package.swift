@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "SCACore", targets: ["SCACore"]),
+        .library(name: "SCAWebAuthn", targets: ["SCAWebAuthn"]),
         .library(name: "SCAStorage", targets: ["SCAStorage"]),
         .library(name: "SCAStorageSQLite", targets: ["SCAStorageSQLite"]),
         .library(name: "SCAStoragePostgres", targets: ["SCAStoragePostgres"]),
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
@@ -36,6 +39,18 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Passkeys: the WebAuthn relying party's checks (CBOR, COSE, authenticator data,
+        // attestation), pure code like SCACore but kept apart so the SDK does not carry X.509.
+        .target(
+            name: "SCAWebAuthn",
+            dependencies: [
+                "SCACore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // The store protocol, written in atomic domain operations.
@@ -114,6 +129,12 @@ let package = Package(
         // What several test targets share (the hand-moved clock), written once.
         .target(name: "SCATestSupport", path: "Tests/SCATestSupport"),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
+        // Fixtures captured from Chromium's virtual authenticator (Fixtures/capture-fixtures.py).
+        .testTarget(
+            name: "SCAWebAuthnTests",
+            dependencies: ["SCAWebAuthn", "SCACore", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Fixtures")]
+        ),
         // One conformance suite for every backend: SQLite always, PostgreSQL when
         // SCA_TEST_POSTGRES_URL is set.
         .testTarget(
