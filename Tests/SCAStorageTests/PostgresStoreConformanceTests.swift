@@ -112,4 +112,11 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelRateConsumersGetExactlyTheLimit() }
     }
     @Test func decoySubjectRoundTrip() async throws { try await check { try await $0.decoySubjectRoundTrip() } }
+
+    // Passkeys (v3-passkeys)
+    @Test func passkeyRegistrationRoundTrip() async throws { try await check { try await $0.passkeyRegistrationRoundTrip() } }
+    @Test func passkeyCounterIsComparedAndSet() async throws { try await check { try await $0.passkeyCounterIsComparedAndSet() } }
+    @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
+        try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
+    }
 }
