@@ -78,6 +78,7 @@ let package = Package(
             name: "SCAServer",
             dependencies: [
                 "SCACore",
+                "SCAWebAuthn",
                 "SCAStorage",
                 "SCAStorageSQLite",
                 "SCAStoragePostgres",

@@ -20,6 +20,8 @@ public struct SCAServices: Sendable {
     public let tokens: TokenService
     public let devices: DeviceService
     public let account: AccountService
+    /// Passkeys: registration after SCA, listing, removal (issue 11).
+    public let passkeys: PasskeyService
     /// The security events' trail and counters.
     public let audit: AuditTrail
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
@@ -124,9 +126,12 @@ public struct SCAServices: Sendable {
             audit: audit)
         let devices = DeviceService(
             store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
+        let passkeys = PasskeyService(
+            store: store, box: box, tokens: tokens, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
+            passkeys: passkeys,
             audit: audit, metrics: metrics,
             passwordHashing: hashing,
             outbox: outbox, logger: logger)
@@ -150,6 +155,9 @@ public struct SCAServices: Sendable {
             users: users, devices: devices, adminKey: configuration.adminKey,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
+        // Passkeys (issue 11).
+        PasskeyRoutes(passkeys: passkeys, maxBodySize: configuration.maxBodySize).register(on: routes)
+        PasskeyAdminRoutes(passkeys: passkeys, users: users, adminKey: configuration.adminKey).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
         routes.answerOtherMethods()

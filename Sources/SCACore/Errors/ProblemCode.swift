@@ -63,4 +63,14 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let unsupportedMediaType = ProblemCode(rawValue: "request.unsupported_media_type")
     /// A consuming introspection of a transaction-bound token named no transaction (`400`).
     public static let transactionRequired = ProblemCode(rawValue: "request.transaction_required")
+    // Passkeys (issue 11).
+    /// Passkeys are not configured on this server (`webauthn.rpId`, `webauthn.origins`).
+    public static let passkeyUnavailable = ProblemCode(rawValue: "passkey.unavailable")
+    /// A registration or assertion failed one of the relying party's checks.
+    public static let passkeyInvalid = ProblemCode(rawValue: "passkey.invalid")
+    /// A registration challenge that is not this user's, expired or used already.
+    public static let passkeyChallengeInvalid = ProblemCode(rawValue: "passkey.challenge_invalid")
+    public static let passkeyAlreadyRegistered = ProblemCode(rawValue: "passkey.already_registered")
+    public static let passkeyLimitReached = ProblemCode(rawValue: "passkey.limit_reached")
+    public static let passkeyNotFound = ProblemCode(rawValue: "passkey.not_found")
 }

@@ -30,4 +30,11 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     /// A send or challenge refused by a budget across challenges (issue 15); details name the
     /// budget (`destination`, `user`, `client`, `global`) and the action, never the destination.
     case rateLimited = "rate.limited"
+    // Passkeys (issue 11).
+    /// Outcome `success`, or `rejected` with the failed check in details.
+    case passkeyRegistered = "passkey.registered"
+    /// Removed by its owner or (actor `admin`) an operator.
+    case passkeyRemoved = "passkey.removed"
+    /// Its signature counter went backwards: marked suspect and refused from then on.
+    case passkeySuspect = "passkey.suspect"
 }

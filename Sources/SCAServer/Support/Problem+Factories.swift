@@ -167,4 +167,20 @@ extension Problem {
     static let transactionRequired = Problem(
         status: 400, code: .transactionRequired, title: "Transaction required",
         detail: "consume: true needs the transaction the token was issued for.")
+
+    // Passkeys (issue 11).
+    static let passkeyUnavailable = Problem(
+        status: 404, code: .passkeyUnavailable, title: "Passkeys unavailable",
+        detail: "This server has no WebAuthn relying party configured.")
+    /// One generic refusal: the audit trail names the check that failed.
+    static let passkeyInvalid = Problem(
+        status: 400, code: .passkeyInvalid, title: "Passkey refused", detail: "The passkey response did not verify.")
+    static let passkeyChallengeInvalid = Problem(
+        status: 400, code: .passkeyChallengeInvalid, title: "Registration challenge invalid",
+        detail: "Ask for new registration options.")
+    static let passkeyAlreadyRegistered = Problem(
+        status: 409, code: .passkeyAlreadyRegistered, title: "Passkey already registered")
+    static let passkeyLimitReached = Problem(
+        status: 409, code: .passkeyLimitReached, title: "Too many passkeys", detail: "Remove a passkey before adding another.")
+    static let passkeyNotFound = Problem(status: 404, code: .passkeyNotFound, title: "Passkey not found")
 }
