@@ -204,4 +204,28 @@ struct PasskeyRegistrationTests {
             #expect(response.problem?.code == .passkeyUnavailable)
         }
     }
+
+    @Test("webauthn settings: rpId and origins together, origins exact, the second category knowledge or inherence")
+    func settings() throws {
+        var configuration = ServerConfiguration()
+        configuration.webauthnRPID = "bank.example"
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.webauthnOrigins = ["https://bank.example/login"]
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.webauthnOrigins = ["https://bank.example", "http://localhost:8080"]
+        try configuration.validate()
+        #expect(configuration.relyingParty?.origins == ["https://bank.example", "http://localhost:8080"])
+        configuration.webauthnUserVerifiedCategory = .possession
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        let loaded = try ConfigurationLoader().load(
+            file: nil,
+            environment: [
+                "SCA_WEBAUTHN_RP_ID": "localhost", "SCA_WEBAUTHN_ORIGINS": "http://localhost:8080, http://localhost:9090",
+                "SCA_WEBAUTHN_ATTESTATION": "direct", "SCA_WEBAUTHN_USER_VERIFIED_CATEGORY": "knowledge",
+            ],
+            flags: [:])
+        #expect(loaded.webauthnOrigins == ["http://localhost:8080", "http://localhost:9090"])
+        #expect(loaded.relyingParty?.attestation == .direct)
+        #expect(loaded.webauthnUserVerifiedCategory == .knowledge)
+    }
 }
