@@ -128,7 +128,10 @@ let package = Package(
             ]
         ),
         // What several test targets share (the hand-moved clock), written once.
-        .target(name: "SCATestSupport", path: "Tests/SCATestSupport"),
+        // It also holds the software passkey authenticator the server and SDK tests register with.
+        .target(
+            name: "SCATestSupport", dependencies: ["SCACore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/SCATestSupport"),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
         // Fixtures captured from Chromium's virtual authenticator (Fixtures/capture-fixtures.py).
         .testTarget(

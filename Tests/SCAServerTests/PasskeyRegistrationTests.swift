@@ -1,6 +1,7 @@
 import Foundation
 import SCACore
 import SCAServer
+import SCATestSupport
 import Testing
 
 /// Registering a passkey needs its own SCA (RTS art. 24): options and registration take a

@@ -4,25 +4,25 @@ import SCACore
 
 /// A platform authenticator as the tests play it: one P-256 credential, `none` attestation, a
 /// signature counter, and the client data a browser at `origin` would write.
-final class SoftwarePasskey: @unchecked Sendable {
-    let key = P256.Signing.PrivateKey()
-    let credentialID: [UInt8] = (0..<16).map { _ in UInt8.random(in: 0...255) }
-    let rpID: String
-    var origin: String
+public final class SoftwarePasskey: @unchecked Sendable {
+    public let key = P256.Signing.PrivateKey()
+    public let credentialID: [UInt8] = (0..<16).map { _ in UInt8.random(in: 0...255) }
+    public let rpID: String
+    public var origin: String
     /// The counter the next signature carries (then incremented); 0 stays 0 (no counter).
-    var signCount: UInt32
-    var userHandle: [UInt8]?
+    public var signCount: UInt32
+    public var userHandle: [UInt8]?
 
-    init(rpID: String = "localhost", origin: String = "http://localhost:8080", signCount: UInt32 = 1) {
+    public init(rpID: String = "localhost", origin: String = "http://localhost:8080", signCount: UInt32 = 1) {
         self.rpID = rpID
         self.origin = origin
         self.signCount = signCount
     }
 
-    var credentialIDText: String { Base64URL.encode(credentialID) }
+    public var credentialIDText: String { Base64URL.encode(credentialID) }
 
     /// `navigator.credentials.create` for `options`.
-    func register(_ options: PasskeyCreationOptions, userVerified: Bool = true) -> PasskeyRegistrationCredential {
+    public func register(_ options: PasskeyCreationOptions, userVerified: Bool = true) -> PasskeyRegistrationCredential {
         userHandle = Base64URL.decode(options.user.id)
         let clientData = clientDataJSON(type: "webauthn.create", challenge: options.challenge)
         let raw = key.publicKey.x963Representation
@@ -44,7 +44,7 @@ final class SoftwarePasskey: @unchecked Sendable {
     }
 
     /// `navigator.credentials.get` over `challenge` (base64url).
-    func assert(challenge: String, userVerified: Bool = true) -> PasskeyAssertionCredential {
+    public func assert(challenge: String, userVerified: Bool = true) -> PasskeyAssertionCredential {
         let clientData = clientDataJSON(type: "webauthn.get", challenge: challenge)
         var flags: UInt8 = 0x01
         if userVerified { flags |= 0x04 }

@@ -1,12 +1,12 @@
 /// The little CBOR the tests' software authenticator writes: unsigned and negative integers,
 /// byte and text strings, maps (definite lengths, keys in the order given).
-indirect enum TestCBOR {
+public indirect enum TestCBOR {
     case int(Int64)
     case bytes([UInt8])
     case text(String)
     case map([(TestCBOR, TestCBOR)])
 
-    var encoded: [UInt8] {
+    public var encoded: [UInt8] {
         switch self {
         case .int(let value):
             return value >= 0 ? Self.head(0, UInt64(value)) : Self.head(1, UInt64(-1 - value))
@@ -30,7 +30,7 @@ indirect enum TestCBOR {
         }
     }
 
-    static func bigEndian(_ value: UInt64, count: Int) -> [UInt8] {
+    public static func bigEndian(_ value: UInt64, count: Int) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(count - 1 - $0))) }
     }
 }
