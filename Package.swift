@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "SCACore", targets: ["SCACore"]),
+        .library(name: "SCAWebAuthn", targets: ["SCAWebAuthn"]),
         .library(name: "SCAStorage", targets: ["SCAStorage"]),
         .library(name: "SCAStorageSQLite", targets: ["SCAStorageSQLite"]),
         .library(name: "SCAStoragePostgres", targets: ["SCAStoragePostgres"]),
@@ -30,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The hosted sign-in and consent pages (issue 9).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
@@ -38,6 +41,18 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Passkeys: the WebAuthn relying party's checks (CBOR, COSE, authenticator data,
+        // attestation), pure code like SCACore but kept apart so the SDK does not carry X.509.
+        .target(
+            name: "SCAWebAuthn",
+            dependencies: [
+                "SCACore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // The store protocol, written in atomic domain operations.
@@ -65,6 +80,7 @@ let package = Package(
             name: "SCAServer",
             dependencies: [
                 "SCACore",
+                "SCAWebAuthn",
                 "SCAStorage",
                 "SCAStorageSQLite",
                 "SCAStoragePostgres",
@@ -115,8 +131,17 @@ let package = Package(
             ]
         ),
         // What several test targets share (the hand-moved clock), written once.
-        .target(name: "SCATestSupport", path: "Tests/SCATestSupport"),
+        // It also holds the software passkey authenticator the server and SDK tests register with.
+        .target(
+            name: "SCATestSupport", dependencies: ["SCACore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/SCATestSupport"),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
+        // Fixtures captured from Chromium's virtual authenticator (Fixtures/capture-fixtures.py).
+        .testTarget(
+            name: "SCAWebAuthnTests",
+            dependencies: ["SCAWebAuthn", "SCACore", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Fixtures")]
+        ),
         // One conformance suite for every backend: SQLite always, PostgreSQL when
         // SCA_TEST_POSTGRES_URL is set.
         .testTarget(

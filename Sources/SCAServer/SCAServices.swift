@@ -20,6 +20,8 @@ public struct SCAServices: Sendable {
     public let tokens: TokenService
     public let devices: DeviceService
     public let account: AccountService
+    /// Passkeys: registration after SCA, listing, removal (issue 11).
+    public let passkeys: PasskeyService
     /// The security events' trail and counters.
     public let audit: AuditTrail
     /// Scoped admin keys (`sca-server admin-key`), issue 13.
@@ -139,9 +141,12 @@ public struct SCAServices: Sendable {
             audit: audit)
         let devices = DeviceService(
             store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
+        let passkeys = PasskeyService(
+            store: store, box: box, tokens: tokens, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
+            passkeys: passkeys,
             audit: audit,
             adminKeys: AdminKeyService(store: store, runtime: runtime, audit: audit),
             adminAccess: AdminAccess(
@@ -173,6 +178,9 @@ public struct SCAServices: Sendable {
         // Risk engine and exemptions (issue 12).
         BeneficiaryRoutes(beneficiaries: beneficiaries, maxBodySize: configuration.maxBodySize).register(on: routes)
         RiskAdminRoutes(risk: risk, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
+        // Passkeys (issue 11).
+        PasskeyRoutes(passkeys: passkeys, maxBodySize: configuration.maxBodySize).register(on: routes)
+        PasskeyAdminRoutes(passkeys: passkeys, users: users, access: adminAccess).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
         // Hosted pages for partners (issue 9).

@@ -228,6 +228,28 @@ public protocol SCAStore: Sendable {
     /// version is still `expectedVersion`.
     /// - Returns: false when another update came first.
     func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool
+    // MARK: Passkeys (v3-passkeys)
+
+    /// Stores `passkey` unless its credential id is registered already or its user has
+    /// `maximumPerUser` passkeys, decided with the user's registrations serialised
+    /// (`PasskeyRegistration.decide`).
+    func registerPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyRegistration
+    func passkey(id: String) async throws -> PasskeyRecord?
+    func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord?
+    /// A user's passkeys, oldest first.
+    func passkeys(userID: String) async throws -> [PasskeyRecord]
+    /// - Returns: false when there is no such passkey.
+    func deletePasskey(id: String) async throws -> Bool
+    /// Compare-and-set after a verified assertion: stores `signCount`, `backedUp` and
+    /// `lastUsedAt` only if the passkey is still active with the counter `expectedSignCount`,
+    /// so of two assertions checked against the same counter only one is accepted.
+    /// - Returns: false when the passkey changed meanwhile (or is gone, or suspect).
+    func recordPasskeyUse(
+        id: String, expectedSignCount: Int64, signCount: Int64, backedUp: Bool, now: Date
+    ) async throws -> Bool
+    /// Marks a passkey suspect (its counter went backwards).
+    /// - Returns: the passkey after the change, or nil when there is no such passkey.
+    func markPasskeySuspect(id: String) async throws -> PasskeyRecord?
 
     // MARK: Health
 

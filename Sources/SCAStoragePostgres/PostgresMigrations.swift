@@ -462,5 +462,31 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // v3-passkeys: WebAuthn credentials registered to users (issue 11). The credential id
+        // is unique across users; a counter that goes backwards marks a row `suspect`.
+        (
+            "v3-passkeys",
+            [
+                """
+                CREATE TABLE passkeys (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    credential_id BYTEA NOT NULL UNIQUE,
+                    public_key BYTEA NOT NULL,
+                    sign_count BIGINT NOT NULL,
+                    backup_eligible BOOLEAN NOT NULL,
+                    backed_up BOOLEAN NOT NULL,
+                    aaguid BYTEA NOT NULL,
+                    attestation_type TEXT NOT NULL,
+                    attestation_format TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    last_used_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX passkeys_user_id ON passkeys (user_id)",
+            ]
+        ),
     ]
 }

@@ -347,5 +347,29 @@ enum SQLiteMigrations {
             );
             """
         ),
+        // v3-passkeys: WebAuthn credentials registered to users (issue 11). The credential id
+        // is unique across users; a counter that goes backwards marks a row `suspect`.
+        (
+            "v3-passkeys",
+            """
+            CREATE TABLE passkeys (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id),
+                credential_id BLOB NOT NULL UNIQUE,
+                public_key BLOB NOT NULL,
+                sign_count INTEGER NOT NULL,
+                backup_eligible INTEGER NOT NULL,
+                backed_up INTEGER NOT NULL,
+                aaguid BLOB NOT NULL,
+                attestation_type TEXT NOT NULL,
+                attestation_format TEXT NOT NULL,
+                name TEXT NOT NULL,
+                status TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                last_used_at REAL
+            );
+            CREATE INDEX passkeys_user_id ON passkeys (user_id);
+            """
+        ),
     ]
 }

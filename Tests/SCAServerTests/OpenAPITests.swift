@@ -19,6 +19,9 @@ struct OpenAPITests {
                 "/admin/v1/users/{id}:", "/admin/v1/users/{id}/totp:", "/admin/v1/users/{id}/unblock:",
                 "/admin/v1/users/{id}/activations:", "/admin/v1/devices/{id}:", "/admin/v1/devices/{id}/block:",
                 "/admin/v1/devices/{id}/unblock:", "/.well-known/jwks.json:", "/health/live:", "/health/ready:", "/metrics:",
+                // Passkeys (issue 11).
+                "/v1/passkeys/registration/options:", "/v1/passkeys:", "/v1/passkeys/{id}:", "/admin/v1/users/{id}/passkeys:",
+                "/admin/v1/passkeys/{id}:",
             ] {
                 #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
             }
@@ -33,6 +36,9 @@ struct OpenAPITests {
                 .serverUnavailable,
                 // Partner clients and consents (issue 9).
                 .clientNotFound, .consentNotFound, .consentClosed, .consentRedirectNotRegistered,
+                // Passkeys (issue 11).
+                .passkeyUnavailable, .passkeyInvalid, .passkeyChallengeInvalid, .passkeyAlreadyRegistered,
+                .passkeyLimitReached, .passkeyNotFound,
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }

@@ -129,4 +129,11 @@ struct PostgresStoreConformanceTests {
     @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }
     @Test func authorizationCodesRedeemOnce() async throws { try await check { try await $0.authorizationCodesRedeemOnce() } }
     @Test func consentCompareAndSet() async throws { try await check { try await $0.consentCompareAndSet() } }
+
+    // Passkeys (v3-passkeys)
+    @Test func passkeyRegistrationRoundTrip() async throws { try await check { try await $0.passkeyRegistrationRoundTrip() } }
+    @Test func passkeyCounterIsComparedAndSet() async throws { try await check { try await $0.passkeyCounterIsComparedAndSet() } }
+    @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
+        try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
+    }
 }

@@ -1102,4 +1102,69 @@ struct StoreConformance {
         try await store.updateUser(id: "u1", UserUpdate(roles: []))
         #expect(try await store.user(id: "u1")?.roles == [])
     }
+
+    // MARK: Passkeys (v3-passkeys)
+
+    func makePasskey(_ id: String, userID: String = "u1", credential: UInt8, at time: Date? = nil) -> PasskeyRecord {
+        PasskeyRecord(
+            id: id, userID: userID, credentialID: [credential, 1, 2, 3], publicKey: [0xA5, credential], signCount: 0,
+            backupEligible: true, backedUp: false, aaguid: [UInt8](repeating: 0, count: 16), attestationType: "none",
+            attestationFormat: "none", name: "Key \(id)", createdAt: time ?? t0)
+    }
+
+    func passkeyRegistrationRoundTrip() async throws {
+        try await store.createUser(makeUser())
+        try await store.createUser(makeUser("u2", email: "bob@example.com"))
+        let first = makePasskey("pk_1", credential: 1)
+        #expect(try await store.registerPasskey(first, maximumPerUser: 2) == .registered(first))
+        #expect(try await store.passkey(id: "pk_1") == first)
+        #expect(try await store.passkey(credentialID: [1, 1, 2, 3]) == first)
+        #expect(try await store.passkey(credentialID: [9]) == nil)
+        // The credential id is unique across users.
+        #expect(try await store.registerPasskey(makePasskey("pk_2", userID: "u2", credential: 1), maximumPerUser: 2) == .duplicateCredential)
+        let second = makePasskey("pk_3", credential: 3, at: t0 + 1)
+        #expect(try await store.registerPasskey(second, maximumPerUser: 2) == .registered(second))
+        #expect(try await store.registerPasskey(makePasskey("pk_4", credential: 4), maximumPerUser: 2) == .limitReached)
+        #expect(try await store.passkeys(userID: "u1") == [first, second])
+        #expect(try await store.passkeys(userID: "u2") == [])
+        #expect(try await store.deletePasskey(id: "pk_1"))
+        #expect(try await store.deletePasskey(id: "pk_1") == false)
+        #expect(try await store.passkeys(userID: "u1") == [second])
+    }
+
+    func passkeyCounterIsComparedAndSet() async throws {
+        try await store.createUser(makeUser())
+        var passkey = makePasskey("pk_1", credential: 1)
+        passkey.signCount = 5
+        _ = try await store.registerPasskey(passkey, maximumPerUser: 10)
+        #expect(try await store.recordPasskeyUse(id: "pk_1", expectedSignCount: 4, signCount: 6, backedUp: true, now: t0 + 1) == false)
+        #expect(try await store.recordPasskeyUse(id: "pk_1", expectedSignCount: 5, signCount: 6, backedUp: true, now: t0 + 1))
+        let used = try #require(try await store.passkey(id: "pk_1"))
+        #expect(used.signCount == 6 && used.backedUp && used.lastUsedAt == t0 + 1)
+        // Two assertions checked against the same counter: one lands.
+        let store = self.store
+        let t0 = self.t0
+        let results = try await inParallel(8) {
+            try await store.recordPasskeyUse(id: "pk_1", expectedSignCount: 6, signCount: 7, backedUp: true, now: t0 + 2)
+        }
+        #expect(results.filter { $0 }.count == 1)
+        // A suspect passkey takes no more uses.
+        #expect(try await store.markPasskeySuspect(id: "pk_1")?.status == .suspect)
+        #expect(try await store.recordPasskeyUse(id: "pk_1", expectedSignCount: 7, signCount: 8, backedUp: true, now: t0 + 3) == false)
+        #expect(try await store.markPasskeySuspect(id: "pk_none") == nil)
+    }
+
+    func parallelPasskeyRegistrationsRespectTheLimit() async throws {
+        try await store.createUser(makeUser())
+        let store = self.store
+        let candidates = (0..<12).map { makePasskey("pk_\($0)", credential: UInt8($0)) }
+        let results = try await withThrowingTaskGroup(of: PasskeyRegistration.self) { group in
+            for candidate in candidates { group.addTask { try await store.registerPasskey(candidate, maximumPerUser: 5) } }
+            var results: [PasskeyRegistration] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        #expect(results.filter { $0 == .limitReached }.count == 7)
+        #expect(try await store.passkeys(userID: "u1").count == 5)
+    }
 }

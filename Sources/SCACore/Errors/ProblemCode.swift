@@ -79,4 +79,14 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let consentClosed = ProblemCode(rawValue: "consent.closed")
     /// `consentRedirectUrl` is not one the client registered.
     public static let consentRedirectNotRegistered = ProblemCode(rawValue: "consent.redirect_not_registered")
+    // Passkeys (issue 11).
+    /// Passkeys are not configured on this server (`webauthn.rpId`, `webauthn.origins`).
+    public static let passkeyUnavailable = ProblemCode(rawValue: "passkey.unavailable")
+    /// A registration or assertion failed one of the relying party's checks.
+    public static let passkeyInvalid = ProblemCode(rawValue: "passkey.invalid")
+    /// A registration challenge that is not this user's, expired or used already.
+    public static let passkeyChallengeInvalid = ProblemCode(rawValue: "passkey.challenge_invalid")
+    public static let passkeyAlreadyRegistered = ProblemCode(rawValue: "passkey.already_registered")
+    public static let passkeyLimitReached = ProblemCode(rawValue: "passkey.limit_reached")
+    public static let passkeyNotFound = ProblemCode(rawValue: "passkey.not_found")
 }

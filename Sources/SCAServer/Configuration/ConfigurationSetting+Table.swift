@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCAWebAuthn
 
 extension ConfigurationSetting {
     /// Every setting of `sca-server`, in the order of the reference. Defaults come from
@@ -157,6 +158,24 @@ extension ConfigurationSetting {
             "publicBaseURL", \.publicBaseURL, absent: "`http://<host>:<port>`",
             "where browsers and partners reach the server: OpenID issuer, base of consent URLs; `https` makes the page cookie `Secure`"),
         .integer("consentLifetime", \.consentLifetime, "seconds (60 to 86400) a consent waits for the user before it is `Expired`"),
+        // Passkeys (issue 11).
+        .optionalText(
+            "webauthn.rpId", \.webauthnRPID, absent: "none (passkeys off)",
+            "WebAuthn relying party id: the domain passkeys are scoped to (`bank.example`; `localhost` for development)"),
+        .text("webauthn.rpName", \.webauthnRPName, "the relying party name authenticators show"),
+        .value(
+            "webauthn.origins", \.webauthnOrigins,
+            parse: { value, _ in value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } },
+            show: { $0.isEmpty ? "none (passkeys off)" : "`\($0.joined(separator: ","))`" },
+            "comma-separated exact origins pages call WebAuthn from (`https://bank.example`, `http://localhost:8080`)"),
+        .value(
+            "webauthn.attestation", \.webauthnAttestation, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`none`, `indirect` or `direct`: the attestation asked for and the least accepted (no metadata service)"),
+        .value(
+            "webauthn.userVerifiedCategory", \.webauthnUserVerifiedCategory, parse: ConfigurationParser.choice,
+            show: { "`\($0.rawValue)`" },
+            "`inherence` or `knowledge`: what a user-verified passkey proves besides possession"),
+        .integer("webauthn.maxPasskeysPerUser", \.maxPasskeysPerUser, "passkeys a user may register (1 to 100)"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

@@ -1,6 +1,7 @@
 import Foundation
 import SCACore
 import SCAStorage
+import SCAWebAuthn
 
 /// Every setting of `sca-server`, with defaults that need no file, variable or flag:
 /// 127.0.0.1:8080, SQLite under `./.sca/`. Filled by `ConfigurationLoader` from
@@ -127,6 +128,18 @@ public struct ServerConfiguration: Sendable {
     public var publicBaseURL: String?
     /// Seconds a consent may wait for the user (default 15 minutes).
     public var consentLifetime = 900
+    // Passkeys (issue 11). Off while `webauthnRPID` and `webauthnOrigins` are unset.
+    /// The relying party id: the registrable domain passkeys are scoped to.
+    public var webauthnRPID: String?
+    /// The name authenticators show.
+    public var webauthnRPName = "swift-sca"
+    /// The exact origins pages call WebAuthn from (`https://bank.example`, `http://localhost:8080`).
+    public var webauthnOrigins: [String] = []
+    public var webauthnAttestation: AttestationConveyance = .none
+    /// The category a user-verified passkey proves besides possession: `inherence` (the
+    /// authenticator's biometric check) or `knowledge` (deployments that count its PIN).
+    public var webauthnUserVerifiedCategory: Category = .inherence
+    public var maxPasskeysPerUser = 10
 
     public init() {}
 
@@ -241,6 +254,7 @@ public struct ServerConfiguration: Sendable {
                     "roles.\(role): \"\(permission)\" is not a permission (1 to 64 of a-z, 0-9, :, _, -, .)")
             }
         }
+        try validatePasskeys()
         guard Self.logLevels.contains(logLevel) else {
             throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
         }
@@ -284,4 +298,34 @@ extension ServerConfiguration {
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension ServerConfiguration {
+    /// The relying party, when passkeys are configured (both `webauthn.rpId` and `webauthn.origins`).
+    public var relyingParty: RelyingParty? {
+        guard let webauthnRPID, !webauthnOrigins.isEmpty else { return nil }
+        return RelyingParty(
+            id: webauthnRPID, name: webauthnRPName, origins: Set(webauthnOrigins), attestation: webauthnAttestation)
+    }
+
+    /// Passkeys need both an RP id and origins, or neither; an origin is a scheme and a host
+    /// (and port), nothing more, and the second category is knowledge or inherence.
+    func validatePasskeys() throws {
+        guard (webauthnRPID == nil) == webauthnOrigins.isEmpty else {
+            throw ConfigurationError("webauthn.rpId and webauthn.origins must be set together (passkeys), or neither")
+        }
+        for origin in webauthnOrigins {
+            guard let url = URL(string: origin), url.scheme == "https" || url.scheme == "http", url.host != nil,
+                url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+            else {
+                throw ConfigurationError("webauthn.origins: \(origin) is not an origin (scheme://host[:port])")
+            }
+        }
+        guard webauthnUserVerifiedCategory != .possession else {
+            throw ConfigurationError("webauthn.userVerifiedCategory must be inherence or knowledge")
+        }
+        guard (1...100).contains(maxPasskeysPerUser) else {
+            throw ConfigurationError("webauthn.maxPasskeysPerUser must be between 1 and 100, got \(maxPasskeysPerUser)")
+        }
+    }
 }

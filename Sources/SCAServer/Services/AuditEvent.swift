@@ -60,4 +60,11 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case authorizationCodeRefused = "oauth.code_refused"
     /// Details `from` and `to` (Swan status names) and the client.
     case consentChanged = "consent.changed"
+    // Passkeys (issue 11).
+    /// Outcome `success`, or `rejected` with the failed check in details.
+    case passkeyRegistered = "passkey.registered"
+    /// Removed by its owner or (actor `admin`) an operator.
+    case passkeyRemoved = "passkey.removed"
+    /// Its signature counter went backwards: marked suspect and refused from then on.
+    case passkeySuspect = "passkey.suspect"
 }

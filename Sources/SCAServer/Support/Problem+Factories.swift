@@ -225,4 +225,19 @@ extension Problem {
     static let consentRedirectNotRegistered = Problem(
         status: 400, code: .consentRedirectNotRegistered, title: "Redirect not registered",
         detail: "consentRedirectUrl must be one of the client's registered consent redirect URIs.")
+    // Passkeys (issue 11).
+    static let passkeyUnavailable = Problem(
+        status: 404, code: .passkeyUnavailable, title: "Passkeys unavailable",
+        detail: "This server has no WebAuthn relying party configured.")
+    /// One generic refusal: the audit trail names the check that failed.
+    static let passkeyInvalid = Problem(
+        status: 400, code: .passkeyInvalid, title: "Passkey refused", detail: "The passkey response did not verify.")
+    static let passkeyChallengeInvalid = Problem(
+        status: 400, code: .passkeyChallengeInvalid, title: "Registration challenge invalid",
+        detail: "Ask for new registration options.")
+    static let passkeyAlreadyRegistered = Problem(
+        status: 409, code: .passkeyAlreadyRegistered, title: "Passkey already registered")
+    static let passkeyLimitReached = Problem(
+        status: 409, code: .passkeyLimitReached, title: "Too many passkeys", detail: "Remove a passkey before adding another.")
+    static let passkeyNotFound = Problem(status: 404, code: .passkeyNotFound, title: "Passkey not found")
 }
