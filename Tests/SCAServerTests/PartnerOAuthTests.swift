@@ -48,6 +48,7 @@ struct PartnerOAuthTests {
         try await TestServer().run { api in
             let partner = try await PartnerFixture.make(api)
             let userID = try await api.createUser("flow@example.com", phone: "+33612345601")
+            _ = try await api.services.users.setRoles(userID: userID, ["support"], byOperator: nil)
             let (verifier, challenge) = PartnerFixture.pkce()
             let query = try await partner.signIn(PageBrowser(api: api), email: "flow@example.com", phone: "+33612345601", challenge: challenge)
             #expect(query["state"] == "st-123")
@@ -75,6 +76,9 @@ struct PartnerOAuthTests {
             #expect(idToken.acr == TokenResponse.scaACR)
             #expect(Set(idToken.amr) == ["password", "sms_otp"])
             #expect(idToken.auth_time == Int(api.clock.now().timeIntervalSince1970))
+            // Roles as in the access token; no role is defined in this configuration, so it grants nothing.
+            #expect(idToken.roles == ["support"])
+            #expect(idToken.permissions == [])
 
             // userinfo with the access token.
             let info = try await api.client.execute(
@@ -292,6 +296,8 @@ struct PartnerIDToken: JWTPayload {
     var nonce: String?
     var acr: String
     var amr: [String]
+    var roles: [String]?
+    var permissions: [String]?
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -83,9 +83,13 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var acr: String
     var amr: [String]
     var sid: String
+    /// The user's roles and what they grant, as in the access token (issue 13): a partner
+    /// authorises from the id_token without calling back.
+    var roles: [String]
+    var permissions: [String]
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, iat, exp, nonce, acr, amr, sid
+        case iss, sub, aud, azp, iat, exp, nonce, acr, amr, sid, roles, permissions
         case authTime = "auth_time"
     }
 
@@ -109,7 +113,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var scopesSupported = ["openid", "offline", "offline_access", "email", "consents"]
     var subjectTypesSupported = ["public"]
     var idTokenSigningAlgValuesSupported = ["ES256"]
-    var claimsSupported = ["iss", "sub", "aud", "azp", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "email"]
+    var claimsSupported = ["iss", "sub", "aud", "azp", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "email", "roles", "permissions"]
     var responseModesSupported = ["query"]
     var authorizationResponseIssParameterSupported = true
 

@@ -190,7 +190,8 @@ struct OAuthService: Sendable {
             azp: grant.clientID, iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(Self.idTokenLifetime)),
             authTime: Int(grant.authTime.timeIntervalSince1970), nonce: grant.nonce, acr: claims.acr,
-            amr: claims.amr.map(\.rawValue), sid: grant.sessionID))
+            amr: claims.amr.map(\.rawValue), sid: grant.sessionID, roles: claims.roles ?? [],
+            permissions: claims.permissions ?? []))
     }
 
     static func wantsRefreshToken(_ scopes: [String]) -> Bool {
