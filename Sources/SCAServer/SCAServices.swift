@@ -39,6 +39,8 @@ public struct SCAServices: Sendable {
     public let outbox: OutboxMessageSender?
     /// Partner clients of the hosted pages (issue 9).
     public let partners: PartnerService
+    /// The hosted pages' templates, compiled once when the services are made.
+    let pageRenderer: PageRenderer
     let logger: Logger
     /// Seals and opens under the server key, for parts built beside the services (audit
     /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
@@ -154,7 +156,8 @@ public struct SCAServices: Sendable {
             risk: riskEngine,
             beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit), metrics: metrics,
             passwordHashing: hashing,
-            outbox: outbox, partners: PartnerService(store: store, runtime: runtime, audit: audit), logger: logger, box: box)
+            outbox: outbox, partners: PartnerService(store: store, runtime: runtime, audit: audit), pageRenderer: try PageRenderer(),
+            logger: logger, box: box)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
@@ -225,7 +228,7 @@ extension SCAServices {
     }
 
     func partnerRoutes<Context: RequestContext>() -> PartnerRoutes<Context> {
-        let renderer = PageRenderer()
+        let renderer = pageRenderer
         let cookies = PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
         return PartnerRoutes(
             partners: partners, oauth: oauth, consents: consents,

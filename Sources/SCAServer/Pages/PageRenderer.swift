@@ -8,11 +8,13 @@ import SCACore
 struct PageRenderer: Sendable {
     private let library: MustacheLibrary
 
-    init() {
+    /// Compiles every template once, at start-up.
+    /// - Throws: the parser's error for a broken template, so the server refuses to start
+    ///   rather than crash on the first page.
+    init() throws {
         var templates: [String: MustacheTemplate] = [:]
         for (name, text) in PageTemplates.all {
-            // The templates are constants of this file's module: a broken one is a programming error.
-            templates[name] = try! MustacheTemplate(string: text)
+            templates[name] = try MustacheTemplate(string: text)
         }
         library = MustacheLibrary(templates: templates)
     }
