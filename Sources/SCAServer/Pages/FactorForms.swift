@@ -59,6 +59,20 @@ enum FactorForms {
     }
 
     /// What the user reads after a refused proof or send.
+    /// Sends the code the form asks for (SMS unless it names another method) and leaves the
+    /// outcome in `state` for the next page: where it went, or why it was not sent.
+    static func sendCode(
+        _ form: [String: String], challengeID: String, with challenges: ChallengeService, into state: inout PageState
+    ) async throws {
+        do {
+            let method = AuthenticationMethod(rawValue: form["method"] ?? "") ?? .smsOTP
+            let sent = try await challenges.sendCode(SendCodeRequest(method: method), for: challengeID)
+            state.notice = "We sent a code to \(sent.sentTo)."
+        } catch let problem as Problem where problem.status < 500 {
+            state.error = message(for: problem)
+        }
+    }
+
     static func message(for problem: Problem) -> String {
         switch problem.code {
         case .proofRejected:

@@ -81,13 +81,7 @@ struct HostedConsent: Sendable {
         guard var state = verified(id, request: request, form: form, action: "send") else { return sessionEnded(id) }
         let consent = try await consents.load(id)
         guard consent.status.isOpen, let challengeID = consent.challengeID else { return finished(consent) }
-        do {
-            let method = AuthenticationMethod(rawValue: form["method"] ?? "") ?? .smsOTP
-            let sent = try await challenges.sendCode(SendCodeRequest(method: method), for: challengeID)
-            state.notice = "We sent a code to \(sent.sentTo)."
-        } catch let problem as Problem where problem.status < 500 {
-            state.error = FactorForms.message(for: problem)
-        }
+        try await FactorForms.sendCode(form, challengeID: challengeID, with: challenges, into: &state)
         return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
     }
 

@@ -85,13 +85,7 @@ struct HostedSignIn: Sendable {
         guard var state = try verified(request, form: form, action: "\(Self.base)/send"), let challengeID = state.challengeID else {
             return sessionEnded()
         }
-        do {
-            let method = AuthenticationMethod(rawValue: form["method"] ?? "") ?? .smsOTP
-            let sent = try await challenges.sendCode(SendCodeRequest(method: method), for: challengeID)
-            state.notice = "We sent a code to \(sent.sentTo)."
-        } catch let problem as Problem where problem.status < 500 {
-            state.error = FactorForms.message(for: problem)
-        }
+        try await FactorForms.sendCode(form, challengeID: challengeID, with: challenges, into: &state)
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
 
