@@ -188,6 +188,8 @@ public struct SCAServices: Sendable {
         MetricsRoutes(metrics: metrics).register(on: routes)
         // Hosted pages for partners (issue 9).
         partnerRoutes().register(on: routes)
+        // Decoupled operations (issue 10).
+        operationRoutes().register(on: routes)
         routes.answerOtherMethods()
         return router
     }

@@ -251,6 +251,21 @@ public protocol SCAStore: Sendable {
     /// - Returns: the passkey after the change, or nil when there is no such passkey.
     func markPasskeySuspect(id: String) async throws -> PasskeyRecord?
 
+    // MARK: Decoupled operations (v3-operations, issue 10)
+
+    /// - Throws: `StoreError.conflict("id")` when the id exists.
+    func insertOperation(_ operation: OperationRecord) async throws
+    func operation(id: String) async throws -> OperationRecord?
+    /// The operations still `pending` for `deviceID` with `expiresAt` after `now`, oldest first.
+    func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord]
+    /// Compare-and-set: stores `operation` with version `expectedVersion + 1` only if the stored
+    /// version is still `expectedVersion` (the move itself is `OperationRecord.finish`).
+    /// - Returns: false when another update came first.
+    func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool
+    /// Whether `userID` ever signed in to the partner client `clientID` (an authorization code
+    /// was granted), which is what lets that client create operations for the user.
+    func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

@@ -371,5 +371,31 @@ enum SQLiteMigrations {
             CREATE INDEX passkeys_user_id ON passkeys (user_id);
             """
         ),
+        // v3-operations (issue 10): decoupled operations a backend asks the bound phone to
+        // approve; each owns a challenge and reaches one final status by compare-and-set.
+        (
+            "v3-operations",
+            """
+            CREATE TABLE operations (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                client_id TEXT,
+                device_id TEXT NOT NULL,
+                challenge_id TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                transaction_json TEXT,
+                binding_message TEXT,
+                status TEXT NOT NULL,
+                reject_reason TEXT,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                finished_at REAL,
+                sealed_token BLOB,
+                version INTEGER NOT NULL
+            );
+            CREATE INDEX operations_device_status ON operations (device_id, status);
+            CREATE INDEX authorization_grants_client_user ON authorization_grants (client_id, user_id);
+            """
+        ),
     ]
 }

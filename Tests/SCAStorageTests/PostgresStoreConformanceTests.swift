@@ -136,4 +136,12 @@ struct PostgresStoreConformanceTests {
     @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
         try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
     }
+    // Decoupled operations (v3-operations, issue 10)
+    @Test func operationRoundTripAndPending() async throws { try await check { try await $0.operationRoundTripAndPending() } }
+    @Test func parallelOperationMovesStoreOneFinalStatus() async throws {
+        try await check { try await $0.parallelOperationMovesStoreOneFinalStatus() }
+    }
+    @Test func authorizationGrantsNameWhoSignedIn() async throws {
+        try await check { try await $0.authorizationGrantsNameWhoSignedIn() }
+    }
 }

@@ -89,4 +89,12 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let passkeyAlreadyRegistered = ProblemCode(rawValue: "passkey.already_registered")
     public static let passkeyLimitReached = ProblemCode(rawValue: "passkey.limit_reached")
     public static let passkeyNotFound = ProblemCode(rawValue: "passkey.not_found")
+    // Decoupled operations (issue 10).
+    public static let operationNotFound = ProblemCode(rawValue: "operation.not_found")
+    /// The operation is final already (approved, rejected, failed, canceled or expired).
+    public static let operationClosed = ProblemCode(rawValue: "operation.closed")
+    /// The user has no active device with a biometric key to ask.
+    public static let operationNoDevice = ProblemCode(rawValue: "operation.no_device")
+    /// A device-signed request whose nonce, signature or device is not right, or was used before.
+    public static let deviceRequestInvalid = ProblemCode(rawValue: "device.request_invalid")
 }

@@ -67,4 +67,14 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case passkeyRemoved = "passkey.removed"
     /// Its signature counter went backwards: marked suspect and refused from then on.
     case passkeySuspect = "passkey.suspect"
+    // Decoupled operations (issue 10).
+    case operationCreated = "operation.created"
+    /// Outcome: the final status (`approved`, `rejected`, `failed`, `canceled`, `expired`).
+    case operationFinished = "operation.finished"
+    /// An approval or rejection refused: another user's or device's operation, a closed one.
+    case operationRefused = "operation.refused"
+    /// The user answered `not_me`: someone else started this operation.
+    case operationFraudSignal = "operation.fraud_signal"
+    /// A device-signed request refused (bad or replayed signature, blocked or removed device).
+    case deviceRequestRefused = "device.request_refused"
 }

@@ -1,0 +1,126 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SCACore
+import SCAStorage
+
+/// `/v1/operations` (issue 10). The backend's side (create, read, cancel) is authenticated by
+/// an admin credential (`Authorization: Bearer`, scope `operations:write` to create and cancel,
+/// `operations:read` to read) or a partner client's own credentials (`Authorization: Basic`,
+/// `client_secret_basic`). The phone's side (nonce, pending, approve, reject) is authenticated
+/// by a request the bound device signs (``DeviceRequestAuthenticator``).
+struct OperationRoutes<Context: RequestContext> {
+    let operations: OperationService
+    let devices: DeviceRequestAuthenticator
+    let access: AdminAccess
+    let store: any SCAStore
+    let maxBodySize: Int
+    /// The longest `wait` of `GET /v1/operations/pending`, in seconds.
+    static var maximumWait: Int { 25 }
+
+    func register(on router: some RouterMethods<Context>) {
+        let group = router.group("v1/operations")
+        group.post { request, _ in
+            let caller = try await caller(of: request, scope: .operationsWrite)
+            let body = try await request.decodeJSON(CreateOperationRequest.self, limit: maxBodySize)
+            return try await asCaller(caller) {
+                try Response.json(try await operations.create(body, by: caller.operationCaller), status: .created)
+            }
+        }
+        group.post("nonce") { _, _ in
+            try Response.json(devices.issueNonce())
+        }
+        group.get("pending") { request, _ in
+            let device = try await signedBy(request, body: [])
+            let text = request.uri.queryParameters.get("wait") ?? "0"
+            guard let wait = Int(text), (0...Self.maximumWait).contains(wait) else {
+                throw Problem.invalidRequest("wait must be 0 to \(Self.maximumWait) seconds")
+            }
+            return try Response.json(try await operations.waitForPending(for: device, wait: wait))
+        }
+        group.get(":id") { request, context in
+            let caller = try await caller(of: request, scope: .operationsRead)
+            return try await asCaller(caller) {
+                try Response.json(try await operations.get(context.parameters.require("id"), by: caller.operationCaller))
+            }
+        }
+        group.delete(":id") { request, context in
+            let caller = try await caller(of: request, scope: .operationsWrite)
+            return try await asCaller(caller) {
+                try Response.json(try await operations.cancel(context.parameters.require("id"), by: caller.operationCaller))
+            }
+        }
+        group.post(":id/approve") { request, context in
+            let (device, body) = try await signedJSON(request, ApproveOperationRequest.self)
+            return try Response.json(try await operations.approve(context.parameters.require("id"), by: device, body))
+        }
+        group.post(":id/reject") { request, context in
+            let (device, body) = try await signedJSON(request, RejectOperationRequest.self)
+            return try Response.json(try await operations.reject(context.parameters.require("id"), by: device, reason: body.reason))
+        }
+    }
+
+    // MARK: Backend callers
+
+    /// A resolved backend caller and the audit actor it is recorded as.
+    struct Caller: Sendable {
+        var operationCaller: OperationCaller
+        var auditActor: String
+    }
+
+    /// - Throws: 401 `auth.unauthorized` without a valid credential; 403 for an admin
+    ///   credential without `scope`.
+    private func caller(of request: Request, scope: AdminScope) async throws -> Caller {
+        let header = request.headers[.authorization]
+        if let presented = BearerCredentials.token(in: header) {
+            let principal = try await access.authenticate(presented)
+            try await AuditTrail.$actor.withValue(principal.auditActor) {
+                try await access.authorize(principal, for: scope)
+            }
+            return Caller(operationCaller: .admin, auditActor: principal.auditActor)
+        }
+        guard let header, header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces))
+                .flatMap({ String(data: $0, encoding: .utf8) }),
+            let colon = decoded.firstIndex(of: ":"),
+            let clientID = String(decoded[..<colon]).removingPercentEncoding,
+            let secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding,
+            InputRules.isWellFormedID(clientID, prefix: "cli"),
+            let client = try await store.partnerClient(id: clientID),
+            PartnerService.secretMatches(secret, of: client)
+        else { throw Problem.unauthorized }
+        return Caller(operationCaller: .partner(clientID: client.id), auditActor: "client:\(client.id)")
+    }
+
+    private func asCaller(_ caller: Caller, _ body: () async throws -> Response) async throws -> Response {
+        try await AuditTrail.$actor.withValue(caller.auditActor) { try await body() }
+    }
+
+    // MARK: Device-signed requests
+
+    private func signedBy(_ request: Request, body: [UInt8]) async throws -> DeviceRecord {
+        try await devices.authenticate(
+            deviceID: request.headers[HTTPField.Name(DeviceRequestAuthenticator.deviceHeader)!],
+            nonce: request.headers[HTTPField.Name(DeviceRequestAuthenticator.nonceHeader)!],
+            signature: request.headers[HTTPField.Name(DeviceRequestAuthenticator.signatureHeader)!],
+            method: request.method.rawValue, path: request.uri.path, body: body)
+    }
+
+    /// The device that signed the request, then its JSON body (the exact bytes it signed).
+    private func signedJSON<Value: Decodable>(_ request: Request, _ type: Value.Type) async throws -> (DeviceRecord, Value) {
+        guard Request.isJSON(request.headers[.contentType]) else { throw Problem.unsupportedMediaType }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodySize)
+        } catch {
+            throw Problem.tooLarge(limit: maxBodySize)
+        }
+        let bytes = Array(buffer.readableBytesView)
+        let device = try await signedBy(request, body: bytes)
+        do {
+            return (device, try WireJSON.decoder().decode(Value.self, from: Data(bytes)))
+        } catch {
+            throw Problem.invalidRequest("body is not a valid \(Value.self)")
+        }
+    }
+}

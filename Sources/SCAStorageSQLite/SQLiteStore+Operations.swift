@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+// Decoupled operations (v3-operations, issue 10): load, apply, store. Which move is allowed is
+// decided by the pure `OperationRecord.finish`; the update here only compares versions.
+extension SQLiteStore {
+    public func insertOperation(_ operation: OperationRecord) async throws {
+        let transaction = try operation.transaction.map { try JSONColumn.text($0) }
+        try await writer.write { db in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO operations
+                            (id, user_id, client_id, device_id, challenge_id, operation, transaction_json, binding_message,
+                             status, reject_reason, created_at, expires_at, finished_at, sealed_token, version)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        operation.id, operation.userID, operation.clientID, operation.deviceID, operation.challengeID,
+                        operation.operation.rawValue, transaction, operation.bindingMessage, operation.status.rawValue,
+                        operation.rejectReason?.rawValue, operation.createdAt.unixSeconds, operation.expiresAt.unixSeconds,
+                        operation.finishedAt?.unixSeconds, operation.sealedToken.map { Data($0) }, operation.version,
+                    ])
+            } catch let error as DatabaseError where error.isUniquenessViolation {
+                throw StoreError.conflict("id")
+            }
+        }
+    }
+
+    public func operation(id: String) async throws -> OperationRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM operations WHERE id = ?", arguments: [id]).map(OperationRecord.init(row:))
+        }
+    }
+
+    public func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM operations WHERE device_id = ? AND status = 'pending' AND expires_at > ?
+                    ORDER BY created_at, id
+                    """,
+                arguments: [deviceID, now.unixSeconds]
+            ).map(OperationRecord.init(row:))
+        }
+    }
+
+    public func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
+        let transaction = try operation.transaction.map { try JSONColumn.text($0) }
+        return try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE operations SET
+                        user_id = ?, client_id = ?, device_id = ?, challenge_id = ?, operation = ?, transaction_json = ?,
+                        binding_message = ?, status = ?, reject_reason = ?, created_at = ?, expires_at = ?,
+                        finished_at = ?, sealed_token = ?, version = ?
+                    WHERE id = ? AND version = ?
+                    """,
+                arguments: [
+                    operation.userID, operation.clientID, operation.deviceID, operation.challengeID,
+                    operation.operation.rawValue, transaction, operation.bindingMessage, operation.status.rawValue,
+                    operation.rejectReason?.rawValue, operation.createdAt.unixSeconds, operation.expiresAt.unixSeconds,
+                    operation.finishedAt?.unixSeconds, operation.sealedToken.map { Data($0) }, expectedVersion + 1,
+                    operation.id, expectedVersion,
+                ])
+            return db.changesCount == 1
+        }
+    }
+
+    public func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT 1 FROM authorization_grants WHERE client_id = ? AND user_id = ? LIMIT 1",
+                arguments: [clientID, userID]) != nil
+        }
+    }
+}
