@@ -15,6 +15,8 @@ struct SCACommand: AsyncParsableCommand {
         subcommands: [
             Activate.self, ActivationCodeCommand.self, Login.self, Pay.self, Devices.self, Status.self, TOTPCommand.self,
             Logout.self,
+            // Decoupled operations (issue 10).
+            Approve.self,
         ])
 
     /// Replaces ArgumentParser's entry point so that SDK and app errors end as one plain line,

@@ -281,4 +281,23 @@ struct OperationFlowTests {
             #expect(finished.map(\.outcome) == [final.status.rawValue])
         }
     }
+
+    @Test("openapi.yaml documents the operation routes, their security schemes and problem codes")
+    func documented() async throws {
+        try await TestServer().run { api in
+            let text = String(decoding: try await api.send(.get, "/openapi.yaml").body, as: UTF8.self)
+            for path in [
+                "/v1/operations:", "/v1/operations/nonce:", "/v1/operations/pending:", "/v1/operations/{id}:",
+                "/v1/operations/{id}/approve:", "/v1/operations/{id}/reject:",
+            ] {
+                #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
+            }
+            for code in [ProblemCode.operationNotFound, .operationClosed, .operationNoDevice, .deviceRequestInvalid] {
+                #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
+            }
+            for scheme in ["    partnerClient:\n", "    deviceSignature:\n", "SCA-Device-Nonce"] {
+                #expect(text.contains(scheme))
+            }
+        }
+    }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import SCACore
+import SCAServer
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `sca approve` run as a process against a live server (issue 10): it shows each operation
+/// plainly, approves with the biometric gate or rejects, and reports.
+@Suite("Terminal app: sca approve", .serialized)
+struct TerminalApproveTests {
+    static let adminKey = "approve-admin-key-0123456789"
+    static let iban = "FR7630006000011234567890189"
+
+    static func backend(_ url: URL, _ method: String, _ path: String, body: (any Encodable)? = nil) async throws -> (Int, Data) {
+        var request = URLRequest(url: url.appendingPathComponent(path))
+        request.httpMethod = method
+        request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.httpBody = try WireJSON.encoder().encode(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    static func createPayment(_ url: URL, userID: String) async throws -> String {
+        let request = CreateOperationRequest(
+            user: UserReference(userId: userID), operation: .payment,
+            transaction: Transaction(amount: "125.00", currency: "EUR", payee: .init(name: "ACME SAS", iban: iban)),
+            bindingMessage: "Order 42")
+        let (status, data) = try await backend(url, "POST", "v1/operations", body: request)
+        #expect(status == 201)
+        return try WireJSON.decoder().decode(OperationResponse.self, from: data).operationId
+    }
+
+    static func status(_ url: URL, _ id: String) async throws -> OperationResponse {
+        try WireJSON.decoder().decode(OperationResponse.self, from: try await backend(url, "GET", "v1/operations/\(id)").1)
+    }
+
+    @Test("lists an operation plainly, approves it behind biometry, rejects the next as not me")
+    func approveAndReject() async throws {
+        let server = try await LiveServer { $0.adminKey = Self.adminKey }
+        let user = try await server.services.users.create(CreateUserRequest(email: "phone@example.com", password: "correct horse battery"))
+        let activation = try await server.services.devices.issueActivationCode(for: user.id).activationCode
+        let home = try TerminalAppProcess.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+
+        try await server.run { url in
+            let activate = try await TerminalAppProcess.run(["activate", activation, "--server", url.absoluteString], home: home)
+            #expect(activate.status == 0, activate.diagnostics)
+
+            let none = try await TerminalAppProcess.run(["approve"], home: home)
+            #expect(none.status == 0, none.diagnostics)
+            #expect(none.lines == ["no operations waiting"], none.diagnostics)
+
+            let first = try await Self.createPayment(url, userID: user.id)
+            let approve = try await TerminalAppProcess.run(["approve", "--biometric", "approve"], input: "y\n", home: home)
+            #expect(approve.status == 0, approve.diagnostics)
+            #expect(approve.lines == ["approved: \(first)"], approve.diagnostics)
+            for shown in ["Pay 125.00 EUR to ACME SAS", "IBAN FR76 3000 6000 0112 3456 7890 189", "Message: Order 42"] {
+                #expect(approve.stderr.contains(shown), approve.diagnostics)
+            }
+            let approved = try await Self.status(url, first)
+            #expect(approved.status == .approved)
+            #expect(approved.accessToken != nil)
+
+            let second = try await Self.createPayment(url, userID: user.id)
+            let reject = try await TerminalAppProcess.run(["approve"], input: "n\n", home: home)
+            #expect(reject.status == 0, reject.diagnostics)
+            #expect(reject.lines == ["rejected (not_me): \(second)"], reject.diagnostics)
+            #expect(try await Self.status(url, second).rejectReason == .notMe)
+
+            // Biometry cancelled: nothing approved, the operation still waits.
+            let third = try await Self.createPayment(url, userID: user.id)
+            let cancelled = try await TerminalAppProcess.run(["approve", "--answer", "y", "--biometric", "cancel"], home: home)
+            #expect(cancelled.lines == ["not approved (biometry cancelled): \(third)"], cancelled.diagnostics)
+            #expect(try await Self.status(url, third).status == .pending)
+        }
+    }
+}
