@@ -11,6 +11,8 @@ struct SCAServerCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, UserCommand.self, DeviceCommand.self, ClientCommand.self, AuditCommand.self, ConfigCommand.self,
             AdminKeyCommand.self, RiskCommand.self,
+            // Decoupled operations (issue 10).
+            OperationCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

@@ -80,4 +80,38 @@ struct TerminalApproveTests {
             #expect(try await Self.status(url, third).status == .pending)
         }
     }
+
+    @Test("the two-terminal walkthrough: sca-server operation create, sca approve, sca-server operation show")
+    func twoTerminals() async throws {
+        let server = try await LiveServer { $0.adminKey = Self.adminKey }
+        let user = try await server.services.users.create(CreateUserRequest(email: "two@example.com", password: "correct horse battery"))
+        let activation = try await server.services.devices.issueActivationCode(for: user.id).activationCode
+        let home = try TerminalAppProcess.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["SCA_DATA_DIR": server.services.configuration.dataDirectory]
+
+        try await server.run { url in
+            let activate = try await TerminalAppProcess.run(["activate", activation, "--server", url.absoluteString], home: home)
+            #expect(activate.status == 0, activate.diagnostics)
+            let created = try await AdminCommand.run(
+                ["operation", "create", "--email", "two@example.com", "--amount", "125.00", "--payee", "ACME SAS",
+                 "--iban", Self.iban, "--message", "Order 42"],
+                environment: environment)
+            #expect(created.status == 0, "\(created.errors)")
+            let id = try #require(created.output.split(separator: " ").dropFirst().first.map(String.init))
+            #expect(created.output.hasPrefix("operation: op_") && created.output.contains(" pending until "))
+
+            let approve = try await TerminalAppProcess.run(["approve", "--answer", "y", "--biometric", "approve"], home: home)
+            #expect(approve.lines == ["approved: \(id)"], approve.diagnostics)
+
+            let shown = try await AdminCommand.run(["operation", "show", id], environment: environment)
+            #expect(shown.status == 0, "\(shown.errors)")
+            #expect(shown.output.hasPrefix("\(id) approved\naccess_token: ey"), "\(shown.output)")
+            let refused = try await AdminCommand.run(
+                ["operation", "create", "--email", "two@example.com", "--amount", "1.00", "--payee", "X", "--message", "bad\u{7}"],
+                environment: environment)
+            #expect(refused.status != 0)
+            #expect(refused.errors.contains("bindingMessage"), "\(refused.errors)")
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import SCACore
+
 // Decoupled operations (issue 10).
 extension SCAServices {
     var operations: OperationService {
@@ -12,5 +14,19 @@ extension SCAServices {
         OperationRoutes(
             operations: operations, devices: deviceRequests, access: adminAccess, store: store,
             maxBodySize: configuration.maxBodySize)
+    }
+}
+
+// For `sca-server operation`: an operator's own operations, as the admin key's would be.
+extension SCAServices {
+    /// Creates an operation as an admin caller (`POST /v1/operations`).
+    /// - Throws: as the route does, as `Problem`.
+    public func createOperation(_ request: CreateOperationRequest) async throws -> OperationResponse {
+        try await operations.create(request, by: .admin)
+    }
+
+    /// An operation's status and, once approved, its token (`GET /v1/operations/{id}`).
+    public func operation(id: String) async throws -> OperationResponse {
+        try await operations.get(id, by: .admin)
     }
 }
