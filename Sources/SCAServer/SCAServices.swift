@@ -111,7 +111,7 @@ public struct SCAServices: Sendable {
         if let messageSender {
             sender = messageSender
         } else if configuration.messageSender == .webhook, let url = configuration.webhookURL.flatMap(URL.init(string:)) {
-            sender = WebhookMessageSender(url: url)
+            sender = WebhookMessageSender(url: url, pushURL: configuration.pushGatewayURL.flatMap(URL.init(string:)))
         } else {
             let created = OutboxMessageSender(path: configuration.outboxPath)
             outbox = created

@@ -68,6 +68,9 @@ extension ConfigurationSetting {
             "`outbox` (JSON lines under `dataDir`) or `webhook` (POST of each message as JSON to `webhookURL`)"),
         .optionalText("webhookURL", \.webhookURL, absent: "none", "your SMS / mail gateway, `http` or `https`, for `messageSender` `webhook`"),
         .optionalText(
+            "pushGatewayURL", \.pushGatewayURL, absent: "none",
+            "your push gateway, `http` or `https`: with `messageSender` `webhook`, operations' push notifications are POSTed there"),
+        .optionalText(
             "trustedProxyHeader", \.trustedProxyHeader, absent: "none (the peer address)",
             "header set by your reverse proxy (`X-Forwarded-For`) whose last entry is the client address"),
         .integer("maxBodySize", \.maxBodySize, "largest request body accepted, in bytes"),

@@ -69,6 +69,10 @@ public struct ServerConfiguration: Sendable {
     /// Where one-time codes go; `webhook` needs `webhookURL`.
     public var messageSender = MessageSenderKind.outbox
     public var webhookURL: String?
+    /// Your push gateway (issue 10): with `messageSender` `webhook`, push notifications of
+    /// operations are POSTed here as JSON (`channel` `push`, `to` the device id, `operationId`,
+    /// `text`); without it none is sent. (The outbox records them in development.)
+    public var pushGatewayURL: String?
 
     /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
     /// last entry is the client address recorded in the audit trail; nil uses the peer address.
@@ -202,6 +206,12 @@ public struct ServerConfiguration: Sendable {
         if messageSender == .webhook {
             guard let webhookURL, let url = URL(string: webhookURL), url.scheme == "http" || url.scheme == "https" else {
                 throw ConfigurationError("messageSender webhook needs webhookURL (http or https)")
+            }
+        }
+        // Decoupled operations (issue 10).
+        if let pushGatewayURL {
+            guard let url = URL(string: pushGatewayURL), url.scheme == "http" || url.scheme == "https" else {
+                throw ConfigurationError("pushGatewayURL must be an http or https URL")
             }
         }
         if let databaseURL {

@@ -5,17 +5,22 @@ public struct OutboundMessage: Codable, Sendable, Equatable {
     public enum Channel: String, Codable, Sendable {
         case sms
         case email
+        /// A push notification to a bound device (`to` is the device id; issue 10).
+        case push
     }
 
     public var channel: Channel
     public var to: String
     public var text: String
     public var sentAt: Date
+    /// For `push`: the operation the phone is asked to approve (issue 10).
+    public var operationId: String?
 
-    public init(channel: Channel, to: String, text: String, sentAt: Date) {
+    public init(channel: Channel, to: String, text: String, sentAt: Date, operationId: String? = nil) {
         self.channel = channel
         self.to = to
         self.text = text
         self.sentAt = sentAt
+        self.operationId = operationId
     }
 }

@@ -6,20 +6,32 @@ import FoundationNetworking
 #endif
 
 /// Hands each message to an SMS or mail gateway: an HTTP POST of the message as JSON to a
-/// configured URL. Any status outside 2xx is a failed delivery.
+/// configured URL. Any status outside 2xx is a failed delivery. Push notifications (issue 10)
+/// go to `pushURL`, your push gateway, in the same form; without one they are not sent (the
+/// phone still finds its operations with `GET /v1/operations/pending`).
 public struct WebhookMessageSender: MessageSender {
     public let url: URL
+    /// Where `push` messages go.
+    public let pushURL: URL?
     private let session: URLSession
 
-    public init(url: URL, timeout: TimeInterval = 10) {
+    public init(url: URL, pushURL: URL? = nil, timeout: TimeInterval = 10) {
         self.url = url
+        self.pushURL = pushURL
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         self.session = URLSession(configuration: configuration)
     }
 
     public func send(_ message: OutboundMessage) async throws {
-        var request = URLRequest(url: url)
+        let target: URL
+        if message.channel == .push {
+            guard let pushURL else { return }
+            target = pushURL
+        } else {
+            target = url
+        }
+        var request = URLRequest(url: target)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try WireJSON.encoder().encode(message)

@@ -19,6 +19,8 @@ struct OperationService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
     let logger: Logger
+    /// Where the push notification of a new operation goes (the outbox in development).
+    let messages: any MessageSender
 
     static let sealingContext = "operation-token"
     static let defaultLifetime = 300
@@ -93,7 +95,28 @@ struct OperationService: Sendable {
         await audit.record(
             .operationCreated, userID: user.id, deviceID: device.id, challengeID: record.challengeID,
             operation: record.operation, details: ["operationId": record.id, "clientId": caller.clientID ?? "-"])
+        await notify(record)
         return try describe(record)
+    }
+
+    /// Pushes "an operation is waiting" to the device. Best effort: a push gateway that fails
+    /// does not undo the operation (the phone finds it with `GET /v1/operations/pending`).
+    private func notify(_ operation: OperationRecord) async {
+        let text: String
+        if let transaction = operation.transaction {
+            text = "Approve paying \(transaction.amount) \(transaction.currency) to \(transaction.payee.name)?"
+        } else if operation.operation == .login {
+            text = "Approve signing in?"
+        } else {
+            text = "Approve a change of your settings?"
+        }
+        do {
+            try await messages.send(
+                OutboundMessage(
+                    channel: .push, to: operation.deviceID, text: text, sentAt: runtime.now(), operationId: operation.id))
+        } catch {
+            logger.warning("push notification not delivered", metadata: ["operation": "\(operation.id)"])
+        }
     }
 
     /// `GET /v1/operations/{id}`: expired first if its time is up.

@@ -3,7 +3,9 @@ import SCACore
 // Decoupled operations (issue 10).
 extension SCAServices {
     var operations: OperationService {
-        OperationService(store: store, challenges: challenges, box: box, runtime: runtime, audit: audit, logger: logger)
+        OperationService(
+            store: store, challenges: challenges, box: box, runtime: runtime, audit: audit, logger: logger,
+            messages: challenges.codes.messages)
     }
 
     var deviceRequests: DeviceRequestAuthenticator {

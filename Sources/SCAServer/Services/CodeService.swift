@@ -114,7 +114,7 @@ struct CodeService: Sendable {
     func decoyMask(_ channel: OutboundMessage.Channel, for challenge: ChallengeRecord) -> String {
         let subject = challenge.decoy ?? DecoySubject(subjectKey: limiter.subject("challenge|\(challenge.id)"), emailMask: "****")
         switch channel {
-        case .email: return subject.emailMask
+        case .email, .push: return subject.emailMask  // (push carries no code: never asked)
         case .sms: return Self.maskPhone(decoyPhone(subjectKey: subject.subjectKey))
         }
     }
