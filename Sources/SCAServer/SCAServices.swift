@@ -190,6 +190,7 @@ public struct SCAServices: Sendable {
         partnerRoutes().register(on: routes)
         // Decoupled operations (issue 10).
         operationRoutes().register(on: routes)
+        cibaRoutes().register(on: routes)
         routes.answerOtherMethods()
         return router
     }

@@ -12,6 +12,15 @@ extension SCAServices {
         DeviceRequestAuthenticator(store: store, box: box, runtime: runtime, audit: audit)
     }
 
+    /// CIBA poll mode over operations.
+    func cibaRoutes<Context>() -> CIBARoutes<Context> {
+        CIBARoutes(
+            oauth: oauth,
+            ciba: CIBAService(
+                store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit),
+            operations: operations, maxBodySize: configuration.maxBodySize)
+    }
+
     func operationRoutes<Context>() -> OperationRoutes<Context> {
         OperationRoutes(
             operations: operations, devices: deviceRequests, access: adminAccess, store: store,

@@ -106,7 +106,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var userinfoEndpoint: String
     var jwksURI: String
     var responseTypesSupported = ["code"]
-    var grantTypesSupported = ["authorization_code", "refresh_token"]
+    var grantTypesSupported = ["authorization_code", "refresh_token", CIBAService.grantType]
     var codeChallengeMethodsSupported = [PKCE.method]
     var tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
     var revocationEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
@@ -116,6 +116,10 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var claimsSupported = ["iss", "sub", "aud", "azp", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "email", "roles", "permissions"]
     var responseModesSupported = ["query"]
     var authorizationResponseIssParameterSupported = true
+    // CIBA poll mode (issue 10).
+    var backchannelAuthenticationEndpoint: String
+    var backchannelTokenDeliveryModesSupported = ["poll"]
+    var backchannelUserCodeParameterSupported = false
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -135,5 +139,8 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case claimsSupported = "claims_supported"
         case responseModesSupported = "response_modes_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
+        case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"
+        case backchannelUserCodeParameterSupported = "backchannel_user_code_parameter_supported"
     }
 }

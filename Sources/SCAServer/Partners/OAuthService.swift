@@ -110,6 +110,11 @@ struct OAuthService: Sendable {
         switch form["grant_type"] {
         case "authorization_code": return try await exchange(form, client: client)
         case "refresh_token": return try await refresh(form, client: client)
+        // CIBA poll mode (issue 10).
+        case CIBAService.grantType:
+            return try await CIBAService(
+                store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit
+            ).token(form, client: client)
         case nil: throw OAuthError.invalidRequest("grant_type is required")
         default: throw OAuthError(status: 400, error: "unsupported_grant_type", description: "grant_type must be authorization_code or refresh_token")
         }
@@ -260,6 +265,8 @@ struct OAuthService: Sendable {
         OpenIDConfiguration(
             issuer: issuer, authorizationEndpoint: issuer + "/oauth2/authorize", tokenEndpoint: issuer + "/oauth2/token",
             revocationEndpoint: issuer + "/oauth2/revoke", userinfoEndpoint: issuer + "/oauth2/userinfo",
-            jwksURI: issuer + "/.well-known/jwks.json")
+            jwksURI: issuer + "/.well-known/jwks.json",
+            // CIBA poll mode (issue 10).
+            backchannelAuthenticationEndpoint: issuer + "/oauth2/bc-authorize")
     }
 }
