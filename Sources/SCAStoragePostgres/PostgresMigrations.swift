@@ -488,5 +488,11 @@ enum PostgresMigrations {
                 "CREATE INDEX passkeys_user_id ON passkeys (user_id)",
             ]
         ),
+        // v3-passkey-proofs: the categories a proof proved besides its method's own (a
+        // user-verified passkey proves possession and inherence), per challenge (issue 11).
+        (
+            "v3-passkey-proofs",
+            ["ALTER TABLE challenges ADD COLUMN extra_categories TEXT NOT NULL DEFAULT '[]'"]
+        ),
     ]
 }

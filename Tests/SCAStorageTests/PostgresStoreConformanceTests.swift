@@ -136,4 +136,6 @@ struct PostgresStoreConformanceTests {
     @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
         try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
     }
+    // Passkey proofs (v3-passkey-proofs)
+    @Test func passkeyProofCategoriesRoundTrip() async throws { try await check { try await $0.passkeyProofCategoriesRoundTrip() } }
 }

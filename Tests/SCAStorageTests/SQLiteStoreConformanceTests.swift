@@ -134,6 +134,8 @@ struct SQLiteStoreConformanceTests {
     @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
         try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
     }
+    // Passkey proofs (v3-passkey-proofs)
+    @Test func passkeyProofCategoriesRoundTrip() async throws { try await check { try await $0.passkeyProofCategoriesRoundTrip() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.
