@@ -82,11 +82,11 @@ struct PasskeyProofTests {
             let small = try await api.startChallenge(
                 .payment, email: "pay@example.com", transaction: Transaction(amount: "25.00", currency: "EUR", payee: payee))
             let large = try await api.startChallenge(
-                .payment, email: "pay@example.com", transaction: Transaction(amount: "2500.00", currency: "EUR", payee: payee))
+                .payment, email: "pay@example.com", transaction: Transaction(amount: "250.00", currency: "EUR", payee: payee))
             let smallOptions = try Self.options(small)
             #expect(smallOptions.challenge != (try Self.options(large)).challenge)
 
-            // What the user approved for 25.00 does not approve 2500.00.
+            // What the user approved for 25.00 does not approve 250.00.
             let refused = try await Self.prove(api, large.challengeId, authenticator.assert(challenge: smallOptions.challenge))
             #expect(refused.status == 401)
             #expect(refused.problem?.code == .authenticationFailed)
