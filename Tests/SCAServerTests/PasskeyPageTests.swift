@@ -63,6 +63,7 @@ struct PasskeyPageTests {
             #expect(chosen.status == 303)
             let factors = try await browser.get("/signin")
             #expect(factors.text.contains("Sign in with a passkey") && !factors.text.contains("Signing in as"))
+            #expect(factors.text.contains("One step: your passkey checks it is you."))
             let options = try Self.options(in: factors)
             #expect(options.allowCredentials.isEmpty && options.userVerification == "required")
             let done = try await browser.submit(

@@ -53,7 +53,9 @@ struct HostedSignIn: Sendable {
         values["email"] = state.email
         values["notice"] = state.notice
         values["error"] = state.error
-        values["progress"] = FactorForms.progress(challenge)
+        // A discoverable passkey login is one step: the passkey proves both categories.
+        values["progress"] = challenge.methods.map(\.id) == [.passkey]
+            ? "One step: your passkey checks it is you." : FactorForms.progress(challenge)
         values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
         values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
         values["cancelAction"] = "\(Self.base)/cancel"
