@@ -186,6 +186,16 @@ struct AuthenticationLoop: Sendable {
             let signature = try await keyStore.sign(payload, with: method == .deviceKey ? .possession : .biometry)
             state.tries[method, default: 0] += 1
             return ProofRequest(method: method, deviceId: device.deviceId, signature: Base64URL.encode(signature))
+        case .passkey, .passkeyUserVerified:
+            // A user-verified assertion proves two categories; the server's answer says which.
+            guard method == .passkey, let options = challenge.passkey,
+                let assertion = try await collector.passkeyAssertion(for: options, challenge: challenge)
+            else {
+                state.unusable.insert(method)
+                return nil
+            }
+            state.tries[method, default: 0] += 1
+            return ProofRequest(method: .passkey, assertion: assertion)
         case .password, .pin:
             if let typed = state.prefill[method] {
                 credential = typed

@@ -58,4 +58,24 @@ public protocol FactorCollector: Sendable {
     ///   category for this flow.
     /// - Throws: ``SCAClientError/cancelled`` to cancel the whole flow.
     func passBiometricGate(reason: String) async throws -> Bool
+
+    /// Signs the challenge's passkey options with a platform authenticator (issue 11): on Apple
+    /// platforms hand them to `ASAuthorizationPlatformPublicKeyCredentialProvider` and return
+    /// its answer in WebAuthn's JSON form. The default answers nil (no authenticator, as on
+    /// Linux): the SDK then uses another method.
+    ///
+    /// - Parameters:
+    ///   - options: `PublicKeyCredentialRequestOptions`, whose challenge is bound to this
+    ///     challenge (and a payment's amount and payee).
+    ///   - challenge: the challenge being answered.
+    /// - Returns: the assertion, or nil when no passkey can sign.
+    /// - Throws: ``SCAClientError/cancelled`` to cancel.
+    func passkeyAssertion(for options: PasskeyRequestOptions, challenge: ChallengeResponse) async throws -> PasskeyAssertionCredential?
+}
+
+extension FactorCollector {
+    /// No platform authenticator: a passkey is never used.
+    public func passkeyAssertion(for options: PasskeyRequestOptions, challenge: ChallengeResponse) async throws -> PasskeyAssertionCredential? {
+        nil
+    }
 }

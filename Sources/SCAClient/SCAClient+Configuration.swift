@@ -17,7 +17,7 @@ extension SCAClient {
 
         /// The default method order: device key, biometry, password, PIN, TOTP, SMS code, e-mail code.
         public static let defaultMethodOrder: [AuthenticationMethod] = [
-            .deviceKey, .biometricKey, .password, .pin, .totp, .smsOTP, .emailOTP,
+            .deviceKey, .biometricKey, .passkey, .password, .pin, .totp, .smsOTP, .emailOTP,
         ]
 
         /// The platform this SDK was built for.

@@ -44,4 +44,37 @@ extension SCAClient {
             try await transport.send(.delete, "v1/passkeys/\(APITransport.escape(passkeyID))", bearer: token)
         }
     }
+
+    // MARK: Passkey proofs (issue 11 item 3)
+
+    /// Opens a `login` challenge without an e-mail, for a discoverable passkey: its `passkey`
+    /// options have no `allowCredentials`, and the assertion's user handle names the user.
+    /// - Throws: ``SCAClientError/server(_:)`` with `method.not_offered` when the server has no
+    ///   passkeys or its `login` policy does not offer them; `URLError`.
+    public func startPasskeyLogin() async throws -> ChallengeResponse {
+        try await transport.send(
+            .post, "v1/challenges",
+            body: CreateChallengeRequest(operation: .login, user: UserReference(), methodHint: .passkey))
+    }
+
+    /// Submits what the platform authenticator returned for `challenge.passkey` as the
+    /// challenge's `passkey` proof. Tokens that open a session (`login`, `account_info`) are
+    /// saved in the token store, as ``authenticate(challenge:using:prefill:)`` does.
+    ///
+    /// - Returns: `partial` (an assertion without user verification proves possession only:
+    ///   continue with ``authenticate(challenge:using:prefill:)``) or `complete` with the tokens.
+    /// - Throws: ``SCAClientError/server(_:)`` with `sca.proof_rejected` or
+    ///   `sca.authentication_failed` (a wrong assertion, counted), `sca.code_already_used`
+    ///   (presented before), `user.locked`; `URLError`.
+    public func submitPasskeyAssertion(
+        _ assertion: PasskeyAssertionCredential, to challenge: ChallengeResponse
+    ) async throws -> ProofResponse {
+        let answer: ProofResponse = try await transport.send(
+            .post, "v1/challenges/\(APITransport.escape(challenge.challengeId))/proofs",
+            body: ProofRequest(method: .passkey, assertion: assertion))
+        if let tokens = answer.tokens, tokens.refreshToken != nil {
+            try await session.save(tokens, receivedAt: now())
+        }
+        return answer
+    }
 }

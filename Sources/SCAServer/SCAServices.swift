@@ -134,17 +134,17 @@ public struct SCAServices: Sendable {
             audit: audit, limiter: limiter)
         // Transaction monitoring and exemptions (issue 12).
         let riskEngine = RiskService(store: store, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
+        let passkeys = PasskeyService(
+            store: store, box: box, tokens: tokens, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
         let challenges = ChallengeService(
             store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
             risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger,
-            audit: audit, limiter: limiter, riskEngine: riskEngine)
+            audit: audit, limiter: limiter, riskEngine: riskEngine, passkeyProofs: PasskeyProofs(passkeys: passkeys))
         let users = UserService(
             store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: configuration.issuer,
             audit: audit)
         let devices = DeviceService(
             store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
-        let passkeys = PasskeyService(
-            store: store, box: box, tokens: tokens, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
             tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),

@@ -516,5 +516,11 @@ enum PostgresMigrations {
                 "CREATE INDEX authorization_grants_client_user ON authorization_grants (client_id, user_id)",
             ]
         ),
+        // v3-passkey-proofs: the categories a proof proved besides its method's own (a
+        // user-verified passkey proves possession and inherence), per challenge (issue 11).
+        (
+            "v3-passkey-proofs",
+            ["ALTER TABLE challenges ADD COLUMN extra_categories TEXT NOT NULL DEFAULT '[]'"]
+        ),
     ]
 }

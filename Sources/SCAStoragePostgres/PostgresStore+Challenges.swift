@@ -14,14 +14,15 @@ extension PostgresStore {
                     id, user_id, operation, verdict, required_categories, methods, nonce,
                     transaction_json, transaction_digest, device_id, state, accepted_methods,
                     rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                    decoy_json, pending_method, exemption, version
+                    decoy_json, pending_method, exemption, extra_categories, version
                 ) VALUES (
                     \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
                     \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
                     \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
                     \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
                     \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
-                    \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(challenge.version)
+                    \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(columns.extraCategories),
+                    \(challenge.version)
                 )
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -51,7 +52,7 @@ extension PostgresStore {
                 created_at = \(challenge.createdAt.unixSeconds), expires_at = \(challenge.expiresAt.unixSeconds),
                 completed_at = \(challenge.completedAt?.unixSeconds), decoy_json = \(columns.decoy),
                 pending_method = \(challenge.pendingMethod?.rawValue), exemption = \(challenge.exemption?.rawValue),
-                version = \(expectedVersion + 1)
+                extra_categories = \(columns.extraCategories), version = \(expectedVersion + 1)
             WHERE id = \(challenge.id) AND version = \(expectedVersion)
             RETURNING id
             """)
@@ -69,6 +70,7 @@ private struct ChallengeColumns {
     var acceptedMethods: String
     var rejectedMethods: String
     var decoy: String?
+    var extraCategories: String
 
     init(_ challenge: ChallengeRecord) throws {
         operation = challenge.operation.rawValue
@@ -79,5 +81,6 @@ private struct ChallengeColumns {
         acceptedMethods = try JSONColumn.text(rawValues: challenge.acceptedMethods)
         rejectedMethods = try JSONColumn.text(rawValues: challenge.rejectedMethods)
         decoy = try challenge.decoy.map { try JSONColumn.text($0) }
+        extraCategories = try JSONColumn.text(rawValues: challenge.extraCategories)
     }
 }

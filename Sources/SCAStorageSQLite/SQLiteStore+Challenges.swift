@@ -15,8 +15,8 @@ extension SQLiteStore {
                             id, user_id, operation, verdict, required_categories, methods, nonce,
                             transaction_json, transaction_digest, device_id, state, accepted_methods,
                             rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                            decoy_json, pending_method, exemption, version
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            decoy_json, pending_method, exemption, extra_categories, version
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
                 )
@@ -44,7 +44,8 @@ extension SQLiteStore {
                         user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
                         nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
                         accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
-                        completed_at = ?, decoy_json = ?, pending_method = ?, exemption = ?, version = ?
+                        completed_at = ?, decoy_json = ?, pending_method = ?, exemption = ?, extra_categories = ?,
+                        version = ?
                     WHERE id = ? AND version = ?
                     """,
                 arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
@@ -78,6 +79,7 @@ private enum ChallengeColumns {
             try challenge.decoy.map { try JSONColumn.text($0) },
             challenge.pendingMethod?.rawValue,
             challenge.exemption?.rawValue,
+            try JSONColumn.text(rawValues: challenge.extraCategories),
         ]
     }
 }

@@ -19,7 +19,7 @@ struct FactorOptions: ParsableArguments {
 
     func validate() throws {
         if let method, parsedMethod(method) == nil {
-            let known = AuthenticationMethod.allCases.filter { !$0.isDeviceSignature }.map(\.rawValue)
+            let known = AuthenticationMethod.allCases.filter(Self.isTyped).map(\.rawValue)
             throw ValidationError("unknown method '\(method)'; use one of \(known.joined(separator: ", "))")
         }
     }
@@ -38,9 +38,14 @@ struct FactorOptions: ParsableArguments {
         return TerminalCollector(answers: answers, spinner: spinner)
     }
 
+    /// A passkey needs a platform authenticator, which a terminal does not have.
+    private static func isTyped(_ method: AuthenticationMethod) -> Bool {
+        !method.isDeviceSignature && method.isProvable && method != .passkey
+    }
+
     /// Device signatures are never chosen by hand: the SDK uses them on its own.
     private func parsedMethod(_ text: String) -> AuthenticationMethod? {
-        guard let method = AuthenticationMethod(rawValue: text.lowercased()), !method.isDeviceSignature else { return nil }
+        guard let method = AuthenticationMethod(rawValue: text.lowercased()), Self.isTyped(method) else { return nil }
         return method
     }
 }

@@ -227,6 +227,7 @@ final class TerminalCollector: FactorCollector {
         case .emailOTP: "code by e-mail (email_otp)"
         case .deviceKey: "this device's key"
         case .biometricKey: "biometry on this device"
+        case .passkey, .passkeyUserVerified: "a passkey (not available in a terminal)"
         }
     }
 }

@@ -191,7 +191,7 @@ struct PartnerOAuthTests {
             let browser = PageBrowser(api: api)
             let page = try await browser.get(partner.authorizePath(challenge: PartnerFixture.pkce().challenge))
             #expect(page.status == 200)
-            #expect(page.headers[.contentSecurityPolicy] == "default-src 'none'; style-src 'self'; img-src 'self'; "
+            #expect(page.headers[.contentSecurityPolicy] == "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
                 + "form-action 'self' https://shop.example; frame-ancestors 'none'; base-uri 'none'")
             #expect(page.headers[.cacheControl] == "no-store")
             #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")

@@ -144,4 +144,6 @@ struct PostgresStoreConformanceTests {
     @Test func authorizationGrantsNameWhoSignedIn() async throws {
         try await check { try await $0.authorizationGrantsNameWhoSignedIn() }
     }
+    // Passkey proofs (v3-passkey-proofs)
+    @Test func passkeyProofCategoriesRoundTrip() async throws { try await check { try await $0.passkeyProofCategoriesRoundTrip() } }
 }

@@ -142,6 +142,8 @@ struct SQLiteStoreConformanceTests {
     @Test func authorizationGrantsNameWhoSignedIn() async throws {
         try await check { try await $0.authorizationGrantsNameWhoSignedIn() }
     }
+    // Passkey proofs (v3-passkey-proofs)
+    @Test func passkeyProofCategoriesRoundTrip() async throws { try await check { try await $0.passkeyProofCategoriesRoundTrip() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

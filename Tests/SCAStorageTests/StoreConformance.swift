@@ -1167,4 +1167,51 @@ struct StoreConformance {
         #expect(results.filter { $0 == .limitReached }.count == 7)
         #expect(try await store.passkeys(userID: "u1").count == 5)
     }
+
+    // MARK: Passkey proofs (v3-passkey-proofs)
+
+    /// A user-verified passkey proves two categories with one proof: the extra category is
+    /// collected by the pure decision, stored with the challenge and read back, and a failed
+    /// deferred round discards it with the rest.
+    func passkeyProofCategoriesRoundTrip() async throws {
+        var challenge = makeChallenge("c1")
+        challenge.verdict = .deferred
+        challenge.methods = [.passkey, .password]
+        try await store.insertChallenge(challenge)
+        #expect(try await store.challenge(id: "c1")?.extraCategories == [])
+
+        var proved = challenge
+        proved.pendingMethod = .passkey
+        proved.collect(.passkey, passed: true, extra: .inherence)
+        #expect(proved.pendingMethod == nil)
+        #expect(proved.collectedCategories == [.possession, .inherence])
+        #expect(proved.authenticationMethodReferences == [.passkey, .passkeyUserVerified])
+        #expect(try await store.updateChallenge(proved, expectedVersion: 0))
+        let stored = try #require(try await store.challenge(id: "c1"))
+        #expect(stored.extraCategories == [.inherence])
+        #expect(stored.acceptedCategories == [.possession, .inherence])
+
+        // A wrong password in the same round: its category counts as collected, the extra
+        // category is no longer accepted, and the round is discarded with everything in it.
+        var wrong = stored
+        wrong.collect(.password, passed: false)
+        #expect(wrong.collectedCategories == [.knowledge, .possession, .inherence])
+        #expect(wrong.acceptedCategories == [.possession])
+        wrong.discardRound()
+        #expect(try await store.updateChallenge(wrong, expectedVersion: 1))
+        let discarded = try #require(try await store.challenge(id: "c1"))
+        #expect(discarded.extraCategories == [] && discarded.acceptedMethods == [] && discarded.failedAttempts == 1)
+
+        // Without user verification, possession only; under the immediate verdict a wrong
+        // proof counts a failure and adds nothing.
+        var immediate = makeChallenge("c2")
+        immediate.verdict = .immediate
+        immediate.collect(.passkey, passed: false, extra: .inherence)
+        #expect(immediate.extraCategories == [] && immediate.failedAttempts == 1)
+        immediate.collect(.passkey, passed: true)
+        #expect(immediate.collectedCategories == [.possession])
+        #expect(immediate.authenticationMethodReferences == [.passkey])
+        try await store.insertChallenge(immediate)
+        #expect(try await store.challenge(id: "c2") == immediate)
+    }
 }

@@ -34,6 +34,9 @@ public final class SoftwarePasskey: @unchecked Sendable {
         if userVerified { flags |= 0x04 }
         let authData = rpIDHash + [flags] + TestCBOR.bigEndian(UInt64(signCount), count: 4) + [UInt8](repeating: 0, count: 16)
             + TestCBOR.bigEndian(UInt64(credentialID.count), count: 2) + credentialID + cose
+        // A real authenticator counts the registration too, so the first assertion's counter
+        // is above the stored one.
+        if signCount != 0 { signCount += 1 }
         let attestation = TestCBOR.map([
             (.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData)),
         ]).encoded

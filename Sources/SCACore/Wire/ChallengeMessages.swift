@@ -31,12 +31,17 @@ public struct CreateChallengeRequest: Codable, Sendable, Equatable {
     public var paymentType: PaymentType?
     /// `payment` only: the payment belongs to a series with the same amount and payee (RTS art. 14).
     public var recurring: Bool?
+    // Passkeys (issue 11).
+    /// `passkey` with an empty `user` (no e-mail, no user id): a `login` challenge for a
+    /// discoverable passkey, whose assertion names the user.
+    public var methodHint: AuthenticationMethod?
 
     public init(
         operation: OperationKind, user: UserReference, device: DeviceReference? = nil,
         transaction: Transaction? = nil, beneficiary: Transaction.Payee? = nil, paymentType: PaymentType? = nil,
-        recurring: Bool? = nil
+        recurring: Bool? = nil, methodHint: AuthenticationMethod? = nil
     ) {
+        self.methodHint = methodHint
         self.operation = operation
         self.user = user
         self.device = device
@@ -91,6 +96,9 @@ public struct ChallengeResponse: Codable, Sendable, Equatable {
     public var exemption: Exemption?
     /// The tokens of an exempted challenge, in the answer that created it (never again).
     public var tokens: TokenResponse?
+    // Passkeys (issue 11).
+    /// `PublicKeyCredentialRequestOptions` for a pending challenge offering `passkey`.
+    public var passkey: PasskeyRequestOptions?
 
     public init(
         challengeId: String, operation: OperationKind, state: ChallengeState, expiresAt: Date,

@@ -7,15 +7,19 @@ public struct ProofRequest: Codable, Sendable, Equatable {
     public var deviceId: String?
     /// base64url raw `r||s` ECDSA signature, for device signatures.
     public var signature: String?
+    /// What `navigator.credentials.get` returned for the challenge's `passkey` options, for
+    /// the `passkey` method (issue 11).
+    public var assertion: PasskeyAssertionCredential?
 
     public init(
         method: AuthenticationMethod, credential: String? = nil, deviceId: String? = nil,
-        signature: String? = nil
+        signature: String? = nil, assertion: PasskeyAssertionCredential? = nil
     ) {
         self.method = method
         self.credential = credential
         self.deviceId = deviceId
         self.signature = signature
+        self.assertion = assertion
     }
 }
 

@@ -179,6 +179,9 @@ extension ConfigurationSetting {
             show: { "`\($0.rawValue)`" },
             "`inherence` or `knowledge`: what a user-verified passkey proves besides possession"),
         .integer("webauthn.maxPasskeysPerUser", \.maxPasskeysPerUser, "passkeys a user may register (1 to 100)"),
+        .value(
+            "webauthn.userVerification", \.webauthnUserVerification, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`preferred` or `required`: whether a passkey proof without user verification counts (as possession only) or is refused"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

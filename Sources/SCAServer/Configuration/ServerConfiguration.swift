@@ -144,6 +144,8 @@ public struct ServerConfiguration: Sendable {
     /// authenticator's biometric check) or `knowledge` (deployments that count its PIN).
     public var webauthnUserVerifiedCategory: Category = .inherence
     public var maxPasskeysPerUser = 10
+    /// Whether a passkey proof must be user-verified (issue 11 item 3; a discoverable login always must).
+    public var webauthnUserVerification: PasskeyUserVerification = .preferred
 
     public init() {}
 
@@ -289,9 +291,9 @@ extension ServerConfiguration {
     /// one a user could have (E.164: at most 15 digits).
     func validateDecoyProfile() throws {
         guard !decoyMethods.isEmpty, Set(decoyMethods).count == decoyMethods.count,
-            decoyMethods.allSatisfy({ !$0.isDeviceSignature })
+            decoyMethods.allSatisfy({ !$0.isDeviceSignature && $0.isProvable && $0 != .passkey })
         else {
-            throw ConfigurationError("decoyMethods must list methods once each, without device_key or biometric_key")
+            throw ConfigurationError("decoyMethods must list methods once each, without device_key, biometric_key or passkey")
         }
         let body = decoyPhonePattern.dropFirst()
         guard decoyPhonePattern.first == "+", (8...16).contains(decoyPhonePattern.count),

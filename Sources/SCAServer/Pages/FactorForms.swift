@@ -8,7 +8,9 @@ enum FactorForms {
     /// - Parameter base: the path the forms post under (`/signin`, `/consents/{id}`).
     static func methods(_ challenge: ChallengeResponse, base: String, state: PageState) -> [[String: Any]] {
         let satisfied = Set(challenge.satisfiedCategories)
-        return challenge.methods.filter { !$0.id.isDeviceSignature && !satisfied.contains($0.category) }.map { offered in
+        // A passkey has its own section (``passkey(_:base:state:label:)``), shown by script only.
+        return challenge.methods.filter { !$0.id.isDeviceSignature && $0.id != .passkey && !satisfied.contains($0.category) }
+            .map { offered in
             let method = offered.id
             var values: [String: Any] = [
                 "method": method.rawValue,
@@ -45,11 +47,38 @@ enum FactorForms {
                 values["sendAction"] = "\(base)/send"
                 values["sendCsrf"] = PageCookies.csrfToken(state, action: "\(base)/send")
                 values["sendLabel"] = sms ? "Send me a code by SMS" : "Send me a code by e-mail"
-            case .deviceKey, .biometricKey:
+            case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
                 break
             }
             return values
         }
+    }
+
+    /// The template values of the passkey section, when the challenge offers one and still
+    /// needs possession: the request options (as JSON, for /hosted/passkey.js) and a form that
+    /// posts the assertion to the same proof route as the typed factors.
+    static func passkey(_ challenge: ChallengeResponse, base: String, state: PageState, label: String) -> [String: Any]? {
+        guard let options = challenge.passkey, !challenge.satisfiedCategories.contains(.possession),
+            let json = try? WireJSON.encoder().encode(options)
+        else { return nil }
+        return [
+            "options": String(decoding: json, as: UTF8.self), "proofAction": "\(base)/proof",
+            "proofCsrf": PageCookies.csrfToken(state, action: "\(base)/proof"), "label": label,
+        ]
+    }
+
+    /// The proof a factor form posted: a typed credential, or a passkey's assertion (JSON in
+    /// the `assertion` field). Nil when the field is empty or the assertion does not decode.
+    static func proof(from form: [String: String]) -> ProofRequest? {
+        guard let method = AuthenticationMethod(rawValue: form["method"] ?? "") else { return nil }
+        if method == .passkey {
+            guard let text = form["assertion"], !text.isEmpty,
+                let assertion = try? WireJSON.decoder().decode(PasskeyAssertionCredential.self, from: Data(text.utf8))
+            else { return nil }
+            return ProofRequest(method: .passkey, assertion: assertion)
+        }
+        guard let credential = form["credential"], !credential.isEmpty else { return nil }
+        return ProofRequest(method: method, credential: credential)
     }
 
     /// "Step 1 of 2" style progress.

@@ -66,6 +66,7 @@ struct HostedConsent: Sendable {
         values["error"] = state.error
         values["progress"] = FactorForms.progress(challenge)
         values["methods"] = FactorForms.methods(challenge, base: base, state: state)
+        values["passkey"] = FactorForms.passkey(challenge, base: base, state: state, label: "Confirm with a passkey")
         values["cancelAction"] = "\(base)/refuse"
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(base)/refuse")
         values["cancelLabel"] = "Refuse and return to \(clientName)"
@@ -91,14 +92,12 @@ struct HostedConsent: Sendable {
         let consent = try await consents.load(id)
         guard consent.status.isOpen, let challengeID = consent.challengeID else { return finished(consent) }
         let target = PageRenderer.formTarget(for: consent.redirectURL)
-        guard let method = AuthenticationMethod(rawValue: form["method"] ?? ""), let credential = form["credential"],
-            !credential.isEmpty
-        else {
+        guard let proof = FactorForms.proof(from: form) else {
             state.error = "Please fill in the field before you continue."
             return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
         }
         do {
-            let response = try await challenges.submit(ProofRequest(method: method, credential: credential), to: challengeID)
+            let response = try await challenges.submit(proof, to: challengeID)
             if let tokens = response.tokens {
                 let sealed = try consents.seal(tokens.accessToken)
                 let accepted = try await consents.move(consent, to: .accepted) { $0.sealedToken = sealed }

@@ -50,11 +50,14 @@ struct HostedSignIn: Sendable {
             return emailPage(flash, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         var values = common(state)
-        values["email"] = state.email ?? ""
+        values["email"] = state.email
         values["notice"] = state.notice
         values["error"] = state.error
-        values["progress"] = FactorForms.progress(challenge)
+        // A discoverable passkey login is one step: the passkey proves both categories.
+        values["progress"] = challenge.methods.map(\.id) == [.passkey]
+            ? "One step: your passkey checks it is you." : FactorForms.progress(challenge)
         values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
+        values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
         values["cancelAction"] = "\(Self.base)/cancel"
         values["cancelLabel"] = "Cancel and return to \(state.clientName ?? "the application")"
         state.notice = nil
@@ -80,6 +83,22 @@ struct HostedSignIn: Sendable {
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
 
+    /// `POST /signin/passkey`: a discoverable passkey login instead of the e-mail (issue 11):
+    /// the next page asks the browser for a passkey, whose user handle names the user.
+    func passkey(_ request: Request, form: [String: String]) async throws -> Response {
+        guard var state = try verified(request, form: form, action: "\(Self.base)/passkey") else { return sessionEnded() }
+        state.email = nil
+        do {
+            let challenge = try await challenges.create(
+                CreateChallengeRequest(operation: .login, user: UserReference(), methodHint: .passkey))
+            state.challengeID = challenge.challengeId
+            state.error = nil
+        } catch let problem as Problem where problem.status < 500 {
+            state.error = problem.code == .rateLimited ? FactorForms.message(for: problem) : "Passkeys cannot be used here."
+        }
+        return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
+    }
+
     /// `POST /signin/send`: sends (or resends) an SMS or e-mail code.
     func send(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = try verified(request, form: form, action: "\(Self.base)/send"), let challengeID = state.challengeID else {
@@ -95,14 +114,12 @@ struct HostedSignIn: Sendable {
             let challengeID = state.challengeID, let authorization = state.authorization
         else { return sessionEnded() }
         let target = PageRenderer.formTarget(for: authorization.redirectURI)
-        guard let method = AuthenticationMethod(rawValue: form["method"] ?? ""), let credential = form["credential"],
-            !credential.isEmpty
-        else {
+        guard let proof = FactorForms.proof(from: form) else {
             state.error = "Please fill in the field before you continue."
             return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         do {
-            let response = try await challenges.submit(ProofRequest(method: method, credential: credential), to: challengeID)
+            let response = try await challenges.submit(proof, to: challengeID)
             if let tokens = response.tokens {
                 let location = try await oauth.grant(authorization, tokens: tokens)
                 return PageRenderer.redirect(to: location, formTarget: target, cookie: cookies.clear(PageCookies.signIn))
@@ -162,6 +179,9 @@ struct HostedSignIn: Sendable {
         var values = common(state)
         values["csrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/email")
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/cancel")
+        if challenges.passkeyProofs.offersDiscoverableLogin {
+            values["passkeyCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/passkey")
+        }
         values["email"] = state.email ?? ""
         values["error"] = state.error
         return renderer.page(

@@ -48,6 +48,13 @@ struct PageRenderer: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
+    /// The passkey script (issue 11), with the same headers as the pages.
+    static func passkeyScript() -> Response {
+        var headers = securityHeaders(formTarget: nil)
+        headers[.contentType] = "text/javascript; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.passkeyScript)))
+    }
+
     /// The stylesheet, with the same headers as the pages.
     static func stylesheet() -> Response {
         var headers = securityHeaders(formTarget: nil)
@@ -55,12 +62,12 @@ struct PageRenderer: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style)))
     }
 
-    /// Nothing loads from elsewhere, no script runs, nobody frames the page, forms post only
+    /// Nothing loads from elsewhere, no script but our own (/hosted/passkey.js) runs, nobody frames the page, forms post only
     /// here (and follow our redirect to the client), and nothing is cached or leaks a Referer.
     static func securityHeaders(formTarget: String?) -> HTTPFields {
         let formAction = ["'self'", formTarget].compactMap { $0 }.joined(separator: " ")
         return [
-            .contentSecurityPolicy: "default-src 'none'; style-src 'self'; img-src 'self'; form-action \(formAction); "
+            .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action \(formAction); "
                 + "frame-ancestors 'none'; base-uri 'none'",
             .cacheControl: "no-store",
             referrerPolicy: "no-referrer",

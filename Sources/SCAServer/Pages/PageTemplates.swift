@@ -41,6 +41,15 @@ enum PageTemplates {
         <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
         <button type="submit">Continue</button>
         </form>
+        {{#passkeyCsrf}}
+        <section class="factor" data-passkey hidden>
+        <form method="post" action="/signin/passkey">
+        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
+        <button type="submit" class="secondary">Sign in with a passkey</button>
+        </form>
+        </section>
+        <script src="/hosted/passkey.js" defer></script>
+        {{/passkeyCsrf}}
         <form method="post" action="/signin/cancel" class="inline">
         <input type="hidden" name="csrf" value="{{cancelCsrf}}">
         <button type="submit" class="link">Cancel and return to {{clientName}}</button>
@@ -59,11 +68,24 @@ enum PageTemplates {
         {{^consent}}
         <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
         <h1>Confirm it is you</h1>
-        <p class="hint">Signing in as <strong>{{email}}</strong>.</p>
+        {{#email}}<p class="hint">Signing in as <strong>{{email}}</strong>.</p>{{/email}}
         {{/consent}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <p class="progress">{{progress}}</p>
+        {{#passkey}}
+        <section class="factor" data-passkey hidden>
+        <h2>Passkey</h2>
+        <p class="error" role="alert" data-passkey-error hidden>The passkey did not answer. Please try again, or use another way below.</p>
+        <form method="post" action="{{proofAction}}" data-passkey-form data-options="{{options}}">
+        <input type="hidden" name="csrf" value="{{proofCsrf}}">
+        <input type="hidden" name="method" value="passkey">
+        <input type="hidden" name="assertion" value="">
+        <button type="submit">{{label}}</button>
+        </form>
+        </section>
+        <script src="/hosted/passkey.js" defer></script>
+        {{/passkey}}
         {{#methods}}
         <section class="factor">
         <h2>{{heading}}</h2>
@@ -127,5 +149,63 @@ enum PageTemplates {
         .notice{background:#e8f3ea;color:#1d5b2c;border-radius:8px;padding:.6rem .8rem}
         footer{max-width:30rem;margin:16px auto;color:#5d6876;font-size:.82rem;text-align:center}
         @media (min-width:700px){body{padding:40px}.card{padding:30px 32px 24px}}
+        """
+
+    /// `/hosted/passkey.js` (issue 11): shows the passkey sections, which are hidden without
+    /// script, and answers a passkey form with `navigator.credentials.get` over the options in
+    /// its `data-options`, posting the assertion (WebAuthn's JSON form) through the form, so
+    /// the CSRF token and the redirect after it are the typed factors' own.
+    static let passkeyScript = """
+        "use strict";
+        (function () {
+          if (!window.PublicKeyCredential || !navigator.credentials) { return; }
+          function decode(text) {
+            var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+            while (base64.length % 4) { base64 += "="; }
+            var binary = atob(base64), bytes = new Uint8Array(binary.length);
+            for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
+            return bytes.buffer;
+          }
+          function encode(buffer) {
+            var bytes = new Uint8Array(buffer), binary = "";
+            for (var i = 0; i < bytes.length; i++) { binary += String.fromCharCode(bytes[i]); }
+            return btoa(binary).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+          }
+          document.querySelectorAll("[data-passkey]").forEach(function (section) {
+            section.hidden = false;
+            var form = section.querySelector("form[data-passkey-form]");
+            if (!form) { return; }
+            var failure = section.querySelector("[data-passkey-error]");
+            form.addEventListener("submit", function (event) {
+              event.preventDefault();
+              var options = JSON.parse(form.getAttribute("data-options"));
+              var publicKey = {
+                challenge: decode(options.challenge), timeout: options.timeout, rpId: options.rpId,
+                userVerification: options.userVerification,
+                allowCredentials: options.allowCredentials.map(function (credential) {
+                  return { type: credential.type, id: decode(credential.id) };
+                })
+              };
+              navigator.credentials.get({ publicKey: publicKey }).then(function (credential) {
+                var response = credential.response;
+                var assertion = {
+                  id: credential.id, rawId: encode(credential.rawId), type: credential.type,
+                  response: {
+                    clientDataJSON: encode(response.clientDataJSON),
+                    authenticatorData: encode(response.authenticatorData),
+                    signature: encode(response.signature)
+                  }
+                };
+                if (response.userHandle && response.userHandle.byteLength > 0) {
+                  assertion.response.userHandle = encode(response.userHandle);
+                }
+                form.querySelector("input[name=assertion]").value = JSON.stringify(assertion);
+                form.submit();
+              }).catch(function () {
+                if (failure) { failure.hidden = false; }
+              });
+            });
+          });
+        })();
         """
 }

@@ -58,6 +58,8 @@ struct PartnerRoutes<Context: RequestContext> {
 
         // Hosted sign-in pages.
         router.get("hosted/style.css") { _, _ in PageRenderer.stylesheet() }
+        router.get("hosted/passkey.js") { _, _ in PageRenderer.passkeyScript() }
+        router.post("signin/passkey") { request, _ in try await signIn.passkey(request, form: try await pageForm(request)) }
         router.get("signin") { request, _ in try await signIn.show(request) }
         router.post("signin/email") { request, _ in try await signIn.email(request, form: try await pageForm(request)) }
         router.post("signin/send") { request, _ in try await signIn.send(request, form: try await pageForm(request)) }

@@ -20,6 +20,8 @@ public struct ChallengeService: Sendable {
     let limiter: RateLimiter
     /// Transaction monitoring and exemptions (issue 12).
     let riskEngine: RiskService
+    /// Passkeys as a proof (issue 11).
+    let passkeyProofs: PasskeyProofs
 
     /// Compare-and-set retries before giving up on a challenge under heavy contention.
     private static let maxUpdateRetries = 32
@@ -42,7 +44,8 @@ public struct ChallengeService: Sendable {
         try await limiter.admitChallenge()
         let transaction = try Self.validatedTransaction(request)
         let beneficiary = try Self.validatedBeneficiary(request)
-        let user = try await findUser(request.user)
+        let discoverable = try discoverableLogin(request)
+        let user = discoverable ? nil : try await findUser(request.user)
         let device = try await namedDevice(request.device, of: user)
         var hasSession = false
         if authorization != nil {
@@ -51,7 +54,8 @@ public struct ChallengeService: Sendable {
             hasSession = true
         }
         let policy = configuration.policy(for: request.operation)
-        var enrolled = user?.enrolledMethods ?? configuration.decoyMethods
+        var enrolled = discoverable ? [.passkey] : user?.enrolledMethods ?? configuration.decoyMethods
+        if let user, try await passkeyProofs.hasUsablePasskey(userID: user.id) { enrolled.append(.passkey) }
         if let device {
             enrolled.append(.deviceKey)
             if device.biometryKey != nil { enrolled.append(.biometricKey) }
@@ -63,7 +67,9 @@ public struct ChallengeService: Sendable {
         // When risk asks for more than the methods at hand can prove, say so now rather than
         // open a challenge that can never complete. (Only a raised bar: what a user has
         // enrolled for the base policy is never revealed here.)
-        if required > policy.requiredCategories, Self.categories(of: methods).count < required {
+        var provable = Self.categories(of: methods)
+        if methods.contains(.passkey) { provable.insert(configuration.webauthnUserVerifiedCategory) }
+        if required > policy.requiredCategories, provable.count < required {
             throw Problem.categoriesUnavailable(required: required)
         }
         let challengeID = runtime.makeID(prefix: "ch")
@@ -83,7 +89,7 @@ public struct ChallengeService: Sendable {
             transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
             deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
-            decoy: user == nil ? codes.decoySubject(for: request.user) : nil)
+            decoy: user == nil && !discoverable ? codes.decoySubject(for: request.user) : nil)
         if let exemption, let user {
             return try await completeExempt(&challenge, exemption: exemption, user: user)
         }
@@ -93,7 +99,28 @@ public struct ChallengeService: Sendable {
         await audit.record(
             .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
             operation: challenge.operation, details: ["requiredCategories": "\(required)"])
-        return Self.describe(challenge)
+        return try await describeWithOptions(challenge)
+    }
+
+    /// A `login` challenge without a user, for a discoverable passkey (`methodHint` `passkey`,
+    /// `user` empty). Needs passkeys configured and offered for `login`.
+    /// - Throws: `Problem.invalidRequest` for another operation; 422 `method.not_offered`.
+    private func discoverableLogin(_ request: CreateChallengeRequest) throws -> Bool {
+        guard request.user.email == nil, request.user.userId == nil, request.methodHint == .passkey else { return false }
+        guard request.operation == .login, request.device == nil else {
+            throw Problem.invalidRequest("a challenge without a user is only for a passkey login")
+        }
+        guard passkeyProofs.offersDiscoverableLogin else {
+            throw Problem.methodNotOffered(.passkey)
+        }
+        return true
+    }
+
+    /// The description with the passkey request options, for a pending challenge offering one.
+    private func describeWithOptions(_ challenge: ChallengeRecord) async throws -> ChallengeResponse {
+        var response = Self.describe(challenge)
+        response.passkey = try await passkeyProofs.options(for: challenge)
+        return response
     }
 
     /// An exempted challenge: stored completed without proofs, its tokens issued at once
@@ -124,7 +151,7 @@ public struct ChallengeService: Sendable {
 
     /// - Throws: `Problem.challengeNotFound`.
     public func get(_ challengeID: String) async throws -> ChallengeResponse {
-        Self.describe(try await load(challengeID))
+        try await describeWithOptions(try await load(challengeID))
     }
 
     /// Cancels a pending challenge (the user gave up).
@@ -178,12 +205,17 @@ public struct ChallengeService: Sendable {
         let challenge = try await load(challengeID)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
         guard challenge.methods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
-        let user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
+        var user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
+        // A discoverable passkey login: the assertion names the user (an unknown credential
+        // is answered as a wrong proof, counted against the challenge).
+        if challenge.isDiscoverable, proof.method == .passkey { user = try await passkeyProofs.owner(of: proof) }
         var device: DeviceRecord?
         let subject: LockoutSubject
         if let user {
             subject = .user(user)
-            if proof.method.isDeviceSignature {
+            if proof.method == .passkey {
+                // Checked against the user's passkeys by the verifier: another's is a wrong proof.
+            } else if proof.method.isDeviceSignature {
                 // Only the device the challenge names may sign, and only while it is active.
                 guard let deviceID = challenge.deviceID, proof.deviceId == deviceID else { throw Problem.methodNotOffered(proof.method) }
                 device = try await namedDevice(DeviceReference(deviceId: deviceID), of: user)
@@ -210,8 +242,17 @@ public struct ChallengeService: Sendable {
             }
         }
         let evaluation: ProofEvaluation
+        var extraCategory: Category?
+        var details: [String: String] = [:]
         do {
-            if let user {
+            if proof.method == .passkey {
+                let outcome = if let user {
+                    try await passkeyProofs.verify(proof, user: user, challenge: claimed)
+                } else {
+                    passkeyProofs.unknownOwner(proof, on: claimed)
+                }
+                (evaluation, extraCategory, details) = (outcome.evaluation, outcome.extraCategory, outcome.details)
+            } else if let user {
                 evaluation = try await verifier.verify(proof, user: user, challenge: claimed, device: device)
             } else {
                 // The same work a real check would do, and always wrong.
@@ -237,7 +278,7 @@ public struct ChallengeService: Sendable {
         await audit.record(
             evaluation == .right ? .proofAccepted : .proofRejected, outcome: outcome, userID: user?.id,
             deviceID: device?.id, challengeID: claimed.id,
-            method: proof.method, details: user == nil ? ["user": "unknown"] : [:])
+            method: proof.method, details: details.merging(user == nil ? ["user": "unknown"] : [:]) { $1 })
         if case .wrong(let after?) = evaluation, after.status == .blocked {
             // The verifier blocks a device at its failure limit and hands it back as the
             // failure left it; the trail records that here. (`device` was active when loaded.)
@@ -269,7 +310,8 @@ public struct ChallengeService: Sendable {
             // challenge forgives it (`recordSuccess`).
             _ = try await lockout.recordFailure(for: subject)
         }
-        return try await record(proof.method, passed: passed, on: claimed, user: user, subject: subject, remaining: remaining)
+        return try await record(
+            proof.method, passed: passed, extra: extraCategory, on: claimed, user: user, subject: subject, remaining: remaining)
     }
 
     /// Marks `method` as the proof this challenge is checking. One at a time: a round can then
@@ -284,7 +326,7 @@ public struct ChallengeService: Sendable {
             guard runtime.now() < challenge.expiresAt else { throw Problem.challengeClosed(.expired) }
             guard challenge.pendingMethod == nil else { throw Problem.proofInProgress }
             if challenge.verdict == .deferred,
-                Self.categories(of: challenge.acceptedMethods + challenge.rejectedMethods).contains(method.category)
+                challenge.collectedCategories.contains(method.category)
             {
                 throw Problem.categoryAlreadyCollected(method.category)
             }
@@ -313,8 +355,9 @@ public struct ChallengeService: Sendable {
     /// Adds one judged proof to the challenge, ends its claim, and decides. Compare-and-set,
     /// so of many parallel proofs exactly one completes the challenge.
     /// - Parameter remaining: immediate verdict, wrong proof: failures left (then it throws).
+    /// - Parameter extra: a category the proof proved (or, wrong, claimed) besides its method's.
     private func record(
-        _ method: AuthenticationMethod, passed: Bool, on loaded: ChallengeRecord, user: UserRecord?,
+        _ method: AuthenticationMethod, passed: Bool, extra: Category? = nil, on loaded: ChallengeRecord, user: UserRecord?,
         subject: LockoutSubject, remaining: Int?
     ) async throws -> ProofResponse {
         var challenge = loaded
@@ -326,14 +369,10 @@ public struct ChallengeService: Sendable {
                 if let remaining { throw Problem.proofRejected(remaining: remaining) }
                 throw Problem.challengeClosed(challenge.state == .pending ? .expired : challenge.state)
             }
-            if passed {
-                if !next.acceptedMethods.contains(method) { next.acceptedMethods.append(method) }
-            } else if next.verdict == .immediate {
-                next.failedAttempts += 1
-            } else {
-                next.rejectedMethods.append(method)
-            }
-            let collected = Self.categories(of: next.acceptedMethods + next.rejectedMethods)
+            next.collect(method, passed: passed, extra: extra)
+            // A discoverable login belongs to the user its passkey named once it is proven.
+            if passed, next.isDiscoverable, let user { next.userID = user.id }
+            let collected = next.collectedCategories
             let decided = collected.count >= next.requiredCategories
             if !passed && next.verdict == .immediate {
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
@@ -351,15 +390,13 @@ public struct ChallengeService: Sendable {
                         .challengeCompleted, userID: user.id, deviceID: next.deviceID, challengeID: next.id,
                         operation: next.operation,
                         details: ["methods": next.acceptedMethods.map(\.rawValue).joined(separator: ",")])
-                    return ProofResponse(satisfiedCategories: Self.categories(of: next.acceptedMethods).sorted(), tokens: issued)
+                    return ProofResponse(satisfiedCategories: next.acceptedCategories.sorted(), tokens: issued)
                 }
             } else if decided {
                 // Deferred verdict: something was wrong. Discard what was collected and let the
                 // user try again on the same challenge, without saying which element failed:
                 // the round was counted once when it began, whatever it held.
-                next.acceptedMethods = []
-                next.rejectedMethods = []
-                next.failedAttempts += 1
+                next.discardRound()
                 if try await store.updateChallenge(next, expectedVersion: challenge.version) {
                     await audit.record(
                         .challengeFailed, outcome: "failure", userID: user?.id, challengeID: next.id,
@@ -466,7 +503,7 @@ public struct ChallengeService: Sendable {
         ChallengeResponse(
             challengeId: challenge.id, operation: challenge.operation, state: challenge.state,
             expiresAt: challenge.expiresAt, requiredCategories: challenge.requiredCategories,
-            satisfiedCategories: categories(of: challenge.acceptedMethods + challenge.rejectedMethods).sorted(),
+            satisfiedCategories: challenge.collectedCategories.sorted(),
             verdict: challenge.verdict, methods: challenge.methods.map(OfferedMethod.init), nonce: challenge.nonce,
             transactionDigest: challenge.transactionDigest,
             display: challenge.transaction.map {

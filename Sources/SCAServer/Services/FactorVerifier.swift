@@ -20,6 +20,9 @@ struct FactorVerifier: Sendable {
     /// The shape a credential must have before it is worth an attempt; a malformed one is a
     /// bad request, not a guess.
     static func credentialProblem(for proof: ProofRequest) -> String? {
+        // A passkey carries an assertion; `passkey_uv` is refused as a method never offered.
+        if proof.method == .passkey { return PasskeyProofs.assertionProblem(proof.assertion) }
+        guard proof.method.isProvable else { return nil }
         if proof.method.isDeviceSignature {
             guard let deviceID = proof.deviceId, InputRules.isWellFormedID(deviceID, prefix: "dev") else {
                 return "deviceId is required for \(proof.method.rawValue)"
@@ -36,7 +39,7 @@ struct FactorVerifier: Sendable {
         case .pin: return InputRules.pinProblem(credential)
         case .totp, .smsOTP, .emailOTP:
             return InputRules.isDigits(credential, count: 6) ? nil : "credential must be 6 digits"
-        case .deviceKey, .biometricKey: return nil
+        case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified: return nil
         }
     }
 
@@ -71,6 +74,8 @@ struct FactorVerifier: Sendable {
         case .deviceKey, .biometricKey:
             guard let device else { return .wrong(device: nil) }
             return try await verifySignature(proof, by: device, challenge: challenge)
+        case .passkey, .passkeyUserVerified:
+            return .wrong(device: nil)  // checked by PasskeyProofs, never here
         }
     }
 
@@ -105,7 +110,7 @@ struct FactorVerifier: Sendable {
         case .smsOTP, .emailOTP:
             let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
             _ = try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now())
-        case .totp, .deviceKey, .biometricKey:
+        case .totp, .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
             break
         }
     }

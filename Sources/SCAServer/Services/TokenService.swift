@@ -196,14 +196,14 @@ public struct TokenService: Sendable {
             aud: AudienceClaim(value: [configuration.audience]), iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(configuration.accessTokenLifetime))),
             jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: challenge.operation,
-            amr: challenge.acceptedMethods, acr: challenge.exemption == nil ? TokenResponse.scaACR : Exemption.exemptACR,
+            amr: challenge.authenticationMethodReferences, acr: challenge.exemption == nil ? TokenResponse.scaACR : Exemption.exemptACR,
             txn: challenge.transactionDigest, exemption: challenge.exemption)
         claims.roles = roles
         claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)
         claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
         return TokenResponse(
             accessToken: try await signer.sign(claims), expiresIn: configuration.accessTokenLifetime,
-            refreshToken: refreshToken, operation: challenge.operation, amr: challenge.acceptedMethods, acr: claims.acr,
+            refreshToken: refreshToken, operation: challenge.operation, amr: challenge.authenticationMethodReferences, acr: claims.acr,
             exemption: challenge.exemption)
     }
 

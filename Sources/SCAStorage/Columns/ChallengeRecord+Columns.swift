@@ -25,7 +25,8 @@ extension ChallengeRecord: ColumnDecodable {
             version: try columns.value("version"),
             decoy: try columns.optionalJSON("decoy_json"),
             pendingMethod: try columns.optionalRawValue("pending_method"),
-            exemption: try columns.optionalRawValue("exemption")
+            exemption: try columns.optionalRawValue("exemption"),
+            extraCategories: try columns.rawValues("extra_categories")
         )
     }
 }

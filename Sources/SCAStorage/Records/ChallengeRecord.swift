@@ -37,6 +37,11 @@ public struct ChallengeRecord: Sendable, Equatable {
     public var pendingMethod: AuthenticationMethod?
     /// The RTS exemption it completed under, without proofs (issue 12); nil otherwise.
     public var exemption: Exemption?
+    /// Categories proofs proved besides their method's own (v3-passkey-proofs): a
+    /// user-verified passkey adds inherence (or knowledge, as configured). Under the deferred
+    /// verdict a wrong proof adds what it claimed, as its method's category counts as
+    /// collected, so nothing is revealed before the verdict.
+    public var extraCategories: [Category]
 
     /// For a decoy, the keyed hash of what was typed (never the address itself): the key of its
     /// send budgets and of its failure counters, so an unknown address locks like a real user.
@@ -49,9 +54,10 @@ public struct ChallengeRecord: Sendable, Equatable {
         state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
         rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
         completedAt: Date? = nil, version: Int = 0, decoy: DecoySubject? = nil,
-        pendingMethod: AuthenticationMethod? = nil, exemption: Exemption? = nil
+        pendingMethod: AuthenticationMethod? = nil, exemption: Exemption? = nil, extraCategories: [Category] = []
     ) {
         self.exemption = exemption
+        self.extraCategories = extraCategories
         self.id = id
         self.userID = userID
         self.operation = operation

@@ -151,7 +151,7 @@ final class WebDriver: @unchecked Sendable {
     }
 
     @discardableResult
-    private func command(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> Any? {
+    func command(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> Any? {
         let answer = try await Self.request(method, base.appendingPathComponent("session/\(session)/\(path)"), body)
         if let value = answer["value"] as? [String: Any], let error = value["error"] as? String {
             throw WebDriverError(message: "\(path): \(error): \(value["message"] ?? "")")
