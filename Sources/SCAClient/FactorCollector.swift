@@ -58,4 +58,15 @@ public protocol FactorCollector: Sendable {
     ///   category for this flow.
     /// - Throws: ``SCAClientError/cancelled`` to cancel the whole flow.
     func passBiometricGate(reason: String) async throws -> Bool
+
+    /// Asks a new user, just created by a sign-up's e-mail code, for the password or PIN to set
+    /// as their second element (issue 17). The default refuses with ``SCAClientError/cancelled``:
+    /// an app that offers ``SCAClient/signUpOrIn(email:using:prefill:)`` implements it.
+    func newSecret(for email: String) async throws -> NewSecret
+}
+
+extension FactorCollector {
+    public func newSecret(for email: String) async throws -> NewSecret {
+        throw SCAClientError.cancelled
+    }
 }

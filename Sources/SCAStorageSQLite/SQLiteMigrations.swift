@@ -371,5 +371,7 @@ enum SQLiteMigrations {
             CREATE INDEX passkeys_user_id ON passkeys (user_id);
             """
         ),
+        // v3-signup: a user's name and custom attributes, one JSON column (issue 17).
+        ("v3-signup", "ALTER TABLE users ADD COLUMN profile_json TEXT;"),
     ]
 }

@@ -14,7 +14,7 @@ struct SCACommand: AsyncParsableCommand {
             """,
         subcommands: [
             Activate.self, ActivationCodeCommand.self, Login.self, Pay.self, Devices.self, Status.self, TOTPCommand.self,
-            Logout.self,
+            Logout.self, SignUp.self, Me.self,
         ])
 
     /// Replaces ArgumentParser's entry point so that SDK and app errors end as one plain line,

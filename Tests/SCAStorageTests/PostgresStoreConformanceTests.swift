@@ -136,4 +136,7 @@ struct PostgresStoreConformanceTests {
     @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
         try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
     }
+    // Sign-up or in (v3-signup, issue 17).
+    @Test func parallelSignUpsCreateOneUser() async throws { try await check { try await $0.parallelSignUpsCreateOneUser() } }
+    @Test func profileRoundTrip() async throws { try await check { try await $0.profileRoundTrip() } }
 }

@@ -134,6 +134,9 @@ struct SQLiteStoreConformanceTests {
     @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
         try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
     }
+    // Sign-up or in (v3-signup, issue 17).
+    @Test func parallelSignUpsCreateOneUser() async throws { try await check { try await $0.parallelSignUpsCreateOneUser() } }
+    @Test func profileRoundTrip() async throws { try await check { try await $0.profileRoundTrip() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

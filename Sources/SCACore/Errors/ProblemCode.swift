@@ -89,4 +89,9 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let passkeyAlreadyRegistered = ProblemCode(rawValue: "passkey.already_registered")
     public static let passkeyLimitReached = ProblemCode(rawValue: "passkey.limit_reached")
     public static let passkeyNotFound = ProblemCode(rawValue: "passkey.not_found")
+    // Sign-up or in (issue 17).
+    /// An enrolment token (`op` `enrolment`) was presented where only a real SCA token serves (`403`).
+    public static let enrolmentOnly = ProblemCode(rawValue: "auth.enrolment_only")
+    /// The user already has a second element: an enrolment token adds one, once (`409`).
+    public static let enrolmentComplete = ProblemCode(rawValue: "enrolment.complete")
 }

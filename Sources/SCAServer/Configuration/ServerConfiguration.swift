@@ -140,6 +140,12 @@ public struct ServerConfiguration: Sendable {
     /// authenticator's biometric check) or `knowledge` (deployments that count its PIN).
     public var webauthnUserVerifiedCategory: Category = .inherence
     public var maxPasskeysPerUser = 10
+    // Sign-up or in (issue 17).
+    /// Whether a new address proved by its code becomes a user; off by default.
+    public var signUp = SignUpSettings()
+    /// Profile fields (`name`, `phone`, `email`) and custom attributes that access tokens carry
+    /// as claims of the same name; none by default, so tokens carry no personal data unless asked.
+    public var tokenClaims: [String] = []
 
     public init() {}
 
@@ -198,6 +204,10 @@ public struct ServerConfiguration: Sendable {
             guard (1...3).contains(policy.requiredCategories) else {
                 throw ConfigurationError("requiredCategories.\(operation.rawValue) must be 1, 2 or 3")
             }
+        }
+        // A payment token must say `psd2.sca`, which one category never earns (issue 17).
+        guard policy(for: .payment).requiredCategories >= 2 else {
+            throw ConfigurationError("requiredCategories.payment must be 2 or 3: a payment always needs strong customer authentication")
         }
         if messageSender == .webhook {
             guard let webhookURL, let url = URL(string: webhookURL), url.scheme == "http" || url.scheme == "https" else {
@@ -270,6 +280,19 @@ public struct ServerConfiguration: Sendable {
         }
         guard (60...86_400).contains(consentLifetime) else {
             throw ConfigurationError("consentLifetime must be between 60 and 86400 seconds, got \(consentLifetime)")
+        }
+        // Sign-up or in (issue 17).
+        try signUp.validate()
+        for claim in tokenClaims {
+            guard !UserAttributes.reservedClaimNames.contains(claim) else {
+                throw ConfigurationError("tokenClaims: \"\(claim)\" is a registered JWT claim or one a token already carries; name another attribute")
+            }
+            guard UserAttributes.isValidKey(claim) else {
+                throw ConfigurationError("tokenClaims: \"\(claim.prefix(40))\" is not an attribute name ([a-z][a-z0-9_]{0,31})")
+            }
+        }
+        guard Set(tokenClaims).count == tokenClaims.count, tokenClaims.count <= UserAttributes.maxKeys + 3 else {
+            throw ConfigurationError("tokenClaims: each name once, at most \(UserAttributes.maxKeys + 3)")
         }
     }
 }

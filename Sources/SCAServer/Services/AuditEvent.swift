@@ -67,4 +67,9 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case passkeyRemoved = "passkey.removed"
     /// Its signature counter went backwards: marked suspect and refused from then on.
     case passkeySuspect = "passkey.suspect"
+    // Sign-up or in (issue 17).
+    /// A new address proved by its e-mail code became a user (details: `methods`).
+    case signUpUserCreated = "signup.user_created"
+    /// The new user added a second element with the enrolment token (details: `element`).
+    case signUpEnrolled = "signup.enrolled"
 }
