@@ -93,7 +93,7 @@ struct AuthenticationLoop: Sendable {
                 let answer = try await submit(proof)
                 // A sign-up's `enrolment` ends the loop too, with its enrolment token (issue 17).
                 if answer.status == .complete || answer.status == .enrolment {
-                    guard let tokens = answer.tokens else { throw SCAClientError.unexpectedResponse(status: 200) }
+                    guard let tokens = answer.issuedTokens else { throw SCAClientError.unexpectedResponse(status: 200) }
                     return tokens
                 }
                 state.satisfied = Set(answer.satisfiedCategories)

@@ -183,6 +183,14 @@ struct SignUpTests {
             $0.signUp.mode = .email
             $0.signUp.emailDomains = ["bank.example"]
         }
+        // A decoy profile without e-mail codes still offers the code, sign-up on or off.
+        let onNarrow = try await answers {
+            $0.signUp.mode = .email
+            $0.decoyMethods = [.password, .smsOTP]
+        }
+        let offNarrow = try await answers { $0.decoyMethods = [.password, .smsOTP] }
+        #expect(onNarrow.dropLast(2) == offNarrow.dropLast(2))
+        #expect(onNarrow.first?.contains("email_otp") == true)
         #expect(on.dropLast(2) == off.dropLast(2))
         #expect(on.dropLast(2) == otherDomain.dropLast(2))
         #expect(on.suffix(2) == ["delivered:true", "users:0"])
@@ -197,7 +205,10 @@ struct SignUpTests {
         let on = try loader.load(file: nil, environment: [:], flags: ["signUp": "email", "signUpEmailDomains": "Bank.example, staff.bank.example"])
         #expect(on.signUp.mode == .email)
         #expect(on.signUp.emailDomains == ["bank.example", "staff.bank.example"])
-        for flags in [["signUp": "phone"], ["signUp": "yes"], ["signUpEmailDomains": "not a domain"], ["signUpEmailDomains": "localhost"]] {
+        for flags in [
+            ["signUp": "phone"], ["signUp": "yes"], ["signUpEmailDomains": "not a domain"], ["signUpEmailDomains": "localhost"],
+            ["signUp": "email", "methods.login": "password,totp"],
+        ] {
             #expect(throws: ConfigurationError.self, "\(flags)") { try loader.load(file: nil, environment: [:], flags: flags) }
         }
     }

@@ -61,8 +61,15 @@ public struct ProofResponse: Codable, Sendable, Equatable {
         self.acr = tokens.acr
     }
 
-    /// The tokens, when the challenge is complete (or the enrolment token of a sign-up).
+    /// The tokens, when the challenge is complete. (Never a sign-up's enrolment token: a
+    /// caller that expects a sign-in cannot mistake one for it; see ``issuedTokens``.)
     public var tokens: TokenResponse? {
+        guard status == .complete else { return nil }
+        return issuedTokens
+    }
+
+    /// The tokens of a complete challenge, or the enrolment token of a sign-up (issue 17).
+    public var issuedTokens: TokenResponse? {
         guard status != .partial, let accessToken, let operation else { return nil }
         return TokenResponse(
             accessToken: accessToken, expiresIn: expiresIn ?? 0, refreshToken: refreshToken,

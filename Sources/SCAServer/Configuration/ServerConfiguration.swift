@@ -283,6 +283,9 @@ public struct ServerConfiguration: Sendable {
         }
         // Sign-up or in (issue 17).
         try signUp.validate()
+        if signUp.mode == .email, !policy(for: .login).methods.contains(.emailOTP) {
+            throw ConfigurationError("signUp email needs email_otp among methods.login: a sign-up is proven by its e-mail code")
+        }
         for claim in tokenClaims {
             guard !UserAttributes.reservedClaimNames.contains(claim) else {
                 throw ConfigurationError("tokenClaims: \"\(claim)\" is a registered JWT claim or one a token already carries; name another attribute")

@@ -38,10 +38,14 @@ public struct ChallengeService: Sendable {
     /// is answered completed, with `requiredCategories` 0 and its tokens.
     /// - Throws: also `Problem.riskRefused` when monitoring refuses; 401 for a bad token and
     ///   403 `auth.forbidden` for another user's.
-    /// - Parameter signUpAddress: sign-up or in (issue 17): for an unknown user, the address a
-    ///   new user may be created for once its e-mail code is proven (``SignUpService``).
+    /// - Parameters:
+    ///   - signUpOrIn: opened by `POST /v1/signup-or-in` (issue 17): an unknown user's decoy
+    ///     offers the e-mail code whatever its profile, sign-up allowed or not.
+    ///   - signUpAddress: for an unknown user, the address a new user may be created for once
+    ///     its e-mail code is proven (``SignUpService``); nil when sign-up is not allowed.
     public func create(
-        _ request: CreateChallengeRequest, authorization: String? = nil, signUpAddress: String? = nil
+        _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: Bool = false,
+        signUpAddress: String? = nil
     ) async throws -> ChallengeResponse {
         try await limiter.admitChallenge()
         // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
@@ -69,7 +73,7 @@ public struct ChallengeService: Sendable {
             for: RiskContext(operation: request.operation, transaction: transaction, user: user, device: device))
         var methods = policy.methods.filter(enrolled.contains)
         // A sign-up challenge offers the code for the typed address whatever the decoy profile.
-        if user == nil, signUpAddress != nil, !methods.contains(.emailOTP) { methods.append(.emailOTP) }
+        if user == nil, signUpOrIn || signUpAddress != nil, !methods.contains(.emailOTP) { methods.append(.emailOTP) }
         // When risk asks for more than the methods at hand can prove, say so now rather than
         // open a challenge that can never complete. (Only a raised bar: what a user has
         // enrolled for the base policy is never revealed here.)

@@ -35,7 +35,8 @@ public struct SignUpService: Sendable {
         // answer below has the same shape either way.
         let signUpAddress = configuration.signUp.allows(email: normalized) ? normalized : nil
         return try await challenges.create(
-            CreateChallengeRequest(operation: .login, user: UserReference(email: email)), signUpAddress: signUpAddress)
+            CreateChallengeRequest(operation: .login, user: UserReference(email: email)), signUpOrIn: true,
+            signUpAddress: signUpAddress)
     }
 
     /// Adds the new user's second element with their enrolment token, used once: a password or
