@@ -91,8 +91,9 @@ struct AuthenticationLoop: Sendable {
             state.round.append(method)
             do {
                 let answer = try await submit(proof)
-                if answer.status == .complete {
-                    guard let tokens = answer.tokens else { throw SCAClientError.unexpectedResponse(status: 200) }
+                // A sign-up's `enrolment` ends the loop too, with its enrolment token (issue 17).
+                if answer.status == .complete || answer.status == .enrolment {
+                    guard let tokens = answer.issuedTokens else { throw SCAClientError.unexpectedResponse(status: 200) }
                     return tokens
                 }
                 state.satisfied = Set(answer.satisfiedCategories)
@@ -273,6 +274,7 @@ struct AuthenticationLoop: Sendable {
         case .accountInfo: return "Show your accounts"
         case .deviceActivation: return "Approve activating a new device"
         case .beneficiaryAdd: return "Approve adding a trusted payee"
+        case .enrolment: return "Finish setting up your account"
         }
     }
 

@@ -71,11 +71,20 @@ public protocol FactorCollector: Sendable {
     /// - Returns: the assertion, or nil when no passkey can sign.
     /// - Throws: ``SCAClientError/cancelled`` to cancel.
     func passkeyAssertion(for options: PasskeyRequestOptions, challenge: ChallengeResponse) async throws -> PasskeyAssertionCredential?
+
+    /// Asks a new user, just created by a sign-up's e-mail code, for the password or PIN to set
+    /// as their second element (issue 17). The default refuses with ``SCAClientError/cancelled``:
+    /// an app that offers ``SCAClient/signUpOrIn(email:using:prefill:)`` implements it.
+    func newSecret(for email: String) async throws -> NewSecret
 }
 
 extension FactorCollector {
     /// No platform authenticator: a passkey is never used.
     public func passkeyAssertion(for options: PasskeyRequestOptions, challenge: ChallengeResponse) async throws -> PasskeyAssertionCredential? {
         nil
+    }
+
+    public func newSecret(for email: String) async throws -> NewSecret {
+        throw SCAClientError.cancelled
     }
 }

@@ -191,6 +191,9 @@ public struct SCAServices: Sendable {
         // Decoupled operations (issue 10).
         operationRoutes().register(on: routes)
         cibaRoutes().register(on: routes)
+        // Sign up or in (issue 17).
+        SignUpRoutes(signUp: signUp, maxBodySize: configuration.maxBodySize).register(on: routes)
+        ProfileRoutes(profiles: profiles, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
         routes.answerOtherMethods()
         return router
     }
@@ -240,5 +243,19 @@ extension SCAServices {
                 consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies,
                 runtime: runtime),
             access: adminAccess, maxBodySize: configuration.maxBodySize)
+    }
+}
+
+// Sign up or in (issue 17).
+extension SCAServices {
+    public var signUp: SignUpService {
+        SignUpService(
+            challenges: challenges, tokens: tokens, users: users, devices: devices, store: store, configuration: configuration,
+            runtime: runtime, audit: audit)
+    }
+
+    /// Names and custom attributes, and `GET /v1/me`.
+    public var profiles: ProfileService {
+        ProfileService(store: store, tokens: tokens, configuration: configuration, audit: audit)
     }
 }

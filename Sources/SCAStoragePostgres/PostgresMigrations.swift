@@ -522,5 +522,7 @@ enum PostgresMigrations {
             "v3-passkey-proofs",
             ["ALTER TABLE challenges ADD COLUMN extra_categories TEXT NOT NULL DEFAULT '[]'"]
         ),
+        // v3-signup: a user's name and custom attributes, one JSON column (issue 17).
+        ("v3-signup", ["ALTER TABLE users ADD COLUMN profile_json TEXT"]),
     ]
 }

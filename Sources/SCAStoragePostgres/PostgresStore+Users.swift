@@ -10,18 +10,20 @@ extension PostgresStore {
     public func createUser(_ user: UserRecord) async throws {
         let email = user.email.lowercased()
         let roles = try JSONColumn.text(user.roles)
+        let profile = try JSONColumn.text(user.profile)
         do {
             _ = try await rows(
                 """
                 INSERT INTO users (
                     id, email, phone, password_hash, pin_hash, sealed_totp_seed,
                     email_otp_enabled, roles, created_at, failed_attempts, temporary_blocks,
-                    locked_until, permanently_locked, last_totp_step
+                    locked_until, permanently_locked, last_totp_step, profile_json
                 ) VALUES (
                     \(user.id), \(email), \(user.phone), \(user.passwordHash), \(user.pinHash),
                     \(user.sealedTOTPSeed.map(bytea)), \(user.emailOTPEnabled), \(roles), \(user.createdAt.unixSeconds),
                     \(user.lockout.failedAttempts), \(user.lockout.temporaryBlocks),
-                    \(user.lockout.lockedUntil?.unixSeconds), \(user.lockout.permanentlyLocked), \(user.lockout.lastTOTPStep)
+                    \(user.lockout.lockedUntil?.unixSeconds), \(user.lockout.permanentlyLocked), \(user.lockout.lastTOTPStep),
+                    \(profile)
                 )
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -52,6 +54,7 @@ extension PostgresStore {
     public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
         let updated: [PostgresRow]
         let roles = try update.roles.map(JSONColumn.text)
+        let profile = try update.profile.map { try JSONColumn.text($0) }
         do {
             updated = try await rows(
                 """
@@ -62,7 +65,8 @@ extension PostgresStore {
                     pin_hash = COALESCE(\(update.pinHash)::TEXT, pin_hash),
                     sealed_totp_seed = COALESCE(\(update.sealedTOTPSeed.map(bytea))::BYTEA, sealed_totp_seed),
                     email_otp_enabled = COALESCE(\(update.emailOTPEnabled)::BOOLEAN, email_otp_enabled),
-                    roles = COALESCE(\(roles)::TEXT, roles)
+                    roles = COALESCE(\(roles)::TEXT, roles),
+                    profile_json = COALESCE(\(profile)::TEXT, profile_json)
                 WHERE id = \(id)
                 RETURNING *
                 """)

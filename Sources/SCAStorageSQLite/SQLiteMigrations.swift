@@ -405,5 +405,7 @@ enum SQLiteMigrations {
             ALTER TABLE challenges ADD COLUMN extra_categories TEXT NOT NULL DEFAULT '[]';
             """
         ),
+        // v3-signup: a user's name and custom attributes, one JSON column (issue 17).
+        ("v3-signup", "ALTER TABLE users ADD COLUMN profile_json TEXT;"),
     ]
 }

@@ -22,15 +22,15 @@ extension SQLiteStore {
                         INSERT INTO users (
                             id, email, phone, password_hash, pin_hash, sealed_totp_seed,
                             email_otp_enabled, roles, created_at, failed_attempts, temporary_blocks,
-                            locked_until, permanently_locked, last_totp_step
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            locked_until, permanently_locked, last_totp_step, profile_json
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         user.id, email, user.phone, user.passwordHash, user.pinHash,
                         user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles),
                         user.createdAt.unixSeconds, user.lockout.failedAttempts,
                         user.lockout.temporaryBlocks, user.lockout.lockedUntil?.unixSeconds,
-                        user.lockout.permanentlyLocked, user.lockout.lastTOTPStep,
+                        user.lockout.permanentlyLocked, user.lockout.lastTOTPStep, try JSONColumn.text(user.profile),
                     ]
                 )
             } catch let error as DatabaseError where error.isUniquenessViolation {
@@ -85,17 +85,19 @@ extension SQLiteStore {
             if let seed = update.sealedTOTPSeed { user.sealedTOTPSeed = seed }
             if let enabled = update.emailOTPEnabled { user.emailOTPEnabled = enabled }
             if let roles = update.roles { user.roles = roles }
+            if let profile = update.profile { user.profile = profile }
             do {
                 try db.execute(
                     sql: """
                         UPDATE users
                         SET email = ?, phone = ?, password_hash = ?, pin_hash = ?, sealed_totp_seed = ?,
-                            email_otp_enabled = ?, roles = ?
+                            email_otp_enabled = ?, roles = ?, profile_json = ?
                         WHERE id = ?
                         """,
                     arguments: [
                         user.email, user.phone, user.passwordHash, user.pinHash,
-                        user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles), id,
+                        user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles),
+                        try JSONColumn.text(user.profile), id,
                     ]
                 )
             } catch let error as DatabaseError where error.isUniquenessViolation {

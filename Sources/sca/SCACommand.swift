@@ -17,6 +17,8 @@ struct SCACommand: AsyncParsableCommand {
             Logout.self,
             // Decoupled operations (issue 10).
             Approve.self,
+            // Sign up or in (issue 17).
+            SignUp.self, Me.self,
         ])
 
     /// Replaces ArgumentParser's entry point so that SDK and app errors end as one plain line,

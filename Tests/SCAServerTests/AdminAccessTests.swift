@@ -52,6 +52,8 @@ struct AdminAccessTests {
         Route(method: .get, path: "/admin/v1/risk/report", scope: .riskRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/users/{id}/passkeys", scope: .devicesRead) { _ in nil },
         Route(method: .delete, path: "/admin/v1/passkeys/{id}", scope: .devicesWrite, accepted: 404...404) { _ in nil },
+        // Sign-up or in (issue 17).
+        Route(method: .put, path: "/admin/v1/users/{id}/profile", scope: .usersWrite) { _ in json(ProfileRequest(name: "Ada")) },
     ]
 
     @Test("every admin route of openapi.yaml has a line in the scope table")

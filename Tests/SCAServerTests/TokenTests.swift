@@ -20,6 +20,37 @@ struct TokenTests {
         }
     }
 
+    @Test("a token from a challenge proven with one category says acr single-factor, never psd2.sca")
+    func singleCategoryTokenIsSingleFactor() async throws {
+        try await TestServer {
+            $0.policies[.login] = OperationPolicy(requiredCategories: 1, verdict: .immediate)
+        }.run { api in
+            _ = try await api.createUser("one@example.com")
+            let challenge = try await api.startChallenge(email: "one@example.com")
+            let proof = try await api.prove(challenge.challengeId, .password, "correct horse battery").decode(ProofResponse.self)
+            #expect(proof.acr == TokenResponse.singleFactorACR)
+            let token = try #require(proof.accessToken)
+            #expect(try jwtClaims(token)["acr"] as? String == "single-factor")
+            #expect(try await api.introspect(token).acr == "single-factor")
+        }
+        // Two categories still earn psd2.sca.
+        try await TestServer().run { api in
+            let userID = try await api.createUser("two@example.com")
+            let tokens = try await api.logIn("two@example.com", totp: try await api.enrollTOTP(userID))
+            #expect(tokens.acr == TokenResponse.scaACR)
+            #expect(try jwtClaims(try #require(tokens.accessToken))["acr"] as? String == "psd2.sca")
+        }
+    }
+
+    @Test("a payment policy of one category is refused at start-up: a payment token must say psd2.sca")
+    func paymentNeedsTwoCategories() throws {
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader().load(file: nil, environment: [:], flags: ["requiredCategories.payment": "1"])
+        }
+        #expect(try ConfigurationLoader().load(file: nil, environment: [:], flags: ["requiredCategories.login": "1"])
+            .policy(for: .login).requiredCategories == 1)
+    }
+
     @Test("a payment token is bound to its transaction and consumed once, ever")
     func paymentTokenBoundAndConsumedOnce() async throws {
         try await TestServer().run { api in

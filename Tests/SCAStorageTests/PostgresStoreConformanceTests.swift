@@ -146,4 +146,7 @@ struct PostgresStoreConformanceTests {
     }
     // Passkey proofs (v3-passkey-proofs)
     @Test func passkeyProofCategoriesRoundTrip() async throws { try await check { try await $0.passkeyProofCategoriesRoundTrip() } }
+    // Sign-up or in (v3-signup, issue 17).
+    @Test func parallelSignUpsCreateOneUser() async throws { try await check { try await $0.parallelSignUpsCreateOneUser() } }
+    @Test func profileRoundTrip() async throws { try await check { try await $0.profileRoundTrip() } }
 }

@@ -144,6 +144,9 @@ struct SQLiteStoreConformanceTests {
     }
     // Passkey proofs (v3-passkey-proofs)
     @Test func passkeyProofCategoriesRoundTrip() async throws { try await check { try await $0.passkeyProofCategoriesRoundTrip() } }
+    // Sign-up or in (v3-signup, issue 17).
+    @Test func parallelSignUpsCreateOneUser() async throws { try await check { try await $0.parallelSignUpsCreateOneUser() } }
+    @Test func profileRoundTrip() async throws { try await check { try await $0.profileRoundTrip() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -8,6 +8,13 @@ public enum OperationKind: String, Codable, Sendable, CaseIterable {
     /// Adding a payee to the user's trusted beneficiaries (RTS art. 13): needs SCA, bound to
     /// the payee (issue 12).
     case beneficiaryAdd = "beneficiary_add"
+    /// Adding a second element after a sign-up (issue 17). Never a challenge's operation: only
+    /// the token a sign-up answers with carries it (`acr` `single-factor`), and that token is
+    /// refused by every route but `POST /v1/me/enrolment`.
+    case enrolment
+
+    /// The operations a challenge may be opened for: all but `enrolment` (issue 17).
+    public static var challengeable: [OperationKind] { allCases.filter { $0 != .enrolment } }
 
     /// Whether a transaction (amount and payee) must be bound into the proofs.
     public var requiresTransaction: Bool { self == .payment }

@@ -97,4 +97,9 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let operationNoDevice = ProblemCode(rawValue: "operation.no_device")
     /// A device-signed request whose nonce, signature or device is not right, or was used before.
     public static let deviceRequestInvalid = ProblemCode(rawValue: "device.request_invalid")
+    // Sign-up or in (issue 17).
+    /// An enrolment token (`op` `enrolment`) was presented where only a real SCA token serves (`403`).
+    public static let enrolmentOnly = ProblemCode(rawValue: "auth.enrolment_only")
+    /// The user already has a second element: an enrolment token adds one, once (`409`).
+    public static let enrolmentComplete = ProblemCode(rawValue: "enrolment.complete")
 }

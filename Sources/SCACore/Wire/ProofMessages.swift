@@ -27,6 +27,9 @@ public struct ProofRequest: Codable, Sendable, Equatable {
 public enum ProofStatus: String, Codable, Sendable {
     case partial
     case complete
+    /// A new address proved by its code created a user (issue 17): the answer carries an
+    /// enrolment token (`op` `enrolment`) that can add a second element, nothing else.
+    case enrolment
 }
 
 /// The answer to a proof: `partial` with progress, or `complete` with the tokens.
@@ -34,7 +37,7 @@ public struct ProofResponse: Codable, Sendable, Equatable {
     public var status: ProofStatus
     public var satisfiedCategories: [Category]
     public var remainingCategories: Int
-    /// Present when `status` is `complete`.
+    /// Present when `status` is `complete` (or `enrolment`: the enrolment token).
     public var accessToken: String?
     public var tokenType: String?
     public var expiresIn: Int?
@@ -49,8 +52,8 @@ public struct ProofResponse: Codable, Sendable, Equatable {
         self.remainingCategories = remainingCategories
     }
 
-    public init(satisfiedCategories: [Category], tokens: TokenResponse) {
-        self.status = .complete
+    public init(satisfiedCategories: [Category], tokens: TokenResponse, status: ProofStatus = .complete) {
+        self.status = status
         self.satisfiedCategories = satisfiedCategories
         self.remainingCategories = 0
         self.accessToken = tokens.accessToken
@@ -62,9 +65,16 @@ public struct ProofResponse: Codable, Sendable, Equatable {
         self.acr = tokens.acr
     }
 
-    /// The tokens, when the challenge is complete.
+    /// The tokens, when the challenge is complete. (Never a sign-up's enrolment token: a
+    /// caller that expects a sign-in cannot mistake one for it; see ``issuedTokens``.)
     public var tokens: TokenResponse? {
-        guard status == .complete, let accessToken, let operation else { return nil }
+        guard status == .complete else { return nil }
+        return issuedTokens
+    }
+
+    /// The tokens of a complete challenge, or the enrolment token of a sign-up (issue 17).
+    public var issuedTokens: TokenResponse? {
+        guard status != .partial, let accessToken, let operation else { return nil }
         return TokenResponse(
             accessToken: accessToken, expiresIn: expiresIn ?? 0, refreshToken: refreshToken,
             operation: operation, amr: amr ?? [], acr: acr ?? TokenResponse.scaACR)

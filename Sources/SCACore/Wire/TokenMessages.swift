@@ -4,6 +4,19 @@ import Foundation
 public struct TokenResponse: Codable, Sendable, Equatable {
     /// The `acr` value of a token earned through strong customer authentication.
     public static let scaACR = "psd2.sca"
+    /// The `acr` value of a token earned with proofs of fewer than two categories (a policy
+    /// asking for one category, or an enrolment): never strong customer authentication.
+    public static let singleFactorACR = "single-factor"
+
+    /// The `acr` a completed challenge earns: `psd2.sca` only for proofs of two categories or more.
+    public static func acr(for methods: [AuthenticationMethod]) -> String {
+        acr(for: Set(methods.map(\.category)))
+    }
+
+    /// The `acr` for the categories a completed challenge's proofs proved.
+    public static func acr(for categories: Set<Category>) -> String {
+        categories.count >= 2 ? scaACR : singleFactorACR
+    }
 
     public var accessToken: String
     public var tokenType: String
@@ -86,6 +99,9 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     public var permissions: [String]?
     /// When the user authenticated (unix seconds): the session's start, kept through refreshes.
     public var authTime: Int?
+    /// Profile claims the token carries (`tokenClaims`, issue 17), answered beside the others
+    /// at the top level by the server (not part of this type's own coding).
+    public var profileClaims: [String: String]? = nil
 
     public init(active: Bool) { self.active = active }
 

@@ -21,19 +21,19 @@ extension ConfigurationSetting {
         .text("issuer", \.issuer, "token `iss`"),
         .text("audience", \.audience, "token `aud`"),
         .family(
-            "requiredCategories", "operation", members: OperationKind.allCases.map(\.rawValue), defaultText: "`2`",
+            "requiredCategories", "operation", members: OperationKind.challengeable.map(\.rawValue), defaultText: "`2`",
             "distinct categories (1 to 3) the operation needs"
         ) { value, member, key, configuration in
             try configuration.updatePolicy(member) { $0.requiredCategories = try ConfigurationParser.integer(value, key: key) }
         },
         .family(
-            "verdict", "operation", members: OperationKind.allCases.map(\.rawValue), defaultText: "`deferred`",
+            "verdict", "operation", members: OperationKind.challengeable.map(\.rawValue), defaultText: "`deferred`",
             "`deferred` or `immediate`: whether a wrong factor is told at once or only once all are given"
         ) { value, member, key, configuration in
             try configuration.updatePolicy(member) { $0.verdict = try ConfigurationParser.choice(value, key: key) }
         },
         .family(
-            "methods", "operation", members: OperationKind.allCases.map(\.rawValue), defaultText: "all",
+            "methods", "operation", members: OperationKind.challengeable.map(\.rawValue), defaultText: "all",
             "comma-separated method ids the operation accepts"
         ) { value, member, key, configuration in
             try configuration.updatePolicy(member) { $0.methods = try ConfigurationParser.methods(value, key: key) }
@@ -182,6 +182,22 @@ extension ConfigurationSetting {
         .value(
             "webauthn.userVerification", \.webauthnUserVerification, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
             "`preferred` or `required`: whether a passkey proof without user verification counts (as possession only) or is refused"),
+        // Sign-up or in (issue 17).
+        .value(
+            "signUp", \.signUp.mode, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`off` or `email`: whether a new e-mail address proved by its code becomes a user (`POST /v1/signup-or-in`)"),
+        .value(
+            "signUpEmailDomains", \.signUp.emailDomains,
+            parse: { value, _ in
+                value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            },
+            show: { $0.isEmpty ? "any" : "`\($0.joined(separator: ","))`" },
+            "comma-separated e-mail domains whose addresses may sign up"),
+        .value(
+            "tokenClaims", \.tokenClaims,
+            parse: { value, _ in value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } },
+            show: { $0.isEmpty ? "none" : "`\($0.joined(separator: ","))`" },
+            "comma-separated profile fields (`name`, `phone`, `email`) and custom attributes access tokens carry as claims"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

@@ -146,6 +146,12 @@ public struct ServerConfiguration: Sendable {
     public var maxPasskeysPerUser = 10
     /// Whether a passkey proof must be user-verified (issue 11 item 3; a discoverable login always must).
     public var webauthnUserVerification: PasskeyUserVerification = .preferred
+    // Sign-up or in (issue 17).
+    /// Whether a new address proved by its code becomes a user; off by default.
+    public var signUp = SignUpSettings()
+    /// Profile fields (`name`, `phone`, `email`) and custom attributes that access tokens carry
+    /// as claims of the same name; none by default, so tokens carry no personal data unless asked.
+    public var tokenClaims: [String] = []
 
     public init() {}
 
@@ -204,6 +210,10 @@ public struct ServerConfiguration: Sendable {
             guard (1...3).contains(policy.requiredCategories) else {
                 throw ConfigurationError("requiredCategories.\(operation.rawValue) must be 1, 2 or 3")
             }
+        }
+        // A payment token must say `psd2.sca`, which one category never earns (issue 17).
+        guard policy(for: .payment).requiredCategories >= 2 else {
+            throw ConfigurationError("requiredCategories.payment must be 2 or 3: a payment always needs strong customer authentication")
         }
         if messageSender == .webhook {
             guard let webhookURL, let url = URL(string: webhookURL), url.scheme == "http" || url.scheme == "https" else {
@@ -282,6 +292,22 @@ public struct ServerConfiguration: Sendable {
         }
         guard (60...86_400).contains(consentLifetime) else {
             throw ConfigurationError("consentLifetime must be between 60 and 86400 seconds, got \(consentLifetime)")
+        }
+        // Sign-up or in (issue 17).
+        try signUp.validate()
+        if signUp.mode == .email, !policy(for: .login).methods.contains(.emailOTP) {
+            throw ConfigurationError("signUp email needs email_otp among methods.login: a sign-up is proven by its e-mail code")
+        }
+        for claim in tokenClaims {
+            guard !UserAttributes.reservedClaimNames.contains(claim) else {
+                throw ConfigurationError("tokenClaims: \"\(claim)\" is a registered JWT claim or one a token already carries; name another attribute")
+            }
+            guard UserAttributes.isValidKey(claim) else {
+                throw ConfigurationError("tokenClaims: \"\(claim.prefix(40))\" is not an attribute name ([a-z][a-z0-9_]{0,31})")
+            }
+        }
+        guard Set(tokenClaims).count == tokenClaims.count, tokenClaims.count <= UserAttributes.maxKeys + 3 else {
+            throw ConfigurationError("tokenClaims: each name once, at most \(UserAttributes.maxKeys + 3)")
         }
     }
 }

@@ -55,6 +55,12 @@ struct TokenSigner: Sendable {
         return try await keys.verify(token, as: AccessTokenClaims.self)
     }
 
+    /// As ``verify(_:)``, with the profile claims the token carries (issue 17).
+    func verifyProfiled(_ token: String) async throws -> ProfiledAccessClaims {
+        guard ES256SignatureForm.isCanonical(token: token) else { throw NonCanonicalSignature() }
+        return try await keys.verify(token, as: ProfiledAccessClaims.self)
+    }
+
     /// A signature with a high `s` or a non-canonical encoding: the twin of a token, refused.
     struct NonCanonicalSignature: Error {}
 

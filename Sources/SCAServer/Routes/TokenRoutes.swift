@@ -22,7 +22,7 @@ struct TokenRoutes<Context: RequestContext> {
         }
         group.post("introspect") { request, _ in
             let body = try await request.decodeJSON(IntrospectRequest.self, limit: maxBodySize)
-            return try Response.json(try await tokens.introspect(body))
+            return try Response.json(IntrospectionBody(response: try await tokens.introspect(body)))
         }
     }
 }

@@ -77,4 +77,9 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case operationFraudSignal = "operation.fraud_signal"
     /// A device-signed request refused (bad or replayed signature, blocked or removed device).
     case deviceRequestRefused = "device.request_refused"
+    // Sign-up or in (issue 17).
+    /// A new address proved by its e-mail code became a user (details: `methods`).
+    case signUpUserCreated = "signup.user_created"
+    /// The new user added a second element with the enrolment token (details: `element`).
+    case signUpEnrolled = "signup.enrolled"
 }

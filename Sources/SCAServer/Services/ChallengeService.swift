@@ -40,12 +40,24 @@ public struct ChallengeService: Sendable {
     /// is answered completed, with `requiredCategories` 0 and its tokens.
     /// - Throws: also `Problem.riskRefused` when monitoring refuses; 401 for a bad token and
     ///   403 `auth.forbidden` for another user's.
-    public func create(_ request: CreateChallengeRequest, authorization: String? = nil) async throws -> ChallengeResponse {
+    /// - Parameters:
+    ///   - signUpOrIn: opened by `POST /v1/signup-or-in` (issue 17): an unknown user's decoy
+    ///     offers the e-mail code whatever its profile, sign-up allowed or not.
+    ///   - signUpAddress: for an unknown user, the address a new user may be created for once
+    ///     its e-mail code is proven (``SignUpService``); nil when sign-up is not allowed.
+    public func create(
+        _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: Bool = false,
+        signUpAddress: String? = nil
+    ) async throws -> ChallengeResponse {
         try await limiter.admitChallenge()
+        // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
+        guard request.operation != .enrolment else { throw Problem.invalidRequest("operation enrolment cannot be challenged") }
         let transaction = try Self.validatedTransaction(request)
         let beneficiary = try Self.validatedBeneficiary(request)
         let discoverable = try discoverableLogin(request)
-        let user = discoverable ? nil : try await findUser(request.user)
+        var user = discoverable ? nil : try await findUser(request.user)
+        // An unfinished sign-up (nothing but the mailbox) resumes as a sign-up (issue 17).
+        if signUpAddress != nil, let found = user, try await awaitsSecondElement(found) { user = nil }
         let device = try await namedDevice(request.device, of: user)
         var hasSession = false
         if authorization != nil {
@@ -63,7 +75,9 @@ public struct ChallengeService: Sendable {
         let required = risk.requiredCategories(
             base: policy.requiredCategories,
             for: RiskContext(operation: request.operation, transaction: transaction, user: user, device: device))
-        let methods = policy.methods.filter(enrolled.contains)
+        var methods = policy.methods.filter(enrolled.contains)
+        // A sign-up challenge offers the code for the typed address whatever the decoy profile.
+        if user == nil, signUpOrIn || signUpAddress != nil, !methods.contains(.emailOTP) { methods.append(.emailOTP) }
         // When risk asks for more than the methods at hand can prove, say so now rather than
         // open a challenge that can never complete. (Only a raised bar: what a user has
         // enrolled for the base policy is never revealed here.)
@@ -90,6 +104,7 @@ public struct ChallengeService: Sendable {
             deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
             decoy: user == nil && !discoverable ? codes.decoySubject(for: request.user) : nil)
+        if user == nil { challenge.decoy?.signUpAddress = signUpAddress }
         if let exemption, let user {
             return try await completeExempt(&challenge, exemption: exemption, user: user)
         }
@@ -254,6 +269,9 @@ public struct ChallengeService: Sendable {
                 (evaluation, extraCategory, details) = (outcome.evaluation, outcome.extraCategory, outcome.details)
             } else if let user {
                 evaluation = try await verifier.verify(proof, user: user, challenge: claimed, device: device)
+            } else if claimed.decoy?.signUpAddress != nil, proof.method == .emailOTP {
+                // Sign-up or in (issue 17): the code sent to the typed address is checked for real.
+                evaluation = try await verifier.verifyDeliveredCode(proof, on: claimed)
             } else {
                 // The same work a real check would do, and always wrong.
                 try await verifier.imitateVerification(of: proof, on: claimed)
@@ -295,6 +313,10 @@ public struct ChallengeService: Sendable {
             throw current.state == .pending ? Problem.codeAlreadyUsed : Problem.challengeClosed(current.state)
         }
         let passed = evaluation == .right
+        if passed, user == nil, let address = claimed.decoy?.signUpAddress {
+            if startsAttempt { try await lockout.releaseAttempt(for: subject) }
+            return try await completeSignUp(claimed, address: address, method: proof.method)
+        }
         var remaining: Int?
         if claimed.verdict == .immediate {
             if passed {

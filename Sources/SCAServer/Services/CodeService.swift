@@ -22,7 +22,9 @@ struct CodeService: Sendable {
     ///   502 `otp.delivery_failed`.
     func send(_ method: AuthenticationMethod, for challenge: ChallengeRecord, to user: UserRecord?) async throws -> CodeSentResponse {
         let channel: OutboundMessage.Channel = method == .smsOTP ? .sms : .email
-        let address: String? = method == .smsOTP ? user?.phone : user?.email
+        var address: String? = method == .smsOTP ? user?.phone : user?.email
+        // A sign-up challenge (issue 17) has no user yet: its code goes to the address typed.
+        if user == nil, method == .emailOTP { address = challenge.decoy?.signUpAddress }
         if user != nil && address == nil { throw Problem.methodNotOffered(method) }
 
         let code = OneTimeCode.generate(digits: 6, using: runtime.random)

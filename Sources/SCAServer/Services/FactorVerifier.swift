@@ -65,17 +65,23 @@ struct FactorVerifier: Sendable {
             // race with the same code), not a guess.
             return try await store.acceptTOTPStep(userID: user.id, step: step) ? .right : .replayed
         case .smsOTP, .emailOTP:
-            let hash = Self.codeHash(box: box, code: credential, method: proof.method, challenge: challenge)
-            switch try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now()) {
-            case .consumed: return .right
-            case .alreadyUsed: return .replayed
-            case .rejected: return .wrong(device: nil)
-            }
+            return try await verifyDeliveredCode(proof, on: challenge)
         case .deviceKey, .biometricKey:
             guard let device else { return .wrong(device: nil) }
             return try await verifySignature(proof, by: device, challenge: challenge)
         case .passkey, .passkeyUserVerified:
             return .wrong(device: nil)  // checked by PasskeyProofs, never here
+        }
+    }
+
+    /// A delivered code, consumed once: it is bound to the challenge, so no user is needed
+    /// (a sign-up challenge has none yet; issue 17).
+    func verifyDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> ProofEvaluation {
+        let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
+        switch try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now()) {
+        case .consumed: return .right
+        case .alreadyUsed: return .replayed
+        case .rejected: return .wrong(device: nil)
         }
     }
 

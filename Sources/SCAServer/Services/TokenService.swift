@@ -106,6 +106,8 @@ public struct TokenService: Sendable {
         let inactive = IntrospectResponse(active: false)
         let now = runtime.now()
         guard let claims = await verifiedClaims(request.token, now: now) else { return inactive }
+        // An enrolment token (issue 17) is no sign-in: active only to whoever asks for exactly that.
+        if claims.op == .enrolment, request.operation != .enrolment { return inactive }
         if let operation = request.operation, operation != claims.op { return inactive }
         if request.consume == true, expectedDigest == nil, claims.txn != nil { throw Problem.transactionRequired }
         if let expectedDigest, claims.txn != expectedDigest { return inactive }
@@ -131,6 +133,10 @@ public struct TokenService: Sendable {
         response.roles = claims.roles ?? []
         response.permissions = claims.permissions ?? []
         response.authTime = claims.authTime.map { Int($0.value.timeIntervalSince1970) }
+        // Profile claims (issue 17): the verified token's, named by `tokenClaims`.
+        if !configuration.tokenClaims.isEmpty, let profiled = try? await signer.verifyProfiled(request.token) {
+            response.profileClaims = profiled.profile.filter { configuration.tokenClaims.contains($0.key) }
+        }
         return response
     }
 
@@ -149,6 +155,8 @@ public struct TokenService: Sendable {
     func authorize(token: String, for operations: Set<OperationKind>, consume: Bool) async throws -> AccessTokenClaims {
         let now = runtime.now()
         guard let claims = await verifiedClaims(token, now: now) else { throw Problem.tokenInvalid }
+        // An enrolment token (issue 17) adds a second element and does nothing else.
+        if claims.op == .enrolment, !operations.contains(.enrolment) { throw Problem.enrolmentOnly }
         guard try await sessionIsActive(claims, now: now) else { throw Problem.sessionExpired }
         guard operations.contains(claims.op) else { throw Problem.forbidden }
         if consume { try await self.consume(claims) }
@@ -166,7 +174,7 @@ public struct TokenService: Sendable {
     var jwks: JSONWebKeySet { signer.jwks }
 
     /// Signature, issuer, audience and lifetime, against the injected clock; nil if any fails.
-    private func verifiedClaims(_ token: String, now: Date) async -> AccessTokenClaims? {
+    func verifiedClaims(_ token: String, now: Date) async -> AccessTokenClaims? {
         guard token.utf8.count <= 8_192, let claims = try? await signer.verify(token) else { return nil }
         guard claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.audience),
             claims.exp.value > now, claims.iat.value <= now.addingTimeInterval(60)
@@ -190,19 +198,26 @@ public struct TokenService: Sendable {
         // JWT times are whole seconds; truncate so `iat`/`exp` round-trip exactly.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         // Read at every signing, refreshes included, so a role change shows at the next token.
-        let roles = RolePermissions.normalized(try await store.user(id: session.userID)?.roles ?? [])
+        let user = try await store.user(id: session.userID)
+        let roles = RolePermissions.normalized(user?.roles ?? [])
         var claims = AccessTokenClaims(
             iss: IssuerClaim(value: configuration.issuer), sub: SubjectClaim(value: session.userID),
             aud: AudienceClaim(value: [configuration.audience]), iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(configuration.accessTokenLifetime))),
             jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: challenge.operation,
-            amr: challenge.authenticationMethodReferences, acr: challenge.exemption == nil ? TokenResponse.scaACR : Exemption.exemptACR,
+            amr: challenge.authenticationMethodReferences,
+            // Categories, not methods: a user-verified passkey proves two on its own (issue 11).
+            acr: challenge.exemption == nil ? TokenResponse.acr(for: challenge.acceptedCategories) : Exemption.exemptACR,
             txn: challenge.transactionDigest, exemption: challenge.exemption)
         claims.roles = roles
         claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)
         claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
         return TokenResponse(
-            accessToken: try await signer.sign(claims), expiresIn: configuration.accessTokenLifetime,
+            // The profile claims `tokenClaims` asks for (issue 17), read at every signing as roles are.
+            accessToken: try await signer.sign(
+                ProfiledAccessClaims(
+                    claims: claims, profile: user.map { ProfiledAccessClaims.profile(of: $0, names: configuration.tokenClaims) } ?? [:])),
+            expiresIn: configuration.accessTokenLifetime,
             refreshToken: refreshToken, operation: challenge.operation, amr: challenge.authenticationMethodReferences, acr: claims.acr,
             exemption: challenge.exemption)
     }

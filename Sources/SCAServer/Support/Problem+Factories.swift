@@ -241,3 +241,13 @@ extension Problem {
         status: 409, code: .passkeyLimitReached, title: "Too many passkeys", detail: "Remove a passkey before adding another.")
     static let passkeyNotFound = Problem(status: 404, code: .passkeyNotFound, title: "Passkey not found")
 }
+
+// Sign-up or in (issue 17).
+extension Problem {
+    static let enrolmentOnly = Problem(
+        status: 403, code: .enrolmentOnly, title: "Enrolment token",
+        detail: "An enrolment token can only add a second element (POST /v1/me/enrolment); sign in with strong customer authentication for anything else.")
+    static let enrolmentComplete = Problem(
+        status: 409, code: .enrolmentComplete, title: "Enrolment complete",
+        detail: "This user has a second element already; sign in with strong customer authentication to change it.")
+}

@@ -14,7 +14,8 @@ extension UserRecord: ColumnDecodable {
             emailOTPEnabled: try columns.value("email_otp_enabled"),
             roles: try columns.json("roles"),
             createdAt: try columns.date("created_at"),
-            lockout: try LockoutState(columns: columns)
+            lockout: try LockoutState(columns: columns),
+            profile: try columns.optionalJSON("profile_json") ?? UserProfile()
         )
     }
 }

@@ -10,9 +10,14 @@ public struct DecoySubject: Sendable, Equatable, Codable {
     public var subjectKey: String
     /// The e-mail mask a real user with the typed address would get (`g****@example.com`).
     public var emailMask: String
+    /// Sign-up or in (issue 17): the normalized address a sign-up challenge sends its code to
+    /// and creates a user for once the code is proven. Kept only when sign-up is allowed for
+    /// it: the person asked to be e-mailed there. Nil for every other decoy.
+    public var signUpAddress: String?
 
-    public init(subjectKey: String, emailMask: String) {
+    public init(subjectKey: String, emailMask: String, signUpAddress: String? = nil) {
         self.subjectKey = subjectKey
         self.emailMask = emailMask
+        self.signUpAddress = signUpAddress
     }
 }

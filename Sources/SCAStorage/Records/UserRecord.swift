@@ -17,12 +17,15 @@ public struct UserRecord: Sendable, Equatable {
     public var roles: [String]
     public var createdAt: Date
     public var lockout: LockoutState
+    /// Name and custom attributes (v3-signup, issue 17).
+    public var profile: UserProfile
 
     public init(
         id: String, email: String, phone: String? = nil, passwordHash: String? = nil,
         pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool = false,
-        roles: [String] = [], createdAt: Date, lockout: LockoutState = LockoutState()
+        roles: [String] = [], createdAt: Date, lockout: LockoutState = LockoutState(), profile: UserProfile = UserProfile()
     ) {
+        self.profile = profile
         self.id = id
         self.email = email
         self.phone = phone
@@ -81,11 +84,15 @@ public struct UserUpdate: Sendable, Equatable {
     public var emailOTPEnabled: Bool?
     /// Replaces the roles (v3-admin-keys: roles change through the admin API).
     public var roles: [String]?
+    /// Replaces the whole profile (v3-signup, issue 17).
+    public var profile: UserProfile?
 
     public init(
         email: String? = nil, phone: String? = nil, passwordHash: String? = nil,
-        pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool? = nil, roles: [String]? = nil
+        pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool? = nil, roles: [String]? = nil,
+        profile: UserProfile? = nil
     ) {
+        self.profile = profile
         self.email = email
         self.phone = phone
         self.passwordHash = passwordHash

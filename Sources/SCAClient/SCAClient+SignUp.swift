@@ -1,0 +1,41 @@
+import Foundation
+import SCACore
+
+// Sign up or in with a one-time code (issue 17).
+extension SCAClient {
+    /// Signs up or in with an e-mail address, as one flow: the server offers the address's
+    /// e-mail code whether it knows the address or not, and the usual loop collects it.
+    ///
+    /// A known user goes on with their second category and ends signed in. A new user (when
+    /// the server allows sign-ups) is created by that code and holds an enrolment token: the
+    /// collector is asked for the second element (``FactorCollector/newSecret(for:)``), which
+    /// is set with the token, and the flow signs in with it and a new e-mail code, so it ends
+    /// signed in too, with strong customer authentication.
+    ///
+    /// - Parameters:
+    ///   - email: the address.
+    ///   - collector: asks the user (codes, the second factor, the new secret).
+    ///   - prefill: secrets already typed, used on their method's first try.
+    /// - Returns: the login tokens, also saved in the token store.
+    /// - Throws: as ``authenticate(challenge:using:prefill:)``; ``SCAClientError/server(_:)`` with
+    ///   `request.invalid` for a new secret the server refuses (the enrolment token is not spent
+    ///   then, but the flow ends: start it again).
+    public func signUpOrIn(
+        email: String, using collector: any FactorCollector, prefill: [AuthenticationMethod: String] = [:]
+    ) async throws -> TokenResponse {
+        let challenge: ChallengeResponse = try await transport.send(
+            .post, "v1/signup-or-in", body: SignUpOrInRequest(email: email))
+        let first = try await authenticate(challenge: challenge, using: collector, prefill: prefill)
+        guard first.operation == .enrolment else { return first }
+        let secret = try await collector.newSecret(for: email)
+        let _: EnrolmentResponse = try await transport.send(
+            .post, "v1/me/enrolment", body: secret.request, bearer: first.accessToken)
+        return try await logIn(email: email, using: collector, prefill: [secret.method: secret.value])
+    }
+
+    /// The signed-in user's own profile (`GET /v1/me`).
+    /// - Throws: ``SCAClientError/notSignedIn`` without a session; ``SCAClientError/server(_:)``.
+    public func me() async throws -> ProfileResponse {
+        try await withAccessToken { token in try await transport.send(.get, "v1/me", bearer: token) }
+    }
+}

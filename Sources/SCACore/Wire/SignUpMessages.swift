@@ -1,0 +1,55 @@
+/// `POST /v1/signup-or-in`: the address a one-time code is offered for (issue 17). Exactly
+/// one of `email` and `phone`; this server signs up with e-mail addresses only.
+public struct SignUpOrInRequest: Codable, Sendable, Equatable {
+    public var email: String?
+    public var phone: String?
+
+    public init(email: String? = nil, phone: String? = nil) {
+        self.email = email
+        self.phone = phone
+    }
+}
+
+/// `POST /v1/me/enrolment` with an enrolment token: the one second element a new user adds.
+/// Exactly one of `password`, `pin`, `totp: true` (a seed is drawn and returned once) or
+/// `activationCode: true` (a code to bind a device with).
+public struct EnrolmentRequest: Codable, Sendable, Equatable {
+    public var password: String?
+    public var pin: String?
+    public var totp: Bool?
+    public var activationCode: Bool?
+    /// The new user's name and custom attributes, set with the element (optional).
+    public var name: String?
+    public var attributes: [String: String]?
+
+    public init(
+        password: String? = nil, pin: String? = nil, totp: Bool? = nil, activationCode: Bool? = nil, name: String? = nil,
+        attributes: [String: String]? = nil
+    ) {
+        self.name = name
+        self.attributes = attributes
+        self.password = password
+        self.pin = pin
+        self.totp = totp
+        self.activationCode = activationCode
+    }
+}
+
+/// What an enrolment added: the user's methods after it, and the TOTP seed or activation
+/// code when that was the element (shown once).
+public struct EnrolmentResponse: Codable, Sendable, Equatable {
+    public var userId: String
+    public var methods: [AuthenticationMethod]
+    public var totp: TOTPEnrollmentResponse?
+    public var activationCode: ActivationCodeResponse?
+
+    public init(
+        userId: String, methods: [AuthenticationMethod], totp: TOTPEnrollmentResponse? = nil,
+        activationCode: ActivationCodeResponse? = nil
+    ) {
+        self.userId = userId
+        self.methods = methods
+        self.totp = totp
+        self.activationCode = activationCode
+    }
+}

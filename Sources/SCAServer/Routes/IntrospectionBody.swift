@@ -1,0 +1,15 @@
+import SCACore
+
+/// The introspection answer on the wire: ``IntrospectResponse``'s fields, and its profile
+/// claims (issue 17) beside them at the top level, as the token carries them.
+struct IntrospectionBody: Encodable {
+    var response: IntrospectResponse
+
+    func encode(to encoder: any Encoder) throws {
+        try response.encode(to: encoder)
+        var container = encoder.container(keyedBy: ProfiledAccessClaims.ClaimName.self)
+        for (name, value) in (response.profileClaims ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try container.encode(value, forKey: ProfiledAccessClaims.ClaimName(name))
+        }
+    }
+}

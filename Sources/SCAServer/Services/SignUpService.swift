@@ -1,0 +1,95 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+/// Sign up or in with a one-time code (issue 17). `POST /v1/signup-or-in` opens a login
+/// challenge for the typed address that answers the same whether the address is known, new,
+/// or new with sign-up off; only what proving its e-mail code does differs:
+/// - a known user: the code is the possession element of a normal login, SCA still needs a
+///   second category;
+/// - a new address with sign-up allowed (`signUp`, `signUpEmailDomains`): the user is created
+///   with that address verified, and the answer is `enrolment` with an enrolment token;
+/// - otherwise the challenge is a decoy: its code is never sent, nothing is created.
+///
+/// The enrolment token (`op` `enrolment`, `acr` `single-factor`, ten minutes, once) adds the
+/// second element here and is refused by every other route (`auth.enrolment_only`).
+public struct SignUpService: Sendable {
+    let challenges: ChallengeService
+    let tokens: TokenService
+    let users: UserService
+    let devices: DeviceService
+    let store: any SCAStore
+    let configuration: ServerConfiguration
+    let runtime: ServerRuntime
+    let audit: AuditTrail
+
+    /// - Throws: `Problem.invalidRequest` (no e-mail, a phone, a malformed address),
+    ///   `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
+    public func start(_ request: SignUpOrInRequest) async throws -> ChallengeResponse {
+        guard request.phone == nil else {
+            throw Problem.invalidRequest("phone: this server signs up and in with an e-mail address only")
+        }
+        guard let email = request.email else { throw Problem.invalidRequest("email is required") }
+        let normalized = InputRules.normalizedEmail(email)
+        // Whether sign-up is allowed for it is the configuration's, never the address's: the
+        // answer below has the same shape either way.
+        let signUpAddress = configuration.signUp.allows(email: normalized) ? normalized : nil
+        return try await challenges.create(
+            CreateChallengeRequest(operation: .login, user: UserReference(email: email)), signUpOrIn: true,
+            signUpAddress: signUpAddress)
+    }
+
+    /// Adds the new user's second element with their enrolment token, used once: a password or
+    /// a PIN (knowledge, the category a mailbox lacks), optionally with a TOTP seed; or an
+    /// activation code to bind a device (whose biometric key brings the second category).
+    /// - Throws: `Problem` 400 `request.invalid` (nothing or too much asked, a weak secret:
+    ///   checked before the token is used), 401 (`token.invalid` for an expired or used token),
+    ///   403 `auth.forbidden` (another operation's token), 409 `enrolment.complete`.
+    public func enrol(_ request: EnrolmentRequest, authorization: String?) async throws -> EnrolmentResponse {
+        let knowledge = [request.password, request.pin].compactMap { $0 }.count
+        let device = request.activationCode == true
+        let totp = request.totp == true
+        guard (knowledge == 1 && !device) || (knowledge == 0 && device && !totp) else {
+            throw Problem.invalidRequest(
+                "give exactly one of password and pin (optionally with totp: true), or activationCode: true alone")
+        }
+        try UserService.validate(email: nil, password: request.password, pin: request.pin, phone: nil)
+        let profileRequest = ProfileRequest(name: request.name, attributes: request.attributes)
+        let profile = try ProfileService.applying(profileRequest, to: UserProfile())
+        let setsProfile = request.name != nil || request.attributes != nil
+        let claims = try await tokens.authorizeEnrolment(authorization)
+        let userID = claims.sub.value
+        guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
+        guard try await challenges.awaitsSecondElement(user) else { throw Problem.enrolmentComplete }
+        try await tokens.consume(claims)
+
+        var response = EnrolmentResponse(userId: userID, methods: [])
+        var elements: [String] = []
+        if knowledge == 1 {
+            var update = UserUpdate(
+                passwordHash: try await users.hashSecret(request.password), pinHash: try await users.hashSecret(request.pin))
+            elements.append(request.password != nil ? "password" : "pin")
+            if totp {
+                let seed = runtime.random.bytes(20)
+                update.sealedTOTPSeed = try users.box.seal(seed, context: UserService.totpSealingContext)
+                response.totp = TOTPEnrollmentResponse(
+                    secret: Base32.encode(seed),
+                    otpauthUri: TOTP.otpauthURI(secret: seed, account: user.email, issuer: configuration.issuer))
+                elements.append("totp")
+            }
+            if setsProfile { update.profile = profile }
+            let updated = try await store.updateUser(id: userID, update)
+            response.methods = updated.enrolledMethods
+        } else {
+            if setsProfile { try await store.updateUser(id: userID, UserUpdate(profile: profile)) }
+            response.activationCode = try await devices.issueActivationCode(for: userID)
+            response.methods = user.enrolledMethods
+            elements.append("activation_code")
+        }
+        if setsProfile { elements.append("profile:" + ProfileService.fields(of: profileRequest)) }
+        await audit.record(
+            .signUpEnrolled, userID: userID, sessionID: claims.sid, operation: .enrolment,
+            details: ["element": elements.joined(separator: ",")])
+        return response
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import SCAClient
+import SCACore
+import Synchronization
+
+/// The terminal collector of `sca signup`: the first e-mail code may come as `--code`, and a
+/// new account's password is the `--password-stdin` line or asked twice, hidden.
+final class SignUpCollector: FactorCollector {
+    let terminal: TerminalCollector
+    private let firstCode: Mutex<String?>
+    private let newPassword: String?
+    private let created = Mutex(false)
+
+    init(terminal: TerminalCollector, firstCode: String?, newPassword: String?) {
+        self.terminal = terminal
+        self.firstCode = Mutex(firstCode)
+        self.newPassword = newPassword
+    }
+
+    /// Whether the flow created the account.
+    var signedUp: Bool { created.withLock { $0 } }
+
+    func chooseMethod(from methods: [OfferedMethod], for challenge: ChallengeResponse) async throws -> AuthenticationMethod {
+        // The e-mail code first: it is what signs up or in.
+        if methods.contains(where: { $0.id == .emailOTP }) { return .emailOTP }
+        return try await terminal.chooseMethod(from: methods, for: challenge)
+    }
+
+    func secret(for method: AuthenticationMethod, attempt: AttemptContext) async throws -> String {
+        try await terminal.secret(for: method, attempt: attempt)
+    }
+
+    func code(
+        for method: AuthenticationMethod, delivery: CodeSentResponse?, attempt: AttemptContext,
+        resend: @escaping @Sendable () async throws -> CodeSentResponse
+    ) async throws -> String {
+        if method == .emailOTP, let code = firstCode.withLock({ value in
+            let taken = value
+            value = nil
+            return taken
+        }) {
+            return code
+        }
+        return try await terminal.code(for: method, delivery: delivery, attempt: attempt, resend: resend)
+    }
+
+    func confirm(_ display: TransactionDisplay) async throws -> Bool {
+        try await terminal.confirm(display)
+    }
+
+    func passBiometricGate(reason: String) async throws -> Bool {
+        try await terminal.passBiometricGate(reason: reason)
+    }
+
+    func newSecret(for email: String) async throws -> NewSecret {
+        created.withLock { $0 = true }
+        if let newPassword { return NewSecret(method: .password, value: newPassword) }
+        Terminal.say("Welcome! Choose a password for \(email) (8 characters or more).")
+        while true {
+            guard let first = Terminal.askSecret("New password: ") else { throw AppError.inputClosed("the new password") }
+            guard let second = Terminal.askSecret("Again: ") else { throw AppError.inputClosed("the new password") }
+            if first == second, !first.isEmpty { return NewSecret(method: .password, value: first) }
+            Terminal.say("The two did not match; try again.")
+        }
+    }
+}

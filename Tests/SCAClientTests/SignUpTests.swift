@@ -1,0 +1,84 @@
+import Foundation
+import SCAClient
+import SCACore
+import SCAServer
+import Synchronization
+import Testing
+
+/// `SCAClient.signUpOrIn(email:)` (issue 17) against the real server over HTTP.
+@Suite struct SignUpTests {
+    /// Picks the e-mail code whenever it is offered, reads codes from the outbox, and sets a
+    /// password when asked for a new secret; records what it was asked.
+    final class NewUserCollector: FactorCollector {
+        let server: Harness
+        let email: String
+        let password: String
+        private let asked = Mutex<[String]>([])
+
+        init(server: Harness, email: String, password: String) {
+            self.server = server
+            self.email = email
+            self.password = password
+        }
+
+        var questions: [String] { asked.withLock { $0 } }
+
+        func chooseMethod(from methods: [OfferedMethod], for challenge: ChallengeResponse) async throws -> AuthenticationMethod {
+            asked.withLock { $0.append("choose") }
+            return methods.contains { $0.id == .emailOTP } ? .emailOTP : try #require(methods.first).id
+        }
+
+        func secret(for method: AuthenticationMethod, attempt: AttemptContext) async throws -> String {
+            asked.withLock { $0.append("secret:\(method.rawValue)") }
+            return password
+        }
+
+        func code(
+            for method: AuthenticationMethod, delivery: CodeSentResponse?, attempt: AttemptContext,
+            resend: @escaping @Sendable () async throws -> CodeSentResponse
+        ) async throws -> String {
+            asked.withLock { $0.append("code:\(method.rawValue)") }
+            return try server.lastCode(sentTo: email)
+        }
+
+        func confirm(_ display: TransactionDisplay) async throws -> Bool { false }
+        func passBiometricGate(reason: String) async throws -> Bool { false }
+
+        func newSecret(for email: String) async throws -> NewSecret {
+            asked.withLock { $0.append("new-secret") }
+            return NewSecret(method: .password, value: password)
+        }
+    }
+
+    @Test func newAddressSignsUpSetsAPasswordAndEndsWithSCA() async throws {
+        try await SDKTestServer { $0.signUp.mode = .email }.run { server in
+            let collector = NewUserCollector(server: server, email: "neo@example.com", password: "a fresh passphrase")
+            let client = server.client()
+            let tokens = try await client.signUpOrIn(email: "neo@example.com", using: collector)
+            #expect(tokens.operation == .login)
+            #expect(tokens.acr == TokenResponse.scaACR)
+            #expect(Set(tokens.amr) == [.password, .emailOTP])
+            #expect(tokens.refreshToken != nil)
+            // One code for the sign-up, the new password, then the login's code (the password prefilled).
+            #expect(collector.questions.filter { $0.hasPrefix("code:") }.count == 2)
+            #expect(collector.questions.contains("new-secret"))
+            #expect(!collector.questions.contains("secret:password"))
+            let me = try await client.me()
+            #expect(me.email == "neo@example.com")
+            #expect(me.methods == [.password, .emailOTP])
+        }
+    }
+
+    @Test func knownAddressSignsInWithoutANewSecret() async throws {
+        try await SDKTestServer { $0.signUp.mode = .email }.run { server in
+            _ = try await server.services.users.create(
+                CreateUserRequest(email: "old@example.com", password: Harness.password, emailCodes: true))
+            let collector = NewUserCollector(server: server, email: "old@example.com", password: Harness.password)
+            let tokens = try await server.client().signUpOrIn(email: "old@example.com", using: collector)
+            #expect(tokens.operation == .login)
+            #expect(tokens.acr == TokenResponse.scaACR)
+            #expect(!collector.questions.contains("new-secret"))
+            #expect(collector.questions.contains("secret:password"))
+        }
+    }
+}
