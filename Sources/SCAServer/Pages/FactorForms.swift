@@ -52,6 +52,17 @@ enum FactorForms {
         }
     }
 
+    /// The proof a factor form posted, or nil when its method is unknown or its field empty.
+    static func proof(in form: [String: String]) -> ProofRequest? {
+        guard let method = AuthenticationMethod(rawValue: form["method"] ?? ""), let credential = form["credential"],
+            !credential.isEmpty
+        else { return nil }
+        return ProofRequest(method: method, credential: credential)
+    }
+
+    /// What the page says when a factor form came without its value.
+    static let emptyFieldMessage = "Please fill in the field before you continue."
+
     /// "Step 1 of 2" style progress.
     static func progress(_ challenge: ChallengeResponse) -> String {
         let done = challenge.satisfiedCategories.count

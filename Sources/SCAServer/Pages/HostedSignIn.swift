@@ -95,14 +95,12 @@ struct HostedSignIn: Sendable {
             let challengeID = state.challengeID, let authorization = state.authorization
         else { return sessionEnded() }
         let target = PageRenderer.formTarget(for: authorization.redirectURI)
-        guard let method = AuthenticationMethod(rawValue: form["method"] ?? ""), let credential = form["credential"],
-            !credential.isEmpty
-        else {
-            state.error = "Please fill in the field before you continue."
+        guard let proof = FactorForms.proof(in: form) else {
+            state.error = FactorForms.emptyFieldMessage
             return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         do {
-            let response = try await challenges.submit(ProofRequest(method: method, credential: credential), to: challengeID)
+            let response = try await challenges.submit(proof, to: challengeID)
             if let tokens = response.tokens {
                 let location = try await oauth.grant(authorization, tokens: tokens)
                 return PageRenderer.redirect(to: location, formTarget: target, cookie: cookies.clear(PageCookies.signIn))
