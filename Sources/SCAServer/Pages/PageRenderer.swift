@@ -13,7 +13,8 @@ struct PageRenderer: Sendable {
     ///   rather than crash on the first page.
     init() throws {
         var templates: [String: MustacheTemplate] = [:]
-        for (name, text) in PageTemplates.all {
+        // The demo partner's page (`serve --demo`) compiles with the others.
+        for (name, text) in PageTemplates.all.merging(DemoPageTemplates.all, uniquingKeysWith: { first, _ in first }) {
             templates[name] = try MustacheTemplate(string: text)
         }
         library = MustacheLibrary(templates: templates)
@@ -52,7 +53,7 @@ struct PageRenderer: Sendable {
     static func stylesheet() -> Response {
         var headers = securityHeaders(formTarget: nil)
         headers[.contentType] = "text/css; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style + DemoPageTemplates.style)))
     }
 
     /// Nothing loads from elsewhere, no script runs, nobody frames the page, forms post only
