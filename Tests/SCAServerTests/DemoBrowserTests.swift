@@ -7,7 +7,7 @@ import Testing
 /// The walkthrough of `serve --demo` in a real headless Chromium (issue 9, item 5): the server
 /// as `serve` runs it (its own application on a port, the demo users and partner seeded), the
 /// printed sign-in URL opened in the browser, the printed command run, and the consent approved.
-/// It saves 1000×800 screenshots to /tmp/h9-shots/demo-*.png; the README's images are these.
+/// It saves 1000×900 screenshots to /tmp/h9-shots/demo-*.png; the README's images are these.
 @Suite("serve --demo walked through in a real browser", .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))
 struct DemoBrowserTests {
     @Test("sign in through the printed URL, create a consent with the printed command, approve it")
@@ -39,7 +39,7 @@ struct DemoBrowserTests {
             try await driver.screenshot(to: shots.appendingPathComponent("demo-\(name).png"))
         }
         do {
-            try await driver.setWindow(width: 1000, height: 800)
+            try await driver.setWindow(width: 1000, height: 900)
             try await driver.open(instructions.signInURL)
             #expect(try await driver.text().contains("\(DemoPartner.name) asks you to sign in"))
             try await driver.type(savvy.email, into: "#email")

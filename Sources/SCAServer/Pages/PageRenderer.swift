@@ -20,10 +20,11 @@ struct PageRenderer: Sendable {
         library = MustacheLibrary(templates: templates)
     }
 
-    /// The page `template` with `values`, inside the layout.
-    func html(_ template: String, title: String, _ values: [String: Any]) -> String {
+    /// The page `template` with `values`, inside the layout (the demo partner's pages have
+    /// their own, so they never pass for the bank's).
+    func html(_ template: String, title: String, _ values: [String: Any], layout: String = "layout") -> String {
         let content = library.render(values, withTemplate: template) ?? ""
-        return library.render(["title": title, "content": content], withTemplate: "layout") ?? ""
+        return library.render(["title": title, "content": content], withTemplate: layout) ?? ""
     }
 
     /// A page answer.
@@ -31,14 +32,14 @@ struct PageRenderer: Sendable {
     ///   up at, through our redirect: the client's redirect URI.
     func page(
         _ template: String, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok,
-        formTarget: String? = nil, cookie: String? = nil
+        formTarget: String? = nil, cookie: String? = nil, layout: String = "layout"
     ) -> Response {
         var headers = Self.securityHeaders(formTarget: formTarget)
         headers[.contentType] = "text/html; charset=utf-8"
         if let cookie { headers[.setCookie] = cookie }
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html(template, title: title, values))))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html(template, title: title, values, layout: layout))))
     }
 
     /// `303 See Other` to `location` (after a form, the browser follows with a GET).

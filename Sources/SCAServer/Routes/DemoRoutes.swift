@@ -55,6 +55,7 @@ struct DemoRoutes<Context: RequestContext> {
                 "message": "\(DemoPartner.name) exchanged the code at POST /oauth2/token with its PKCE verifier. The id_token it received says:",
                 "claims": Self.claims(of: tokens.idToken ?? ""),
                 "command": DemoPartner.consentCommand(base: base),
+                "commandHint": "Next, have \(DemoPartner.name) create a payment consent with this sign-in's token; the answer names its consentUrl:",
             ])
         } catch let error as OAuthError {
             return await page("Sign-in not completed", [
@@ -96,11 +97,13 @@ struct DemoRoutes<Context: RequestContext> {
         var values: [String: Any] = [
             "message": "The redirect says status=\(query["status"] ?? "?"). \(DemoPartner.name) confirms it with GET /v1/consents/\(id):",
             "command": DemoPartner.consentCommand(base: base),
+            "commandHint": "Another consent:",
         ]
         if let tokens = await demo.tokens(), let consent = try? await consents.get(id, authorization: "Bearer \(tokens.access)") {
             var rows = [["name": "status", "value": consent.status.rawValue]]
             if let transaction = consent.transaction {
-                rows.append(["name": "payment", "value": OperationWording.payment(transaction)])
+                let words = OperationWording.payment(transaction)
+                rows.append(["name": "payment", "value": words.prefix(1).uppercased() + words.dropFirst()])
             }
             rows.append(["name": "operation token", "value": consent.accessToken == nil ? "none" : "present (its txn binds the payment)"])
             values["claims"] = rows
@@ -118,8 +121,11 @@ struct DemoRoutes<Context: RequestContext> {
         values["heading"] = heading
         values["partner"] = DemoPartner.name
         values["hasClaims"] = !((values["claims"] as? [[String: String]])?.isEmpty ?? true)
-        return renderer.page("demo", title: "\(DemoPartner.name) (demo)", values, status: status)
+        return renderer.page("demo", title: "\(DemoPartner.name) (demo)", values, status: status, layout: "demo-layout")
     }
+
+    /// The claims a partner looks at first, in this order.
+    static var shownClaims: [String] { ["iss", "sub", "aud", "acr", "amr", "auth_time", "nonce", "roles"] }
 
     /// The claims of a JWS's payload, shown as the partner would read them (not verified
     /// again here: it came straight from the token endpoint over this server's own call).
@@ -128,13 +134,15 @@ struct DemoRoutes<Context: RequestContext> {
         guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
             let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
         else { return [] }
-        return object.keys.sorted().map { key in
-            let value = object[key]
+        return shownClaims.compactMap { key in
+            guard let value = object[key] else { return nil }
             let text: String
             if let list = value as? [Any] {
-                text = list.map { "\($0)" }.joined(separator: ", ")
+                text = list.isEmpty ? "(none)" : list.map { "\($0)" }.joined(separator: ", ")
+            } else if key == "auth_time", let seconds = (value as? NSNumber)?.doubleValue {
+                text = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
             } else {
-                text = value.map { "\($0)" } ?? ""
+                text = "\(value)"
             }
             return ["name": key, "value": text]
         }
