@@ -59,11 +59,11 @@ struct DemoBrowserTests {
             try await shot("3-callback")
 
             // The printed command, as printed.
-            let output = FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
-                ? try Self.curl(instructions.consentCommand)
-                : try await PlainHTTP.request(
-                    "POST", try #require(URL(string: "http://127.0.0.1:\(port)/demo/consent"))).body
-            let consent = try WireJSON.decoder().decode(ConsentResponse.self, from: output)
+            var output = try PrintedCommand.run(instructions.consentCommand)
+            if output == nil {
+                output = try await PlainHTTP.request("POST", try #require(URL(string: "http://127.0.0.1:\(port)/demo/consent"))).body
+            }
+            let consent = try WireJSON.decoder().decode(ConsentResponse.self, from: try #require(output))
             try await driver.open(consent.consentUrl)
             #expect(try await driver.text().contains("Pay 125.00 EUR to Alice Martin"))
             try await shot("4-consent")
@@ -86,21 +86,5 @@ struct DemoBrowserTests {
             throw error
         }
         await driver.quit()
-    }
-
-    /// Runs a printed `curl …` line (no quoting in it) and returns what it printed.
-    private static func curl(_ command: String) throws -> Data {
-        let words = command.split(separator: " ").map(String.init)
-        #expect(words.first == "curl")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        // Chromium maps localhost to 127.0.0.1; curl is told the same.
-        process.arguments = ["--resolve", "localhost:\(URL(string: words.last ?? "")?.port ?? 0):127.0.0.1"] + words.dropFirst()
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
     }
 }

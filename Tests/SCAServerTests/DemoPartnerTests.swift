@@ -62,13 +62,9 @@ struct DemoPartnerTests {
 
             // 2. The printed command, as printed (curl), against the live port.
             let command = instructions.consentCommand.replacingOccurrences(of: base, with: live)
-            let output: Data
-            if FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") {
-                output = try Self.run("/usr/bin/curl", Array(command.split(separator: " ").dropFirst().map(String.init)))
-            } else {
-                output = try await api.send(.post, Self.consentPath).body
-            }
-            let consent = try WireJSON.decoder().decode(ConsentResponse.self, from: output)
+            var output = try PrintedCommand.run(command)
+            if output == nil { output = try await api.send(.post, Self.consentPath).body }
+            let consent = try WireJSON.decoder().decode(ConsentResponse.self, from: try #require(output))
             #expect(consent.status == .created)
             #expect(consent.consentUrl.hasPrefix(base + "/consents/cst_"))
             #expect(consent.transaction?.payee.name == "Alice Martin")
@@ -119,18 +115,6 @@ struct DemoPartnerTests {
             let absent = try await api.send(.post, Self.consentPath)
             #expect(absent.status == 404)
         }
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
     }
 }
 

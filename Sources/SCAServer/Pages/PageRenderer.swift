@@ -20,11 +20,10 @@ struct PageRenderer: Sendable {
         library = MustacheLibrary(templates: templates)
     }
 
-    /// The page `template` with `values`, inside the layout (the demo partner's pages have
-    /// their own, so they never pass for the bank's).
-    func html(_ template: String, title: String, _ values: [String: Any], layout: String = "layout") -> String {
+    /// The page `template` with `values`, inside the layout and its `frame`.
+    func html(_ template: String, title: String, _ values: [String: Any], frame: PageFrame = .bank) -> String {
         let content = library.render(values, withTemplate: template) ?? ""
-        return library.render(["title": title, "content": content], withTemplate: layout) ?? ""
+        return library.render(frame.values(title: title, content: content), withTemplate: "layout") ?? ""
     }
 
     /// A page answer.
@@ -32,14 +31,14 @@ struct PageRenderer: Sendable {
     ///   up at, through our redirect: the client's redirect URI.
     func page(
         _ template: String, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok,
-        formTarget: String? = nil, cookie: String? = nil, layout: String = "layout"
+        formTarget: String? = nil, cookie: String? = nil, frame: PageFrame = .bank
     ) -> Response {
         var headers = Self.securityHeaders(formTarget: formTarget)
         headers[.contentType] = "text/html; charset=utf-8"
         if let cookie { headers[.setCookie] = cookie }
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html(template, title: title, values, layout: layout))))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html(template, title: title, values, frame: frame))))
     }
 
     /// `303 See Other` to `location` (after a form, the browser follows with a GET).

@@ -121,7 +121,7 @@ struct DemoRoutes<Context: RequestContext> {
         values["heading"] = heading
         values["partner"] = DemoPartner.name
         values["hasClaims"] = !((values["claims"] as? [[String: String]])?.isEmpty ?? true)
-        return renderer.page("demo", title: "\(DemoPartner.name) (demo)", values, status: status, layout: "demo-layout")
+        return renderer.page("demo", title: "\(DemoPartner.name) (demo)", values, status: status, frame: DemoPageTemplates.frame)
     }
 
     /// The claims a partner looks at first, in this order.
