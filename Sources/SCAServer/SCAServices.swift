@@ -41,6 +41,8 @@ public struct SCAServices: Sendable {
     public let partners: PartnerService
     /// The hosted pages' templates, compiled once when the services are made.
     let pageRenderer: PageRenderer
+    /// The demo partner application of `serve --demo` (issue 9), nil otherwise.
+    public let demoPartner: DemoPartner?
     let logger: Logger
     /// Seals and opens under the server key, for parts built beside the services (audit
     /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
@@ -157,6 +159,7 @@ public struct SCAServices: Sendable {
             beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit), metrics: metrics,
             passwordHashing: hashing,
             outbox: outbox, partners: PartnerService(store: store, runtime: runtime, audit: audit), pageRenderer: try PageRenderer(),
+            demoPartner: configuration.demo ? DemoPartner(runtime: runtime) : nil,
             logger: logger, box: box)
     }
 
@@ -194,6 +197,11 @@ public struct SCAServices: Sendable {
         // Sign up or in (issue 17).
         SignUpRoutes(signUp: signUp, maxBodySize: configuration.maxBodySize).register(on: routes)
         ProfileRoutes(profiles: profiles, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
+        if let demoPartner {
+            DemoRoutes(
+                demo: demoPartner, oauth: oauth, consents: consents, renderer: pageRenderer, base: configuration.baseURL
+            ).register(on: routes)
+        }
         routes.answerOtherMethods()
         return router
     }

@@ -18,6 +18,12 @@ struct ServerService: Service {
         let services = try await SCAServices.make(configuration: configuration, store: database.store, logger: logger)
         if configuration.demo {
             printDemo(try await DemoSeeder(users: services.users).seed())
+            // The demo partner of the hosted pages (issue 9): a sign-in URL and a consent command.
+            do {
+                for line in try await services.registerDemoPartner().lines { printUnbuffered(line) }
+            } catch {
+                logger.warning("the demo partner could not be registered: \(error)")
+            }
         }
         if configuration.adminKey != nil {
             // Issue 13: the bootstrap key is one secret with every scope; say so at each start.

@@ -54,6 +54,12 @@ struct AdminAccessTests {
         Route(method: .delete, path: "/admin/v1/passkeys/{id}", scope: .devicesWrite, accepted: 404...404) { _ in nil },
         // Sign-up or in (issue 17).
         Route(method: .put, path: "/admin/v1/users/{id}/profile", scope: .usersWrite) { _ in json(ProfileRequest(name: "Ada")) },
+        // Partner clients (issue 9); the table has no client to remove, so that route's answer is its 404.
+        Route(method: .post, path: "/admin/v1/clients", scope: .clientsWrite) {
+            json(CreatePartnerClientRequest(name: "Shop \($0)", redirectUris: ["https://shop.example/callback"]))
+        },
+        Route(method: .get, path: "/admin/v1/clients", scope: .clientsRead) { _ in nil },
+        Route(method: .delete, path: "/admin/v1/clients/{id}", scope: .clientsWrite, accepted: 404...404) { _ in nil },
     ]
 
     @Test("every admin route of openapi.yaml has a line in the scope table")

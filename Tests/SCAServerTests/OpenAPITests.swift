@@ -22,6 +22,13 @@ struct OpenAPITests {
                 // Passkeys (issue 11).
                 "/v1/passkeys/registration/options:", "/v1/passkeys:", "/v1/passkeys/{id}:", "/admin/v1/users/{id}/passkeys:",
                 "/admin/v1/passkeys/{id}:",
+                // Partners: OAuth 2.0 / OpenID Connect, consents, hosted pages, clients (issue 9).
+                "/.well-known/openid-configuration:", "/.well-known/oauth-authorization-server:", "/oauth2/authorize:",
+                "/oauth2/token:", "/oauth2/revoke:", "/oauth2/userinfo:", "/v1/consents:", "/v1/consents/{id}:",
+                "/v1/consents/{id}/status:", "/admin/v1/clients:", "/admin/v1/clients/{id}:", "/signin:", "/signin/email:",
+                "/signin/send:", "/signin/proof:", "/signin/cancel:", "/consents/{id}:", "/consents/{id}/send:",
+                "/consents/{id}/proof:", "/consents/{id}/refuse:", "/hosted/style.css:",
+                "/demo/callback:", "/demo/consent:", "/demo/consent-done:",
             ] {
                 #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
             }

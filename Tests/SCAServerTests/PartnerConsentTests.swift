@@ -97,6 +97,11 @@ struct PartnerConsentTests {
             let refused = try await browser.submit(page, action: "\(path)/refuse", [:])
             #expect(PageBrowser.query(of: try #require(refused.headers[.location]))["status"] == "CustomerRefused")
             #expect(try await partner.consent(consent.consentId, accessToken: accessToken).decode(ConsentResponse.self).status == .customerRefused)
+            // The closed page names the partner on its way back.
+            let closed = try await browser.get(path)
+            #expect(closed.text.contains("Refused"))
+            #expect(closed.text.contains("Return to Shop"))
+            #expect(!closed.text.contains("Return to the application"))
         }
     }
 
@@ -105,7 +110,9 @@ struct PartnerConsentTests {
         try await TestServer(Self.configure).run { api in
             let (partner, _, consent) = try await setUp(api, email: "late@example.com", phone: "+33612345613")
             api.clock.advance(by: 901)
-            #expect(try await PageBrowser(api: api).get("/consents/\(consent.consentId)").text.contains("This request has expired"))
+            let expired = try await PageBrowser(api: api).get("/consents/\(consent.consentId)").text
+            #expect(expired.contains("This request has expired"))
+            #expect(expired.contains("Return to Shop"))
             // The partner's token idled out meanwhile; a new sign-in gives a new one.
             let later = try await refreshed(partner, api: api, email: "late@example.com")
             #expect(try await partner.consent(consent.consentId, accessToken: later).decode(ConsentResponse.self).status == .expired)
@@ -119,7 +126,9 @@ struct PartnerConsentTests {
             let token = try await refreshed(partner, api: api, email: "late@example.com")
             let canceled = try await partner.consent(second.consentId, accessToken: token, method: .delete)
             #expect(try canceled.decode(ConsentResponse.self).status == .canceled)
-            #expect(try await PageBrowser(api: api).get("/consents/\(second.consentId)").text.contains("withdrawn"))
+            let withdrawn = try await PageBrowser(api: api).get("/consents/\(second.consentId)").text
+            #expect(withdrawn.contains("withdrawn"))
+            #expect(withdrawn.contains("Return to Shop"))
 
             // Another client's token does not see it.
             let other = try await PartnerFixture.make(api)

@@ -29,6 +29,21 @@ struct PartnerOAuthTests {
                 #expect(refused.status == 400, "\(bad)")
                 #expect(refused.problem?.code == .requestInvalid)
             }
+            // The name is shown to users on the pages: display text only, so no control character
+            // (which PostgreSQL would not even store) and no bidirectional override can spoof it.
+            for bad in ["Shop\u{0}", "\u{202E}yaP EMCA", "Shop\u{7}", "", String(repeating: "a", count: 101)] {
+                let refused = try await api.post(
+                    "/admin/v1/clients", CreatePartnerClientRequest(name: bad, redirectUris: ["https://shop.example/cb"]),
+                    admin: true)
+                #expect(refused.status == 400, "\(bad.unicodeScalars.map(\.value))")
+                #expect(refused.problem?.code == .requestInvalid)
+                #expect(refused.problem?.detail?.hasPrefix("name") == true)
+            }
+            let spaced = try await api.post(
+                "/admin/v1/clients", CreatePartnerClientRequest(name: " Cafe\u{301} ", redirectUris: ["https://shop.example/cb"]),
+                admin: true)
+            #expect(try spaced.decode(PartnerClientResponse.self).name == "Caf\u{E9}", "trimmed and in NFC")
+            #expect(try await api.services.partners.list().count == 2, "the refused ones stored nothing")
             for good in ["http://localhost:5173/cb", "http://127.0.0.1:9/cb", "com.example.app:/cb", "https://a.example/x?y=1"] {
                 #expect(RedirectURIRules.problem(good) == nil, "\(good)")
             }

@@ -69,7 +69,7 @@ enum FactorForms {
 
     /// The proof a factor form posted: a typed credential, or a passkey's assertion (JSON in
     /// the `assertion` field). Nil when the field is empty or the assertion does not decode.
-    static func proof(from form: [String: String]) -> ProofRequest? {
+    static func proof(in form: [String: String]) -> ProofRequest? {
         guard let method = AuthenticationMethod(rawValue: form["method"] ?? "") else { return nil }
         if method == .passkey {
             guard let text = form["assertion"], !text.isEmpty,
@@ -80,6 +80,9 @@ enum FactorForms {
         guard let credential = form["credential"], !credential.isEmpty else { return nil }
         return ProofRequest(method: method, credential: credential)
     }
+
+    /// What the page says when a factor form came without its value.
+    static let emptyFieldMessage = "Please fill in the field before you continue."
 
     /// "Step 1 of 2" style progress.
     static func progress(_ challenge: ChallengeResponse) -> String {

@@ -25,12 +25,12 @@ struct HostedConsent: Sendable {
         } catch let problem as Problem where problem.code == .consentNotFound {
             return notFound()
         }
-        guard consent.status.isOpen else { return finished(consent) }
-        let clientName = try await store.partnerClient(id: consent.clientID)?.name ?? "the application"
+        guard consent.status.isOpen else { return try await finished(consent) }
+        let clientName = try await partnerName(consent)
         if let user = try await store.user(id: consent.userID), Self.isBlocked(user, now: runtime.now()) {
             // A blocked user cannot pass SCA; say so to the partner at once.
             consent = try await consents.move(consent, to: .credentialRefused)
-            return finished(consent, clientName: clientName)
+            return try await finished(consent, clientName: clientName)
         }
         var challenge: ChallengeResponse?
         if let challengeID = consent.challengeID {
@@ -47,7 +47,7 @@ struct HostedConsent: Sendable {
             } catch let problem as Problem where problem.code == .categoriesUnavailable {
                 // More categories than this page can collect (a device would be needed).
                 consent = try await consents.move(consent, to: .failed)
-                return finished(consent, clientName: clientName)
+                return try await finished(consent, clientName: clientName)
             }
             challenge = created
             if consent.status == .created {
@@ -81,7 +81,7 @@ struct HostedConsent: Sendable {
     func send(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(id, request: request, form: form, action: "send") else { return sessionEnded(id) }
         let consent = try await consents.load(id)
-        guard consent.status.isOpen, let challengeID = consent.challengeID else { return finished(consent) }
+        guard consent.status.isOpen, let challengeID = consent.challengeID else { return try await finished(consent) }
         try await FactorForms.sendCode(form, challengeID: challengeID, with: challenges, into: &state)
         return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
     }
@@ -90,10 +90,10 @@ struct HostedConsent: Sendable {
     func proof(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(id, request: request, form: form, action: "proof") else { return sessionEnded(id) }
         let consent = try await consents.load(id)
-        guard consent.status.isOpen, let challengeID = consent.challengeID else { return finished(consent) }
+        guard consent.status.isOpen, let challengeID = consent.challengeID else { return try await finished(consent) }
         let target = PageRenderer.formTarget(for: consent.redirectURL)
-        guard let proof = FactorForms.proof(from: form) else {
-            state.error = "Please fill in the field before you continue."
+        guard let proof = FactorForms.proof(in: form) else {
+            state.error = FactorForms.emptyFieldMessage
             return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
         }
         do {
@@ -122,7 +122,7 @@ struct HostedConsent: Sendable {
     func refuse(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard verified(id, request: request, form: form, action: "refuse") != nil else { return sessionEnded(id) }
         let consent = try await consents.load(id)
-        guard consent.status.isOpen else { return finished(consent) }
+        guard consent.status.isOpen else { return try await finished(consent) }
         if let challengeID = consent.challengeID { _ = try? await challenges.cancel(challengeID) }
         let refused = try await consents.move(consent, to: .customerRefused)
         return PageRenderer.redirect(
@@ -179,7 +179,15 @@ struct HostedConsent: Sendable {
         return values
     }
 
-    private func finished(_ consent: ConsentRecord, clientName: String? = nil) -> Response {
+    /// The name of the consent's partner client, as the pages show it.
+    private func partnerName(_ consent: ConsentRecord) async throws -> String {
+        try await store.partnerClient(id: consent.clientID)?.name ?? "the application"
+    }
+
+    /// What became of a consent that is no longer open, with a way back to its partner, named.
+    private func finished(_ consent: ConsentRecord, clientName: String? = nil) async throws -> Response {
+        var name = clientName
+        if name == nil { name = try await partnerName(consent) }
         let (heading, message): (String, String) = switch consent.status {
         case .accepted, .operationCommitting: ("Already approved", "You approved this already.")
         case .customerRefused: ("Refused", "You refused this request.")
@@ -194,7 +202,7 @@ struct HostedConsent: Sendable {
             "finished", title: heading,
             [
                 "heading": heading, "message": message, "returnURL": consents.redirect(for: consent),
-                "clientName": clientName ?? "the application",
+                "clientName": name ?? "the application",
             ],
             formTarget: PageRenderer.formTarget(for: consent.redirectURL), cookie: cookies.clear(PageCookies.consent))
     }

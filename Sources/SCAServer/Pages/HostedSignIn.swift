@@ -114,8 +114,8 @@ struct HostedSignIn: Sendable {
             let challengeID = state.challengeID, let authorization = state.authorization
         else { return sessionEnded() }
         let target = PageRenderer.formTarget(for: authorization.redirectURI)
-        guard let proof = FactorForms.proof(from: form) else {
-            state.error = "Please fill in the field before you continue."
+        guard let proof = FactorForms.proof(in: form) else {
+            state.error = FactorForms.emptyFieldMessage
             return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         do {

@@ -13,16 +13,17 @@ struct PageRenderer: Sendable {
     ///   rather than crash on the first page.
     init() throws {
         var templates: [String: MustacheTemplate] = [:]
-        for (name, text) in PageTemplates.all {
+        // The demo partner's page (`serve --demo`) compiles with the others.
+        for (name, text) in PageTemplates.all.merging(DemoPageTemplates.all, uniquingKeysWith: { first, _ in first }) {
             templates[name] = try MustacheTemplate(string: text)
         }
         library = MustacheLibrary(templates: templates)
     }
 
-    /// The page `template` with `values`, inside the layout.
-    func html(_ template: String, title: String, _ values: [String: Any]) -> String {
+    /// The page `template` with `values`, inside the layout and its `frame`.
+    func html(_ template: String, title: String, _ values: [String: Any], frame: PageFrame = .bank) -> String {
         let content = library.render(values, withTemplate: template) ?? ""
-        return library.render(["title": title, "content": content], withTemplate: "layout") ?? ""
+        return library.render(frame.values(title: title, content: content), withTemplate: "layout") ?? ""
     }
 
     /// A page answer.
@@ -30,14 +31,14 @@ struct PageRenderer: Sendable {
     ///   up at, through our redirect: the client's redirect URI.
     func page(
         _ template: String, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok,
-        formTarget: String? = nil, cookie: String? = nil
+        formTarget: String? = nil, cookie: String? = nil, frame: PageFrame = .bank
     ) -> Response {
         var headers = Self.securityHeaders(formTarget: formTarget)
         headers[.contentType] = "text/html; charset=utf-8"
         if let cookie { headers[.setCookie] = cookie }
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html(template, title: title, values))))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html(template, title: title, values, frame: frame))))
     }
 
     /// `303 See Other` to `location` (after a form, the browser follows with a GET).
@@ -59,7 +60,7 @@ struct PageRenderer: Sendable {
     static func stylesheet() -> Response {
         var headers = securityHeaders(formTarget: nil)
         headers[.contentType] = "text/css; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style + DemoPageTemplates.style)))
     }
 
     /// Nothing loads from elsewhere, no script but our own (/hosted/passkey.js) runs, nobody frames the page, forms post only

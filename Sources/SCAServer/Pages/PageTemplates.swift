@@ -15,12 +15,12 @@ enum PageTemplates {
         <title>{{title}}</title>
         <link rel="stylesheet" href="/hosted/style.css">
         </head>
-        <body>
-        <header class="brand"><span class="mark" aria-hidden="true"></span>Secure sign-in</header>
+        <body{{#bodyClass}} class="{{bodyClass}}"{{/bodyClass}}>
+        <header class="brand"><span class="mark" aria-hidden="true"></span>{{brand}}</header>
         <main class="card">
         {{{content}}}
         </main>
-        <footer>Never share a code with anyone, including the application that sent you here.</footer>
+        <footer>{{footer}}</footer>
         </body>
         </html>
         """

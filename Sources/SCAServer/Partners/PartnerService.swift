@@ -18,9 +18,12 @@ public struct PartnerService: Sendable {
     /// SHA-256 is stored (a 256-bit random secret needs no slow hash).
     /// - Throws: `Problem.invalidRequest` naming the rule a redirect URI, scope or name breaks.
     public func create(_ request: CreatePartnerClientRequest) async throws -> PartnerClientResponse {
-        let name = request.name.trimmingCharacters(in: .whitespaces)
-        guard (1...100).contains(name.count), !name.contains(where: \.isNewline) else {
-            throw Problem.invalidRequest("name must be 1 to 100 characters on one line")
+        // Users read the name on the pages: the display-text rule (no control, format or
+        // bidirectional characters), after trimming.
+        let name: String
+        switch DisplayText.normalized(request.name.trimmingCharacters(in: .whitespaces), field: "name", maxLength: 100) {
+        case .success(let normalized): name = normalized
+        case .failure(let violation): throw Problem.invalidRequest(violation.reason)
         }
         guard !request.redirectUris.isEmpty, request.redirectUris.count <= 20 else {
             throw Problem.invalidRequest("redirectUris must list 1 to 20 URIs")

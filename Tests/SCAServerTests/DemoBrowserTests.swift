@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import SCACore
+import SCAServer
+import Testing
+
+/// The walkthrough of `serve --demo` in a real headless Chromium (issue 9, item 5): the server
+/// as `serve` runs it (its own application on a port, the demo users and partner seeded), the
+/// printed sign-in URL opened in the browser, the printed command run, and the consent approved.
+/// It saves 1000×900 screenshots to /tmp/h9-shots/demo-*.png; the README's images are these.
+@Suite("serve --demo walked through in a real browser", .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))
+struct DemoBrowserTests {
+    @Test("sign in through the printed URL, create a consent with the printed command, approve it")
+    func walkthrough() async throws {
+        let port = try WebDriver.freePort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = directory.path
+        configuration.passwordHashing = .insecureFastForTesting
+        configuration.demo = true
+        configuration.port = port
+        // localhost, as a newcomer would type it; Chromium maps it to 127.0.0.1.
+        configuration.publicBaseURL = "http://localhost:\(port)"
+        let services = try await SCAServices.make(configuration: configuration)
+        let users = try await DemoSeeder(users: services.users).seed()
+        let savvy = try #require(users.first { $0.email == "savvy@example.com" })
+        let instructions = try await services.registerDemoPartner()
+
+        let (listening, ready) = AsyncStream<Void>.makeStream()
+        let server = Task { try await services.application { _ in ready.yield() }.runService() }
+        defer { server.cancel() }
+        for await _ in listening { break }
+
+        let shots = BrowserTests.shots
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let driver = try await WebDriver()
+        func shot(_ name: String) async throws {
+            try await driver.screenshot(to: shots.appendingPathComponent("demo-\(name).png"))
+        }
+        do {
+            try await driver.setWindow(width: 1000, height: 900)
+            try await driver.open(instructions.signInURL)
+            #expect(try await driver.text().contains("\(DemoPartner.name) asks you to sign in"))
+            try await driver.type(savvy.email, into: "#email")
+            try await shot("1-signin")
+            try await driver.click("form[action='/signin/email'] button")
+            try await driver.type(savvy.password, into: "#password")
+            try await driver.click("form:has(#password) button")
+            try await driver.click("form.send:has(input[value='sms_otp']) button")
+            let code = try #require(try services.outbox?.messages().last { $0.to == savvy.phone })
+            try await driver.type(String(code.text.prefix(6)), into: "#sms_otp")
+            try await shot("2-code")
+            try await driver.click("form:has(#sms_otp) button")
+            #expect(try await driver.currentURL().hasPrefix("http://localhost:\(port)/demo/callback?code="))
+            let callback = try await driver.text()
+            #expect(callback.contains("Signed in"))
+            #expect(callback.contains("psd2.sca"))
+            try await shot("3-callback")
+
+            // The printed command, as printed.
+            var output = try PrintedCommand.run(instructions.consentCommand)
+            if output == nil {
+                output = try await PlainHTTP.request("POST", try #require(URL(string: "http://127.0.0.1:\(port)/demo/consent"))).body
+            }
+            let consent = try WireJSON.decoder().decode(ConsentResponse.self, from: try #require(output))
+            try await driver.open(consent.consentUrl)
+            #expect(try await driver.text().contains("Pay 125.00 EUR to Alice Martin"))
+            try await shot("4-consent")
+            try await driver.type(savvy.password, into: "#password")
+            try await driver.click("form:has(#password) button")
+            try await driver.click("form.send:has(input[value='sms_otp']) button")
+            let sms = try #require(try services.outbox?.messages().last { $0.to == savvy.phone })
+            try await driver.type(String(sms.text.prefix(6)), into: "#sms_otp")
+            try await driver.click("form:has(#sms_otp) button")
+            let done = try await driver.text()
+            #expect(done.contains("Accepted"))
+            try await shot("5-consent-done")
+
+            // A closed consent names the partner on the way back.
+            try await driver.open(consent.consentUrl)
+            #expect(try await driver.text().contains("Return to \(DemoPartner.name)"))
+            try await shot("6-consent-closed")
+        } catch {
+            await driver.quit()
+            throw error
+        }
+        await driver.quit()
+    }
+}
