@@ -4,10 +4,15 @@ import Foundation
 /// keys are sorted and equal values are stored as equal text.
 package enum JSONColumn {
     package static func text(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Made once: a store writes several JSON columns per row. Its settings never change.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
+        return encoder
+    }()
 
     package static func text<Value: RawRepresentable>(rawValues: [Value]) throws -> String where Value.RawValue == String {
         try text(rawValues.map(\.rawValue))
