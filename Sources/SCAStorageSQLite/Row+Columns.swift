@@ -55,7 +55,7 @@ extension ColumnDecodable {
 extension Database {
     /// Whether the query returns at least one row.
     func exists(_ sql: String, arguments: StatementArguments) throws -> Bool {
-        try Row.fetchOne(self, sql: sql, arguments: arguments) != nil
+        try Row.fetchOne(cachedStatement(sql: sql), arguments: arguments) != nil
     }
 }
 
