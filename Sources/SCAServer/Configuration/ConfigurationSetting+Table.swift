@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCAStorageSQLite
 import SCAWebAuthn
 
 extension ConfigurationSetting {
@@ -176,6 +177,10 @@ extension ConfigurationSetting {
             show: { "`\($0.rawValue)`" },
             "`inherence` or `knowledge`: what a user-verified passkey proves besides possession"),
         .integer("webauthn.maxPasskeysPerUser", \.maxPasskeysPerUser, "passkeys a user may register (1 to 100)"),
+        // Storage durability (issue 14).
+        .value(
+            "sqlite.synchronous", \.sqliteSynchronous, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`normal`: a commit survives a crash of the process; `full`: a power loss too, at an fsync per commit (README, Durability)"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

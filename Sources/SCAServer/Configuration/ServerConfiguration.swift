@@ -1,6 +1,7 @@
 import Foundation
 import SCACore
 import SCAStorage
+import SCAStorageSQLite
 import SCAWebAuthn
 
 /// Every setting of `sca-server`, with defaults that need no file, variable or flag:
@@ -140,6 +141,10 @@ public struct ServerConfiguration: Sendable {
     /// authenticator's biometric check) or `knowledge` (deployments that count its PIN).
     public var webauthnUserVerifiedCategory: Category = .inherence
     public var maxPasskeysPerUser = 10
+    // Storage durability (issue 14).
+    /// SQLite's `synchronous` on the writer: `normal` keeps every commit through a crash of the
+    /// process, `full` through a power loss too (an fsync per commit).
+    public var sqliteSynchronous: SQLiteSynchronous = .normal
 
     public init() {}
 
