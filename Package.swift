@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // sca-bench's raw mode only: a keep-alive HTTP client cheap enough not to be the bottleneck (issue 14).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
@@ -128,6 +130,8 @@ let package = Package(
                 "SCAServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // What several test targets share (the hand-moved clock), written once.

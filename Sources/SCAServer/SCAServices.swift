@@ -69,7 +69,7 @@ public struct SCAServices: Sendable {
             // Its pool must run while the services are made (they read the signing keys).
             throw ConfigurationError("a PostgreSQL databaseURL needs the store from ServerDatabase.open, with its pool running")
         } else {
-            database = try SQLiteStore(path: configuration.databasePath)
+            database = try SQLiteStore(path: configuration.databasePath, synchronous: configuration.sqliteSynchronous)
         }
         return try await assemble(
             configuration: configuration, store: database, runtime: runtime, messageSender: messageSender,

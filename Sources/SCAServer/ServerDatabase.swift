@@ -33,7 +33,8 @@ public struct ServerDatabase: Sendable {
                 url: databaseURL, timeout: .seconds(configuration.databaseTimeout), logger: logger)
             return ServerDatabase(store: postgres, services: [postgres])
         }
-        return ServerDatabase(store: try SQLiteStore(path: configuration.databasePath), services: [])
+        return ServerDatabase(
+            store: try SQLiteStore(path: configuration.databasePath, synchronous: configuration.sqliteSynchronous), services: [])
     }
 
     /// Runs ``services`` while `body` runs with the store, then stops them.

@@ -4,13 +4,37 @@ import Foundation
 /// keys are sorted and equal values are stored as equal text.
 package enum JSONColumn {
     package static func text(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// Made once: a store writes several JSON columns per row. Its settings never change.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A list of raw values, such as a challenge's methods, written at every update of its row.
+    /// Identifiers (letters, digits, `_`, `-`, `.`) are written directly, as the encoder writes
+    /// them, without its machinery; any other text goes through the encoder.
     package static func text<Value: RawRepresentable>(rawValues: [Value]) throws -> String where Value.RawValue == String {
-        try text(rawValues.map(\.rawValue))
+        var text = "["
+        for (index, value) in rawValues.enumerated() {
+            let raw = value.rawValue
+            guard raw.utf8.allSatisfy(isIdentifierByte) else { return try self.text(rawValues.map(\.rawValue)) }
+            if index > 0 { text += "," }
+            text += "\"" + raw + "\""
+        }
+        return text + "]"
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 }
 

@@ -17,14 +17,14 @@ extension SQLiteStore {
             {
                 throw StoreError.conflict("lookupID")
             }
-            try db.execute(sql: "DELETE FROM activation_codes WHERE lookup_id = ?", arguments: [code.lookupID])
+            try db.cachedStatement(sql: "DELETE FROM activation_codes WHERE lookup_id = ?").execute(arguments: [code.lookupID])
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO activation_codes (
                             lookup_id, code_hash, user_id, created_at, expires_at, failed_tries, used_at
                         ) VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         code.lookupID, Data(code.codeHash), code.userID, code.createdAt.unixSeconds,
                         code.expiresAt.unixSeconds, code.failedTries, code.usedAt?.unixSeconds,
@@ -53,7 +53,7 @@ extension SQLiteStore {
                 return refusal
             }
             let ownerDevices = try Row.fetchAll(
-                db, sql: "SELECT status FROM devices WHERE user_id = ?", arguments: [code.userID]
+                db.cachedStatement(sql: "SELECT status FROM devices WHERE user_id = ?"), arguments: [code.userID]
             ).map { try Columns($0).rawValue("status", as: DeviceStatus.self) }
             let registration = code.register(
                 device, ownerDevices: ownerDevices, maximumDevices: maximumDevices, now: now)
@@ -70,14 +70,14 @@ extension SQLiteStore {
     }
 
     private static func activationCode(_ db: Database, lookupID: String) throws -> ActivationCodeRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM activation_codes WHERE lookup_id = ?", arguments: [lookupID])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM activation_codes WHERE lookup_id = ?"), arguments: [lookupID])
             .map(ActivationCodeRecord.init(row:))
     }
 
     /// Writes back what presenting the code changed: its wrong tries and its use.
     private static func storePresentation(of code: ActivationCodeRecord, _ db: Database) throws {
-        try db.execute(
-            sql: "UPDATE activation_codes SET failed_tries = ?, used_at = ? WHERE lookup_id = ?",
+        try db.cachedStatement(
+            sql: "UPDATE activation_codes SET failed_tries = ?, used_at = ? WHERE lookup_id = ?").execute(
             arguments: [code.failedTries, code.usedAt?.unixSeconds, code.lookupID]
         )
     }

@@ -15,11 +15,11 @@ extension SQLiteStore {
                 throw StoreError.conflict("name")
             }
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO admin_keys (id, name, scopes, key_hash, created_at, last_used_at, revoked_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         key.id, key.name, try JSONColumn.text(rawValues: key.scopes), Data(key.keyHash),
                         key.createdAt.unixSeconds, key.lastUsedAt?.unixSeconds, key.revokedAt?.unixSeconds,
@@ -32,31 +32,31 @@ extension SQLiteStore {
 
     public func adminKey(id: String) async throws -> AdminKeyRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM admin_keys WHERE id = ?", arguments: [id]).map(AdminKeyRecord.init(row:))
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM admin_keys WHERE id = ?"), arguments: [id]).map(AdminKeyRecord.init(row:))
         }
     }
 
     /// Oldest first (insertion order among equal creation dates).
     public func adminKeys() async throws -> [AdminKeyRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM admin_keys ORDER BY created_at, rowid").map(AdminKeyRecord.init(row:))
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM admin_keys ORDER BY created_at, rowid")).map(AdminKeyRecord.init(row:))
         }
     }
 
     public func revokeAdminKey(id: String, now: Date) async throws -> AdminKeyRecord? {
         try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            try db.cachedStatement(
+                sql: "UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").execute(
                 arguments: [now.unixSeconds, id])
-            return try Row.fetchOne(db, sql: "SELECT * FROM admin_keys WHERE id = ?", arguments: [id])
+            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM admin_keys WHERE id = ?"), arguments: [id])
                 .map(AdminKeyRecord.init(row:))
         }
     }
 
     public func recordAdminKeyUse(id: String, now: Date) async throws {
         try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE admin_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+            try db.cachedStatement(
+                sql: "UPDATE admin_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)").execute(
                 arguments: [now.unixSeconds, id, now.unixSeconds])
         }
     }

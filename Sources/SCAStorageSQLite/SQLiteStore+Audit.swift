@@ -9,18 +9,18 @@ extension SQLiteStore {
     /// so the chain never forks.
     public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
         try await writer.write { db in
-            let last = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1")
+            let last = try Row.fetchOne(db.cachedStatement(sql: "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1"))
                 .map(Columns.init)
             let entry = AuditEntry(
                 sequence: (try last?.value("sequence", as: Int64.self) ?? 0) + 1, draft: draft,
                 prevHash: try last?.value("hash", as: String.self) ?? AuditEntry.genesisHash)
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO audit_entries (
                         sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id,
                         client_address, request_id, outcome, details, prev_hash, hash
                     ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """).execute(
                 arguments: [
                     entry.sequence, AuditEntry.milliseconds(draft.time), draft.event, draft.actor, draft.userID,
                     draft.deviceID, draft.challengeID, draft.sessionID, draft.clientAddress, draft.requestID,
@@ -33,11 +33,10 @@ extension SQLiteStore {
     public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
         try await writer.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT * FROM audit_entries WHERE sequence > ? AND time_ms >= ?
                     ORDER BY sequence LIMIT ?
-                    """,
+                    """),
                 arguments: [sequence, since.map(AuditEntry.milliseconds) ?? Int64.min, limit]
             )
             .map(AuditEntry.init(row:))
@@ -46,7 +45,7 @@ extension SQLiteStore {
 
     public func newestAuditEntry() async throws -> AuditEntry? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").map(AuditEntry.init(row:))
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1")).map(AuditEntry.init(row:))
         }
     }
 }

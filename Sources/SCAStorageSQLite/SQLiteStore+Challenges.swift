@@ -9,7 +9,7 @@ extension SQLiteStore {
         let columns = try ChallengeColumns.arguments(challenge)
         try await writer.write { db in
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO challenges (
                             id, user_id, operation, verdict, required_categories, methods, nonce,
@@ -17,7 +17,7 @@ extension SQLiteStore {
                             rejected_methods, failed_attempts, created_at, expires_at, completed_at,
                             decoy_json, pending_method, exemption, extra_categories, version
                         ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
                 )
             } catch let error as DatabaseError where error.isUniquenessViolation {
@@ -28,7 +28,7 @@ extension SQLiteStore {
 
     public func challenge(id: String) async throws -> ChallengeRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM challenges WHERE id = ?", arguments: [id])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?"), arguments: [id])
                 .map(ChallengeRecord.init(row:))
         }
     }
@@ -38,7 +38,7 @@ extension SQLiteStore {
     public func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
         let columns = try ChallengeColumns.arguments(challenge)
         return try await writer.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE challenges SET
                         user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
@@ -47,7 +47,7 @@ extension SQLiteStore {
                         completed_at = ?, decoy_json = ?, pending_method = ?, exemption = ?, extra_categories = ?,
                         version = ?
                     WHERE id = ? AND version = ?
-                    """,
+                    """).execute(
                 arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
             )
             return db.changesCount == 1

@@ -17,7 +17,7 @@ extension SQLiteStore {
     public func devices(userID: String) async throws -> [DeviceRecord] {
         try await writer.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id", arguments: [userID]
+                db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id"), arguments: [userID]
             )
             .map(DeviceRecord.init(row:))
         }
@@ -29,8 +29,8 @@ extension SQLiteStore {
         try await writer.write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
             device.setStatus(status)
-            try db.execute(
-                sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
+            try db.cachedStatement(
+                sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?").execute(
                 arguments: [device.status.rawValue, device.failCount, id]
             )
             return device
@@ -42,8 +42,8 @@ extension SQLiteStore {
         try await writer.write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
             device.recordFailure(maximumFailures: maximumFailures)
-            try db.execute(
-                sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?",
+            try db.cachedStatement(
+                sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?").execute(
                 arguments: [device.status.rawValue, device.failCount, id]
             )
             return device
@@ -54,8 +54,8 @@ extension SQLiteStore {
     /// - Throws: `StoreError.notFound` when there is no such device.
     public func recordDeviceSuccess(id: String, now: Date) async throws {
         try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE devices SET fail_count = 0, last_used_at = ? WHERE id = ?",
+            try db.cachedStatement(
+                sql: "UPDATE devices SET fail_count = 0, last_used_at = ? WHERE id = ?").execute(
                 arguments: [now.unixSeconds, id]
             )
             if db.changesCount == 0 { throw StoreError.notFound }
@@ -69,9 +69,9 @@ extension SQLiteStore {
     /// before its hash is looked up.
     public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM used_signatures WHERE expires_at < ?", arguments: [now.unixSeconds])
-            try db.execute(
-                sql: "INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
+            try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
+            try db.cachedStatement(
+                sql: "INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING").execute(
                 arguments: [Data(hash), expiresAt.unixSeconds]
             )
             return db.changesCount == 1
@@ -79,18 +79,18 @@ extension SQLiteStore {
     }
 
     static func device(_ db: Database, id: String) throws -> DeviceRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE id = ?", arguments: [id])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM devices WHERE id = ?"), arguments: [id])
             .map(DeviceRecord.init(row:))
     }
 
     static func insert(_ device: DeviceRecord, _ db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO devices (
                     id, user_id, name, platform, possession_key, biometry_key, status, fail_count,
                     created_at, last_used_at
                 ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """).execute(
             arguments: [
                 device.id, device.userID, device.name, device.platform, Data(device.possessionKey),
                 device.biometryKey.map { Data($0) }, device.status.rawValue, device.failCount,

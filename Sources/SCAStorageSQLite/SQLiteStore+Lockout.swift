@@ -34,8 +34,8 @@ extension SQLiteStore {
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func releaseAttempt(userID: String) async throws {
         try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE users SET failed_attempts = MAX(failed_attempts - 1, 0) WHERE id = ?",
+            try db.cachedStatement(
+                sql: "UPDATE users SET failed_attempts = MAX(failed_attempts - 1, 0) WHERE id = ?").execute(
                 arguments: [userID]
             )
             if db.changesCount == 0 { throw StoreError.notFound }
@@ -47,11 +47,11 @@ extension SQLiteStore {
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func recordSuccess(userID: String) async throws {
         try await writer.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE users SET failed_attempts = 0, temporary_blocks = 0, locked_until = NULL
                     WHERE id = ?
-                    """,
+                    """).execute(
                 arguments: [userID]
             )
             if db.changesCount == 0 { throw StoreError.notFound }
@@ -62,12 +62,12 @@ extension SQLiteStore {
     /// kept, so an unblock never lets an old code be replayed.
     public func unblockUser(id: String) async throws -> Bool {
         try await writer.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE users
                     SET failed_attempts = 0, temporary_blocks = 0, locked_until = NULL, permanently_locked = 0
                     WHERE id = ?
-                    """,
+                    """).execute(
                 arguments: [id]
             )
             return db.changesCount > 0
@@ -78,11 +78,11 @@ extension SQLiteStore {
     public func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool {
         try await writer.write { db in
             // The condition and the write are one statement: a step is burnt exactly once.
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE users SET last_totp_step = ?
                     WHERE id = ? AND (last_totp_step IS NULL OR last_totp_step < ?)
-                    """,
+                    """).execute(
                 arguments: [step, userID, step]
             )
             if db.changesCount > 0 { return true }
@@ -95,11 +95,10 @@ extension SQLiteStore {
 
     private static func lockout(_ db: Database, userID: String) throws -> LockoutState {
         let row = try Row.fetchOne(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
                 FROM users WHERE id = ?
-                """,
+                """),
             arguments: [userID]
         )
         guard let row else { throw StoreError.notFound }
@@ -107,12 +106,12 @@ extension SQLiteStore {
     }
 
     private static func save(_ lockout: LockoutState, _ db: Database, userID: String) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE users
                 SET failed_attempts = ?, temporary_blocks = ?, locked_until = ?, permanently_locked = ?
                 WHERE id = ?
-                """,
+                """).execute(
             arguments: [
                 lockout.failedAttempts, lockout.temporaryBlocks, lockout.lockedUntil?.unixSeconds,
                 lockout.permanentlyLocked, userID,

@@ -11,8 +11,7 @@ extension SQLiteStore {
     ) async throws -> CodeIssueOutcome {
         try await writer.write { db in
             let current = try Row.fetchOne(
-                db,
-                sql: "SELECT sent_at, send_count, used FROM one_time_codes WHERE challenge_id = ? AND method = ?",
+                db.cachedStatement(sql: "SELECT sent_at, send_count, used FROM one_time_codes WHERE challenge_id = ? AND method = ?"),
                 arguments: [challengeID, method.rawValue]
             )
             var sendCount = 0
@@ -32,14 +31,14 @@ extension SQLiteStore {
             sendCount += 1
             do {
                 // The new code replaces the old one, which can no longer be used.
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO one_time_codes (challenge_id, method, code_hash, sent_at, expires_at, send_count, used)
                         VALUES (?, ?, ?, ?, ?, ?, 0)
                         ON CONFLICT (challenge_id, method) DO UPDATE SET
                             code_hash = excluded.code_hash, sent_at = excluded.sent_at,
                             expires_at = excluded.expires_at, send_count = excluded.send_count, used = 0
-                        """,
+                        """).execute(
                     arguments: [
                         challengeID, method.rawValue, Data(codeHash), now.unixSeconds, expiresAt.unixSeconds,
                         sendCount,
@@ -57,11 +56,11 @@ extension SQLiteStore {
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
     ) async throws -> CodeConsumption {
         try await writer.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE one_time_codes SET used = 1
                     WHERE challenge_id = ? AND method = ? AND code_hash = ? AND used = 0 AND expires_at > ?
-                    """,
+                    """).execute(
                 arguments: [challengeID, method.rawValue, Data(codeHash), now.unixSeconds]
             )
             if db.changesCount == 1 { return .consumed }

@@ -12,12 +12,12 @@ extension SQLiteStore {
         let scopes = try JSONColumn.text(client.scopes)
         try await writer.write { db in
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO partner_clients
                             (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         client.id, client.name, client.secretHash.map { Data($0) }, redirects, consentRedirects, scopes,
                         client.createdAt.unixSeconds,
@@ -30,20 +30,20 @@ extension SQLiteStore {
 
     public func partnerClient(id: String) async throws -> PartnerClientRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM partner_clients WHERE id = ?", arguments: [id])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM partner_clients WHERE id = ?"), arguments: [id])
                 .map(PartnerClientRecord.init(row:))
         }
     }
 
     public func partnerClients() async throws -> [PartnerClientRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM partner_clients ORDER BY created_at, id").map(PartnerClientRecord.init(row:))
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM partner_clients ORDER BY created_at, id")).map(PartnerClientRecord.init(row:))
         }
     }
 
     public func removePartnerClient(id: String) async throws -> Bool {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM partner_clients WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM partner_clients WHERE id = ?").execute(arguments: [id])
             return db.changesCount == 1
         }
     }
@@ -52,13 +52,13 @@ extension SQLiteStore {
         let scopes = try JSONColumn.text(grant.scopes)
         try await writer.write { db in
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO authorization_grants
                             (code_hash, client_id, redirect_uri, user_id, session_id, scopes, nonce, code_challenge,
                              auth_time, sealed_tokens, expires_at, redeemed_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         Data(grant.codeHash), grant.clientID, grant.redirectURI, grant.userID, grant.sessionID, scopes,
                         grant.nonce, grant.codeChallenge, grant.authTime.unixSeconds, Data(grant.sealedTokens),
@@ -74,12 +74,12 @@ extension SQLiteStore {
         try await writer.write { db in
             guard
                 var grant = try Row.fetchOne(
-                    db, sql: "SELECT * FROM authorization_grants WHERE code_hash = ?", arguments: [Data(codeHash)]
+                    db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE code_hash = ?"), arguments: [Data(codeHash)]
                 ).map(AuthorizationGrantRecord.init(row:))
             else { return .unknown }
             if grant.redeemedAt != nil { return .alreadyRedeemed(grant) }
-            try db.execute(
-                sql: "UPDATE authorization_grants SET redeemed_at = ? WHERE code_hash = ?",
+            try db.cachedStatement(
+                sql: "UPDATE authorization_grants SET redeemed_at = ? WHERE code_hash = ?").execute(
                 arguments: [now.unixSeconds, Data(codeHash)])
             grant.redeemedAt = now
             return .redeemed(grant)
@@ -88,7 +88,7 @@ extension SQLiteStore {
 
     public func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM authorization_grants WHERE session_id = ?", arguments: [sessionID])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE session_id = ?"), arguments: [sessionID])
                 .map(AuthorizationGrantRecord.init(row:))
         }
     }
@@ -97,14 +97,14 @@ extension SQLiteStore {
         let columns = try ConsentColumns(consent)
         try await writer.write { db in
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO consents
                             (id, client_id, user_id, operation, transaction_json, beneficiary_json, summary,
                              redirect_url, resource_id, status, created_at, expires_at, updated_at, challenge_id,
                              sealed_token, version)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         consent.id, consent.clientID, consent.userID, consent.operation.rawValue, columns.transaction,
                         columns.beneficiary, consent.summary, consent.redirectURL, consent.resourceID,
@@ -120,21 +120,21 @@ extension SQLiteStore {
 
     public func consent(id: String) async throws -> ConsentRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM consents WHERE id = ?", arguments: [id]).map(ConsentRecord.init(row:))
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM consents WHERE id = ?"), arguments: [id]).map(ConsentRecord.init(row:))
         }
     }
 
     public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
         let columns = try ConsentColumns(consent)
         return try await writer.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE consents SET
                         client_id = ?, user_id = ?, operation = ?, transaction_json = ?, beneficiary_json = ?,
                         summary = ?, redirect_url = ?, resource_id = ?, status = ?, created_at = ?, expires_at = ?,
                         updated_at = ?, challenge_id = ?, sealed_token = ?, version = ?
                     WHERE id = ? AND version = ?
-                    """,
+                    """).execute(
                 arguments: [
                     consent.clientID, consent.userID, consent.operation.rawValue, columns.transaction,
                     columns.beneficiary, consent.summary, consent.redirectURL, consent.resourceID,

@@ -9,17 +9,17 @@ extension SQLiteStore {
     public func registerPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyRegistration {
         try await writer.write { db in
             let taken = try db.exists("SELECT 1 FROM passkeys WHERE credential_id = ?", arguments: [Data(passkey.credentialID)])
-            let owned = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM passkeys WHERE user_id = ?", arguments: [passkey.userID]) ?? 0
+            let owned = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM passkeys WHERE user_id = ?"), arguments: [passkey.userID]) ?? 0
             let decision = PasskeyRegistration.decide(
                 passkey, credentialTaken: taken, ownerPasskeys: owned, maximumPerUser: maximumPerUser)
             guard case .registered = decision else { return decision }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO passkeys (
                         id, user_id, credential_id, public_key, sign_count, backup_eligible, backed_up, aaguid,
                         attestation_type, attestation_format, name, status, created_at, last_used_at
                     ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """).execute(
                 arguments: [
                     passkey.id, passkey.userID, Data(passkey.credentialID), Data(passkey.publicKey), passkey.signCount,
                     passkey.backupEligible, passkey.backedUp, Data(passkey.aaguid), passkey.attestationType,
@@ -33,13 +33,13 @@ extension SQLiteStore {
 
     public func passkey(id: String) async throws -> PasskeyRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM passkeys WHERE id = ?", arguments: [id]).map(PasskeyRecord.init(row:))
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?"), arguments: [id]).map(PasskeyRecord.init(row:))
         }
     }
 
     public func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM passkeys WHERE credential_id = ?", arguments: [Data(credentialID)])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE credential_id = ?"), arguments: [Data(credentialID)])
                 .map(PasskeyRecord.init(row:))
         }
     }
@@ -47,14 +47,14 @@ extension SQLiteStore {
     /// Oldest first; passkeys created at the same instant by id.
     public func passkeys(userID: String) async throws -> [PasskeyRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at, id", arguments: [userID])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at, id"), arguments: [userID])
                 .map(PasskeyRecord.init(row:))
         }
     }
 
     public func deletePasskey(id: String) async throws -> Bool {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM passkeys WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM passkeys WHERE id = ?").execute(arguments: [id])
             return db.changesCount == 1
         }
     }
@@ -63,11 +63,11 @@ extension SQLiteStore {
         id: String, expectedSignCount: Int64, signCount: Int64, backedUp: Bool, now: Date
     ) async throws -> Bool {
         try await writer.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ?
                     WHERE id = ? AND sign_count = ? AND status = 'active'
-                    """,
+                    """).execute(
                 arguments: [signCount, backedUp, now.unixSeconds, id, expectedSignCount]
             )
             return db.changesCount == 1
@@ -76,8 +76,8 @@ extension SQLiteStore {
 
     public func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
         try await writer.write { db in
-            try db.execute(sql: "UPDATE passkeys SET status = 'suspect' WHERE id = ?", arguments: [id])
-            return try Row.fetchOne(db, sql: "SELECT * FROM passkeys WHERE id = ?", arguments: [id]).map(PasskeyRecord.init(row:))
+            try db.cachedStatement(sql: "UPDATE passkeys SET status = 'suspect' WHERE id = ?").execute(arguments: [id])
+            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?"), arguments: [id]).map(PasskeyRecord.init(row:))
         }
     }
 }

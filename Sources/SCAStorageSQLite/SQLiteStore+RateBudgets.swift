@@ -12,26 +12,25 @@ extension SQLiteStore {
         return try await writer.write { db in
             // Housekeeping, bounded (`RateBudget.expiredUsesToDelete`): uses that have left their
             // window count for nothing.
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     DELETE FROM rate_events WHERE rowid IN (
                         SELECT rowid FROM rate_events WHERE expires_at <= ? LIMIT ?
                     )
-                    """,
+                    """).execute(
                 arguments: [now.unixSeconds, RateBudget.expiredUsesToDelete(consuming: budgets.count)])
             var recentUses: [String: [Date]] = [:]
             for budget in budgets {
                 recentUses[budget.key] = try Row.fetchAll(
-                    db,
-                    sql: "SELECT at FROM rate_events WHERE budget_key = ? AND at > ? ORDER BY at DESC LIMIT ?",
+                    db.cachedStatement(sql: "SELECT at FROM rate_events WHERE budget_key = ? AND at > ? ORDER BY at DESC LIMIT ?"),
                     arguments: [budget.key, now.addingTimeInterval(-budget.window).unixSeconds, max(budget.limit, 1)]
                 ).map { try Columns($0).date("at") }
             }
             let decision = RateBudget.decide(budgets, recentUses: recentUses, now: now)
             guard decision == .granted else { return decision }
             for budget in budgets {
-                try db.execute(
-                    sql: "INSERT INTO rate_events (budget_key, at, expires_at) VALUES (?, ?, ?)",
+                try db.cachedStatement(
+                    sql: "INSERT INTO rate_events (budget_key, at, expires_at) VALUES (?, ?, ?)").execute(
                     arguments: [budget.key, now.unixSeconds, now.addingTimeInterval(budget.window).unixSeconds]
                 )
             }

@@ -11,16 +11,16 @@ extension SQLiteStore {
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome {
         try await writer.write { db in
-            let text = try String.fetchOne(db, sql: "SELECT state_json FROM risk_states WHERE key = ?", arguments: [key])
+            let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
             var state = try RiskStateCodec.decode(text, as: State.self)
             let before = state
             let outcome = transition(&state)
             if state != before || text == nil {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO risk_states (key, state_json) VALUES (?, ?)
                         ON CONFLICT (key) DO UPDATE SET state_json = excluded.state_json
-                        """,
+                        """).execute(
                     arguments: [key, try RiskStateCodec.encode(state)])
             }
             return outcome
@@ -30,14 +30,14 @@ extension SQLiteStore {
     public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         try await writer.write { db in
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO risk_payments (
                             challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency,
                             payment_type, payee_key, iban, transaction_digest, client_address, device_id, exemption,
                             recurring
                         ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         payment.challengeID, payment.userID, payment.createdAt.unixSeconds, payment.authorisedAt?.unixSeconds,
                         payment.amountMinor, payment.amount, payment.currency, payment.type.rawValue, payment.payeeKey,
@@ -52,11 +52,11 @@ extension SQLiteStore {
 
     public func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
         try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE risk_payments SET authorised_at = ? WHERE challenge_id = ? AND authorised_at IS NULL",
+            try db.cachedStatement(
+                sql: "UPDATE risk_payments SET authorised_at = ? WHERE challenge_id = ? AND authorised_at IS NULL").execute(
                 arguments: [at.unixSeconds, challengeID])
             guard db.changesCount == 1 else { return nil }
-            return try Row.fetchOne(db, sql: "SELECT * FROM risk_payments WHERE challenge_id = ?", arguments: [challengeID])
+            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?"), arguments: [challengeID])
                 .map(RiskPaymentRecord.init(row:))
         }
     }
@@ -64,11 +64,10 @@ extension SQLiteStore {
     public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
         try await writer.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT * FROM risk_payments WHERE user_id = ? AND authorised_at >= ?
                     ORDER BY authorised_at DESC, challenge_id
-                    """,
+                    """),
                 arguments: [userID, since.unixSeconds]
             ).map(RiskPaymentRecord.init(row:))
         }
@@ -77,11 +76,10 @@ extension SQLiteStore {
     public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
         try await writer.read { db in
             try Row.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT * FROM risk_payments WHERE transaction_digest = ? AND authorised_at IS NOT NULL
                     ORDER BY authorised_at DESC LIMIT 1
-                    """,
+                    """),
                 arguments: [transactionDigest]
             ).map(RiskPaymentRecord.init(row:))
         }
@@ -90,12 +88,11 @@ extension SQLiteStore {
     public func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try await writer.read { db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM risk_payments
                     WHERE authorised_at >= ? AND authorised_at < ? AND (exemption IS NULL OR exemption = 'tra')
                     GROUP BY payment_type
-                    """,
+                    """),
                 arguments: [from.unixSeconds, to.unixSeconds])
             return PaymentType.volumes(try rows.map { (try $0.decode(String.self, forColumn: "payment_type"), try $0.decode(Int64.self, forColumn: "total")) })
         }
@@ -104,11 +101,11 @@ extension SQLiteStore {
     public func addFraudReport(_ report: FraudReportRecord) async throws {
         try await writer.write { db in
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO fraud_reports (id, transaction_digest, amount_minor, payment_type, occurred_at, reported_at)
                         VALUES (?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         report.id, report.transactionDigest, report.amountMinor, report.type.rawValue,
                         report.occurredAt.unixSeconds, report.reportedAt.unixSeconds,
@@ -122,11 +119,10 @@ extension SQLiteStore {
     public func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try await writer.read { db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM fraud_reports
                     WHERE occurred_at >= ? AND occurred_at < ? GROUP BY payment_type
-                    """,
+                    """),
                 arguments: [from.unixSeconds, to.unixSeconds])
             return PaymentType.volumes(try rows.map { (try $0.decode(String.self, forColumn: "payment_type"), try $0.decode(Int64.self, forColumn: "total")) })
         }

@@ -9,11 +9,11 @@ extension SQLiteStore {
     public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
         try await writer.write { db in
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         session.id, session.userID, session.operation.rawValue, session.challengeID,
                         session.createdAt.unixSeconds, session.lastUsedAt.unixSeconds, session.revokedAt?.unixSeconds,
@@ -57,7 +57,7 @@ extension SQLiteStore {
     }
 
     static func session(_ db: Database, id: String) throws -> SessionRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE id = ?"), arguments: [id])
             .map(SessionRecord.init(row:))
     }
 
@@ -66,15 +66,15 @@ extension SQLiteStore {
     }
 
     static func revoke(_ db: Database, sessionID: String, now: Date) throws {
-        try db.execute(
-            sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+        try db.cachedStatement(
+            sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").execute(
             arguments: [now.unixSeconds, sessionID]
         )
     }
 
     static func touch(_ db: Database, sessionID: String, now: Date) throws {
-        try db.execute(
-            sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?",
+        try db.cachedStatement(
+            sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?").execute(
             arguments: [now.unixSeconds, sessionID]
         )
     }

@@ -17,8 +17,8 @@ extension SQLiteStore {
             if let newest = try Self.signingKeys(db, limit: 1).first {
                 return newest
             }
-            try db.execute(
-                sql: "INSERT INTO signing_keys (key_id, algorithm, sealed_private_key, created_at) VALUES (?, ?, ?, ?)",
+            try db.cachedStatement(
+                sql: "INSERT INTO signing_keys (key_id, algorithm, sealed_private_key, created_at) VALUES (?, ?, ?, ?)").execute(
                 arguments: [
                     candidate.keyID, candidate.algorithm, Data(candidate.sealedPrivateKey),
                     candidate.createdAt.unixSeconds,
@@ -31,7 +31,7 @@ extension SQLiteStore {
     private static func signingKeys(_ db: Database, limit: Int = -1) throws -> [SigningKeyRecord] {
         // SQLite reads a negative LIMIT as no limit.
         try Row.fetchAll(
-            db, sql: "SELECT * FROM signing_keys ORDER BY created_at DESC, rowid DESC LIMIT ?", arguments: [limit]
+            db.cachedStatement(sql: "SELECT * FROM signing_keys ORDER BY created_at DESC, rowid DESC LIMIT ?"), arguments: [limit]
         )
         .map(SigningKeyRecord.init(row:))
     }

@@ -6,7 +6,7 @@ extension SQLiteStore {
     public func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String? {
         try await writer.read { db in
             try String.fetchOne(
-                db, sql: "SELECT session_id FROM refresh_tokens WHERE token_hash = ?", arguments: [Data(hash)]
+                db.cachedStatement(sql: "SELECT session_id FROM refresh_tokens WHERE token_hash = ?"), arguments: [Data(hash)]
             )
         }
     }
@@ -19,7 +19,7 @@ extension SQLiteStore {
     ) async throws -> RefreshRotation {
         try await writer.write { db in
             let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [Data(presentedHash)]
+                db.cachedStatement(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?"), arguments: [Data(presentedHash)]
             )
             guard let row else { return .unknown }
             let token = try RefreshTokenRecord(row: row)
@@ -38,8 +38,8 @@ extension SQLiteStore {
                 try Self.revoke(db, sessionID: session.id, now: now)
                 return .sessionEnded
             }
-            try db.execute(
-                sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?",
+            try db.cachedStatement(
+                sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?").execute(
                 arguments: [now.unixSeconds, Data(presentedHash)]
             )
             try Self.insert(
@@ -59,9 +59,9 @@ extension SQLiteStore {
     /// refused by its verifier before its id is looked up, so a forgotten id is never needed.
     public func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM consumed_tokens WHERE expires_at < ?", arguments: [now.unixSeconds])
-            try db.execute(
-                sql: "INSERT INTO consumed_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING",
+            try db.cachedStatement(sql: "DELETE FROM consumed_tokens WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
+            try db.cachedStatement(
+                sql: "INSERT INTO consumed_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING").execute(
                 arguments: [id, expiresAt.unixSeconds]
             )
             return db.changesCount == 1
@@ -71,17 +71,17 @@ extension SQLiteStore {
     public func isTokenConsumed(id: String, now: Date) async throws -> Bool {
         try await writer.read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM consumed_tokens WHERE jti = ? AND expires_at >= ?)",
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM consumed_tokens WHERE jti = ? AND expires_at >= ?)"),
                 arguments: [id, now.unixSeconds]) ?? false
         }
     }
 
     static func insert(_ token: RefreshTokenRecord, _ db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at, used_at)
                 VALUES (?, ?, ?, ?, ?)
-                """,
+                """).execute(
             arguments: [
                 Data(token.tokenHash), token.sessionID, token.issuedAt.unixSeconds, token.expiresAt.unixSeconds,
                 token.usedAt?.unixSeconds,

@@ -11,18 +11,17 @@ extension SQLiteStore {
     ) async throws -> Outcome {
         try await writer.write { db in
             let row = try Row.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
                     FROM unknown_address_lockouts WHERE key = ?
-                    """,
+                    """),
                 arguments: [key]
             )
             var lockout = try row.map { try LockoutState(columns: Columns($0)) } ?? LockoutState()
             let before = lockout
             let outcome = transition(&lockout)
             if lockout != before {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO unknown_address_lockouts
                             (key, failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step)
@@ -31,7 +30,7 @@ extension SQLiteStore {
                             failed_attempts = excluded.failed_attempts, temporary_blocks = excluded.temporary_blocks,
                             locked_until = excluded.locked_until, permanently_locked = excluded.permanently_locked,
                             last_totp_step = excluded.last_totp_step
-                        """,
+                        """).execute(
                     arguments: [
                         key, lockout.failedAttempts, lockout.temporaryBlocks, lockout.lockedUntil?.unixSeconds,
                         lockout.permanentlyLocked, lockout.lastTOTPStep,

@@ -17,14 +17,14 @@ extension SQLiteStore {
                 throw StoreError.conflict("email")
             }
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO users (
                             id, email, phone, password_hash, pin_hash, sealed_totp_seed,
                             email_otp_enabled, roles, created_at, failed_attempts, temporary_blocks,
                             locked_until, permanently_locked, last_totp_step, profile_json
                         ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """).execute(
                     arguments: [
                         user.id, email, user.phone, user.passwordHash, user.pinHash,
                         user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles),
@@ -41,7 +41,7 @@ extension SQLiteStore {
 
     public func user(id: String) async throws -> UserRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
                 .map(UserRecord.init(row:))
         }
     }
@@ -50,7 +50,7 @@ extension SQLiteStore {
     public func user(email: String) async throws -> UserRecord? {
         let email = email.lowercased()
         return try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [email])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE email = ?"), arguments: [email])
                 .map(UserRecord.init(row:))
         }
     }
@@ -58,7 +58,7 @@ extension SQLiteStore {
     /// All users, oldest first (insertion order among equal creation dates).
     public func users() async throws -> [UserRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY created_at, rowid")
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM users ORDER BY created_at, rowid"))
                 .map(UserRecord.init(row:))
         }
     }
@@ -69,7 +69,7 @@ extension SQLiteStore {
     @discardableResult
     public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
         try await writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]) else {
                 throw StoreError.notFound
             }
             var user = try UserRecord(row: row)
@@ -87,13 +87,13 @@ extension SQLiteStore {
             if let roles = update.roles { user.roles = roles }
             if let profile = update.profile { user.profile = profile }
             do {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         UPDATE users
                         SET email = ?, phone = ?, password_hash = ?, pin_hash = ?, sealed_totp_seed = ?,
                             email_otp_enabled = ?, roles = ?, profile_json = ?
                         WHERE id = ?
-                        """,
+                        """).execute(
                     arguments: [
                         user.email, user.phone, user.passwordHash, user.pinHash,
                         user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles),

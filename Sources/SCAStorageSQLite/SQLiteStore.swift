@@ -21,15 +21,32 @@ public final class SQLiteStore: SCAStore {
 
     /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
     ///
-    /// - Parameter path: The SQLite file. Its parent directory is created when missing.
+    /// - Parameters:
+    ///   - path: The SQLite file. Its parent directory is created when missing.
+    ///   - synchronous: when commits wait for the disk (``SQLiteSynchronous``); `normal` keeps
+    ///     commits through a process crash, `full` through a power loss too.
     /// - Throws: A file-system error when the directory cannot be created, or a GRDB
     ///   `DatabaseError` when the file cannot be opened or migrated.
-    public convenience init(path: String) throws {
+    public convenience init(path: String, synchronous: SQLiteSynchronous = .normal) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // A pool always runs in WAL mode: readers do not wait for the writer.
         let pool = try DatabasePool(path: path, configuration: Self.configuration())
+        // GRDB sets NORMAL on the writer when it turns WAL on, after `prepareDatabase`: the
+        // stricter mode is set here, on the one writer connection, which lives as long as the pool.
+        if synchronous != .normal {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(synchronous.pragmaValue)")
+            }
+        }
         try self.init(writer: pool, path: path)
+    }
+
+    /// The `synchronous` setting in force on the writer connection, read from SQLite itself.
+    /// - Returns: nil for a value this store never sets (`OFF`, `EXTRA`).
+    public func synchronous() async throws -> SQLiteSynchronous? {
+        let value = try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        return SQLiteSynchronous.allCases.first { $0.pragmaValue == value }
     }
 
     /// A private database that lives in memory and disappears with the store; for tools and
@@ -72,7 +89,7 @@ public final class SQLiteStore: SCAStore {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }
         _ = try await writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT 1")
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT 1"))
         }
     }
 }

@@ -6,7 +6,7 @@ import SCAClient
 
 /// One simulated app: its own `SCAClient` over its own URL session, and either a pool of users
 /// to log in by hand or one activated device. It runs one flow at a time, as a person would.
-struct BenchClient: Sendable {
+struct BenchClient: LoadClient {
     /// The payment of the brief: 125.00 EUR to ACME SAS, below the high-value threshold, so two
     /// categories suffice.
     static let acme = Transaction(
@@ -59,6 +59,8 @@ struct BenchClient: Sendable {
             let start = clock.now
             _ = try await client.pay(Self.acme, using: ScriptedCollector())
             return clock.now - start
+        case .challenge, .health:
+            throw BenchError("\(flow.rawValue) runs in raw mode only")
         }
     }
 

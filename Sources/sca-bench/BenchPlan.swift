@@ -56,6 +56,8 @@ struct BenchPlan: Sendable {
                     case .coldStart, .payment:
                         let client = try await BenchClient.device(flow: flow, server: server, admin: admin, email: "\(prefix)@example.com")
                         return (index, Prepared(client: client, poolSize: 0))
+                    case .challenge, .health:
+                        throw BenchError("\(flow.rawValue) runs in raw mode only (--mode raw)")
                     }
                 }
             }

@@ -21,6 +21,17 @@ struct BenchReport: Codable, Sendable {
     var usersPerClient: Int?
     var poolWaits: Int?
     var serverCryptography: String
+    /// `sdk` or `raw` (``RawClient``).
+    var mode = "sdk"
+    /// Raw mode: HTTP requests per flow.
+    var requestsPerFlow: Int?
+    /// With `--floor`: trivial requests per second by the same client at the same concurrency,
+    /// measured just before, and this run's flows/s ÷ (that ÷ ``requestsPerFlow``).
+    var floorRequestsPerSecond: Double?
+    var floorRatio: Double?
+    var floorLoadAverage: String?
+    /// The 1-minute load average at the start and at the end of the run.
+    var loadAverage: String?
 
     init(flow: BenchFlow, server: String, scrypt: String?, concurrency: Int, usersPerClient: Int?, tally: ClientTally, elapsed: Duration) {
         self.flow = flow.rawValue
@@ -45,6 +56,14 @@ struct BenchReport: Codable, Sendable {
         serverCryptography = flow.serverCryptography
     }
 
+    /// Sets the floor and the ratio against it.
+    mutating func setFloor(requestsPerSecond: Double, loadAverage: String?) {
+        floorRequestsPerSecond = requestsPerSecond
+        floorLoadAverage = loadAverage
+        let perFlow = Double(requestsPerFlow ?? 1)
+        floorRatio = requestsPerSecond > 0 ? Self.rounded(flowsPerSecond / (requestsPerSecond / perFlow), places: 4) : nil
+    }
+
     /// One line of JSON with sorted keys.
     func jsonLine() throws -> String {
         let encoder = JSONEncoder()
@@ -63,6 +82,15 @@ struct BenchReport: Codable, Sendable {
             "latency (ms)  p50 \(format(p50Ms))  p90 \(format(p90Ms))  p99 \(format(p99Ms))  max \(format(maxMs))",
             "server crypto \(serverCryptography)",
         ]
+        lines[2] += " (\(mode) mode\(requestsPerFlow.map { ", \($0) requests per flow" } ?? ""))"
+        if let loadAverage { lines.append("load average  \(loadAverage)") }
+        if let floorRequestsPerSecond, let floorRatio {
+            let perFlow = requestsPerFlow ?? 1
+            lines.append(
+                "floor         \(String(format: "%.1f", floorRequestsPerSecond)) trivial requests/s (load \(floorLoadAverage ?? "?")) → "
+                    + "\(String(format: "%.1f", floorRequestsPerSecond / Double(perFlow))) flows/s if a flow cost its \(perFlow) round trips")
+            lines.append("ratio         \(String(format: "%.1f", floorRatio * 100)) % of the floor")
+        }
         if let poolWaits, poolWaits > 0 {
             lines.append("pool waits    \(poolWaits): clients waited for a fresh TOTP step; raise --users-per-client")
         }

@@ -1,3 +1,12 @@
+/// One simulated user as the runner drives it: the SDK client (``BenchClient``) or the raw one
+/// (``RawClient``).
+protocol LoadClient: Sendable {
+    /// Runs one flow; nil when none could start before `deadline` (see ``BenchClient/runFlow(before:)``).
+    mutating func runFlow(before deadline: ContinuousClock.Instant?) async throws -> Duration?
+    /// How often the client waited for a fresh TOTP step (manual logins only).
+    var poolWaits: Int { get }
+}
+
 /// Drives prepared clients concurrently, each through its flow again and again, until the stop
 /// condition, and merges what they measured.
 enum LoadRunner {
@@ -18,7 +27,7 @@ enum LoadRunner {
     }
 
     /// - Returns: the merged tally and the wall time from the first flow to the last token.
-    static func run(_ clients: [BenchClient], until stop: Stop) async -> (tally: ClientTally, elapsed: Duration) {
+    static func run<Client: LoadClient>(_ clients: [Client], until stop: Stop) async -> (tally: ClientTally, elapsed: Duration) {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline: ContinuousClock.Instant? = if case .after(let duration) = stop { start + duration } else { nil }

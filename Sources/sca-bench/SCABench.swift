@@ -35,11 +35,20 @@ struct SCABench: AsyncParsableCommand {
     @Option(help: "Manual logins: users per client (one login per user per 30 s TOTP step). Default: sized by time.")
     var usersPerClient: Int?
 
+    @Option(help: "sdk: each client is the real SCAClient (what an app pays). raw: plain keep-alive HTTP, device keys made once per user (what the server costs).")
+    var mode: BenchMode = .sdk
+
+    @Flag(help: "Raw mode: first run GET /health/live with the same client and concurrency for as long, then report flows/s ÷ (trivial/s ÷ requests per flow).")
+    var floor = false
+
     @Flag(help: "Print the report as one JSON object on the last line.")
     var json = false
 
     @Flag(help: "Run \(Self.smokeFlowsPerClient) flows per client whatever --duration says (for tests).")
     var smoke = false
+
+    @Option(help: "Exactly this many flows per client, whatever --duration says: a fixed amount of work, e.g. for instruction counts under callgrind.")
+    var flows: Int?
 
     static let smokeFlowsPerClient = 3
 
@@ -47,25 +56,36 @@ struct SCABench: AsyncParsableCommand {
         guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 1024") }
         guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be positive seconds") }
         if let usersPerClient, usersPerClient < 1 { throw ValidationError("--users-per-client must be at least 1") }
+        if let flows, flows < 1 { throw ValidationError("--flows must be at least 1") }
+        if mode == .sdk, !flow.runsInSDKMode { throw ValidationError("--flow \(flow.rawValue) needs --mode raw") }
+        if mode == .raw, flow == .manual { throw ValidationError("--mode raw runs cold-start, payment, challenge and health; manual logins run in SDK mode") }
+        if floor, mode != .raw { throw ValidationError("--floor needs --mode raw (the floor is measured by the raw client)") }
         if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be a URL such as http://127.0.0.1:8080") }
     }
 
     func run() async throws {
         let plan = BenchPlan(
             flow: flow, concurrency: concurrency,
-            stop: smoke ? .flowsPerClient(Self.smokeFlowsPerClient) : .after(.milliseconds(Int64(duration * 1000))),
+            stop: flows.map { .flowsPerClient($0) }
+                ?? (smoke ? .flowsPerClient(Self.smokeFlowsPerClient) : .after(.milliseconds(Int64(duration * 1000)))),
             usersPerClient: usersPerClient ?? (smoke ? Self.smokeFlowsPerClient : nil),
             duration: duration,
             serverLabel: server ?? "in-process", scryptLabel: server == nil ? scrypt.summary : nil)
+        let raw = RawPlan(flow: flow, concurrency: concurrency, stop: plan.stop, floor: floor, serverLabel: plan.serverLabel)
+        let mode = mode
         let report: BenchReport
         if let server, let url = URL(string: server) {
-            guard let key = adminKey ?? ProcessInfo.processInfo.environment["SCA_ADMIN_KEY"], !key.isEmpty else {
+            let key = adminKey ?? ProcessInfo.processInfo.environment["SCA_ADMIN_KEY"] ?? ""
+            // The trivial request needs no user, so no admin key either.
+            guard !key.isEmpty || (mode == .raw && flow == .health) else {
                 throw ValidationError("--server needs the admin API key (--admin-key or SCA_ADMIN_KEY) to create its users")
             }
-            report = try await plan.run(server: url, adminKey: key)
+            report = try await mode == .raw ? raw.run(server: url, adminKey: key) : plan.run(server: url, adminKey: key)
         } else {
             StandardError.note("starting an in-process server, scrypt \(scrypt.summary)")
-            report = try await InProcessServer.run(scrypt: scrypt) { url, key in try await plan.run(server: url, adminKey: key) }
+            report = try await InProcessServer.run(scrypt: scrypt) { url, key in
+                try await mode == .raw ? raw.run(server: url, adminKey: key) : plan.run(server: url, adminKey: key)
+            }
         }
         print(json ? try report.jsonLine() : report.text(flowSummary: flow.summary))
     }

@@ -31,6 +31,35 @@ struct BenchSmokeTests {
         #expect(((report["flows"] as? Int) ?? 0) > 0, "\(result.diagnostics)")
     }
 
+    @Test(
+        "a raw smoke run with --floor measures the trivial requests first and reports the ratio to them",
+        .enabled(if: binary != nil, "sca-bench not built"),
+        arguments: ["cold-start", "payment", "challenge"])
+    func rawSmokeRunWithFloor(flow: String) async throws {
+        let result = try await Self.run(["--smoke", "--json", "--mode", "raw", "--floor", "--flow", flow, "--concurrency", "2", "--scrypt", "test"])
+        #expect(result.status == 0, "\(result.diagnostics)")
+        let lastLine = try #require(result.stdout.split(separator: "\n").last, "\(result.diagnostics)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any], "\(result.diagnostics)")
+        #expect(report["flow"] as? String == flow)
+        #expect(report["mode"] as? String == "raw")
+        #expect((report["errors"] as? Int) == 0, "\(result.diagnostics)")
+        // 3 flows per client, 2 clients; the floor ran its 3 trivial requests per client too.
+        #expect((report["flows"] as? Int) == 6, "\(result.diagnostics)")
+        #expect((report["requestsPerFlow"] as? Int) == (flow == "challenge" ? 1 : 3))
+        #expect(((report["floorRequestsPerSecond"] as? Double) ?? 0) > 0, "\(lastLine)")
+        #expect(((report["floorRatio"] as? Double) ?? 0) > 0, "\(lastLine)")
+        #expect(report["loadAverage"] != nil)
+    }
+
+    @Test("the SDK mode refuses the raw-only flows, and --floor needs the raw mode", .enabled(if: binary != nil, "sca-bench not built"))
+    func refusals() async throws {
+        for arguments in [["--flow", "health"], ["--flow", "challenge"], ["--flow", "cold-start", "--floor"], ["--mode", "raw", "--flow", "manual"]] {
+            let result = try await Self.run(["--smoke"] + arguments)
+            #expect(result.status != 0, "\(arguments): \(result.diagnostics)")
+        }
+    }
+
     /// Runs `sca-bench <arguments>` without the developer's SCA_* settings: it starts its own server.
     static func run(_ arguments: [String]) async throws -> TerminalAppProcess.Result {
         guard let binary else { throw CocoaError(.fileNoSuchFile) }

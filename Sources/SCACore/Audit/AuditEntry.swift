@@ -45,12 +45,69 @@ public struct AuditEntry: Sendable, Equatable {
         // instead of trapping.
         hasher.update(data: Self.bytes(hex: prevHash) ?? Array(prevHash.utf8))
         hasher.update(data: canonicalContent())
-        return Self.hex(Array(hasher.finalize()))
+        return Self.hex(hasher.finalize())
     }
 
-    /// The RFC 8785 bytes of ``contentJSON``.
+    /// The RFC 8785 bytes of ``contentJSON``, written directly: the members in their fixed
+    /// canonical order, no `JSONValue` tree, no dictionary sort but the details'. Byte for byte
+    /// what `JCS.canonicalize(contentJSON)` gives (a test holds them equal over odd strings,
+    /// times and sequences), so chains written by earlier versions still verify.
     public func canonicalContent() -> [UInt8] {
-        JCS.canonicalize(contentJSON)
+        var output: [UInt8] = []
+        output.reserveCapacity(512)
+        // Member names in UTF-16 order (RFC 8785 §3.2.3), fixed because the names are.
+        func member(_ name: StaticString, first: Bool = false) {
+            if !first { output.append(UInt8(ascii: ",")) }
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            output.append(contentsOf: "\":".utf8)
+        }
+        func optional(_ value: String?) {
+            if let value { JCS.appendString(value, to: &output) } else { output.append(contentsOf: "null".utf8) }
+        }
+        output.append(UInt8(ascii: "{"))
+        member("actor", first: true)
+        JCS.appendString(draft.actor, to: &output)
+        member("challengeId")
+        optional(draft.challengeID)
+        member("clientAddress")
+        optional(draft.clientAddress)
+        member("details")
+        output.append(UInt8(ascii: "{"))
+        let names = draft.details.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
+        for (index, name) in names.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JCS.appendString(name, to: &output)
+            output.append(UInt8(ascii: ":"))
+            if let value = draft.details[name] { JCS.appendString(value, to: &output) }
+        }
+        output.append(UInt8(ascii: "}"))
+        member("deviceId")
+        optional(draft.deviceID)
+        member("event")
+        JCS.appendString(draft.event, to: &output)
+        member("outcome")
+        JCS.appendString(draft.outcome, to: &output)
+        member("prevHash")
+        JCS.appendString(prevHash, to: &output)
+        member("requestId")
+        optional(draft.requestID)
+        member("sequence")
+        // As a JSON number: exact integers print as their digits; beyond 2^53 the number is the
+        // double's, as in `contentJSON`.
+        if sequence.magnitude <= 1 << 53 {
+            output.append(contentsOf: String(sequence).utf8)
+        } else {
+            output.append(contentsOf: JCS.serialize(number: Double(sequence)).utf8)
+        }
+        member("sessionId")
+        optional(draft.sessionID)
+        member("time")
+        JCS.appendString(Self.rfc3339(draft.time), to: &output)
+        member("userId")
+        optional(draft.userID)
+        output.append(UInt8(ascii: "}"))
+        return output
     }
 
     /// The entry without its hash. Absent ids are `null`; `time` is RFC 3339 UTC with
@@ -95,11 +152,66 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// `2026-11-21T07:56:46.123Z`, built from whole milliseconds so that the text never
     /// depends on floating-point rounding.
+    ///
+    /// Written by hand (proleptic Gregorian calendar, UTC) for the years 1970 to 9999: a
+    /// formatter made per entry cost more than the rest of an append. Other instants, which no
+    /// server clock gives, keep the formatter's text.
     static func rfc3339(_ date: Date) -> String {
         let total = milliseconds(date)
         let (seconds, millis) = total.quotientAndRemainder(dividingBy: 1000)
         let wholeSeconds = millis < 0 ? seconds - 1 : seconds
         let fraction = millis < 0 ? millis + 1000 : millis
+        guard (0...253_402_300_799).contains(wholeSeconds) else {
+            return formatterRFC3339(wholeSeconds: wholeSeconds, fraction: fraction)
+        }
+        let (days, secondOfDay) = wholeSeconds.quotientAndRemainder(dividingBy: 86_400)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        text.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        text.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        text.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        text.append(UInt8(ascii: "."))
+        digits(fraction, 3)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Year, month and day of the proleptic Gregorian calendar for a day count since
+    /// 1970-01-01 (the civil-from-days algorithm, over 400-year eras).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    /// The formatter's text, for instants outside the years written by hand.
+    static func formatterRFC3339(wholeSeconds: Int64, fraction: Int64) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         let base = formatter.string(from: Date(timeIntervalSince1970: Double(wholeSeconds)))
@@ -107,9 +219,15 @@ public struct AuditEntry: Sendable, Equatable {
         return "\(base.dropLast())." + padded + "Z"
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func bytes(hex: String) -> [UInt8]? {

@@ -52,8 +52,21 @@ public enum JCS {
     }
 
     private static func writeString(_ string: String, to output: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
+        appendString(string, to: &output)
+    }
+
+    /// Appends `string` as a canonical JSON string: for writers that build canonical bytes
+    /// directly, such as ``AuditEntry/canonicalContent()``.
+    static func appendString(_ string: String, to output: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        let digits = UnsafeBufferPointer(start: hex.utf8Start, count: 16)
         output.append(UInt8(ascii: "\""))
+        // Most strings (ids, event names, hex) need no escape: copied in one go.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         // Escapes only touch ASCII, so walking UTF-8 bytes leaves every other character intact.
         for byte in string.utf8 {
             switch byte {
@@ -64,7 +77,7 @@ public enum JCS {
             case 0x0A: output += #"\n"#.utf8
             case 0x0D: output += #"\r"#.utf8
             case 0x09: output += #"\t"#.utf8
-            case 0x00..<0x20: output += #"\u00"#.utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            case 0x00..<0x20: output += #"\u00"#.utf8 + [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
             default: output.append(byte)
             }
         }

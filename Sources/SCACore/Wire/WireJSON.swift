@@ -9,6 +9,14 @@ public enum WireJSON {
         return encoder
     }
 
+    /// One encoder made once, for paths that only encode (the server answers every request with
+    /// it): a `JSONEncoder` may be shared as long as nobody changes its settings, so never
+    /// change this one's; take ``encoder()`` for one of your own.
+    public static let sharedEncoder: JSONEncoder = encoder()
+
+    /// One decoder made once, for paths that only decode; never change its settings.
+    public static let sharedDecoder: JSONDecoder = decoder()
+
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCAStorageSQLite
 import SCAWebAuthn
 
 extension ConfigurationSetting {
@@ -198,6 +199,10 @@ extension ConfigurationSetting {
             parse: { value, _ in value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } },
             show: { $0.isEmpty ? "none" : "`\($0.joined(separator: ","))`" },
             "comma-separated profile fields (`name`, `phone`, `email`) and custom attributes access tokens carry as claims"),
+        // Storage durability (issue 14).
+        .value(
+            "sqlite.synchronous", \.sqliteSynchronous, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`normal`: a commit survives a crash of the process; `full`: a power loss too, at an fsync per commit (README, Durability)"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

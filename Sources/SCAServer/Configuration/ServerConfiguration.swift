@@ -1,6 +1,7 @@
 import Foundation
 import SCACore
 import SCAStorage
+import SCAStorageSQLite
 import SCAWebAuthn
 
 /// Every setting of `sca-server`, with defaults that need no file, variable or flag:
@@ -152,6 +153,10 @@ public struct ServerConfiguration: Sendable {
     /// Profile fields (`name`, `phone`, `email`) and custom attributes that access tokens carry
     /// as claims of the same name; none by default, so tokens carry no personal data unless asked.
     public var tokenClaims: [String] = []
+    // Storage durability (issue 14).
+    /// SQLite's `synchronous` on the writer: `normal` keeps every commit through a crash of the
+    /// process, `full` through a power loss too (an fsync per commit).
+    public var sqliteSynchronous: SQLiteSynchronous = .normal
 
     public init() {}
 

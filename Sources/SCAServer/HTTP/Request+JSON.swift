@@ -18,7 +18,7 @@ extension Request {
             throw Problem.tooLarge(limit: limit)
         }
         do {
-            return try WireJSON.decoder().decode(Value.self, from: Data(buffer: buffer))
+            return try WireJSON.sharedDecoder.decode(Value.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw Problem.invalidRequest(Self.describe(error))
         } catch {

@@ -109,7 +109,7 @@ public struct ChallengeService: Sendable {
             return try await completeExempt(&challenge, exemption: exemption, user: user)
         }
         try await store.insertChallenge(challenge)
-        logger.info("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
+        logger.debug("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
         // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
         await audit.record(
             .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
@@ -153,7 +153,7 @@ public struct ChallengeService: Sendable {
             .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
             operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue])
         let issued = try await tokens.issue(for: challenge, userID: user.id)
-        logger.info(
+        logger.debug(
             "challenge exempted",
             metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)", "exemption": "\(exemption.rawValue)"])
         await audit.record(
@@ -291,7 +291,7 @@ public struct ChallengeService: Sendable {
         case .wrong: "rejected"
         case .replayed: "replayed"
         }
-        logger.info(
+        logger.debug(
             "proof evaluated", metadata: ["challenge": "\(claimed.id)", "method": "\(proof.method.rawValue)", "outcome": "\(outcome)"])
         await audit.record(
             evaluation == .right ? .proofAccepted : .proofRejected, outcome: outcome, userID: user?.id,
@@ -407,7 +407,7 @@ public struct ChallengeService: Sendable {
                     try await lockout.recordSuccess(for: user)
                     await riskEngine.completedWithSCA(next, userID: user.id)
                     let issued = try await tokens.issue(for: next, userID: user.id)
-                    logger.info("challenge completed", metadata: ["challenge": "\(next.id)"])
+                    logger.debug("challenge completed", metadata: ["challenge": "\(next.id)"])
                     await audit.record(
                         .challengeCompleted, userID: user.id, deviceID: next.deviceID, challengeID: next.id,
                         operation: next.operation,

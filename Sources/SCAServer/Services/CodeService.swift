@@ -57,7 +57,7 @@ struct CodeService: Sendable {
         } else {
             masked = decoyMask(channel, for: challenge)
         }
-        logger.info("code sent", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
+        logger.debug("code sent", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
         // A decoy's code is stored but never sent; the trail says so (clients never see it).
         await audit.record(
             .codeSent, outcome: address == nil ? "not_sent" : "success", userID: user?.id, challengeID: challenge.id,

@@ -70,7 +70,7 @@ extension ColumnReader {
     package func json<Value: Decodable>(_ column: String, as type: Value.Type = Value.self) throws -> Value {
         let text = try string(column)
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+            return try columnJSONDecoder.decode(Value.self, from: Data(text.utf8))
         } catch {
             throw damaged(column, reason: "holds JSON that is not a \(Value.self): \(error)")
         }
@@ -80,3 +80,6 @@ extension ColumnReader {
         try isNull(column) ? nil : json(column, as: type)
     }
 }
+
+/// Made once: rows carry several JSON columns. Its settings never change.
+private let columnJSONDecoder = JSONDecoder()

@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SCACore
+
+/// The raw mode: ``RawClient``s over one keep-alive `HTTPClient` with a connection per simulated
+/// user, and with `--floor` the trivial-request rate measured first by the same client at the
+/// same concurrency, so a flow's rate reads as a share of what its HTTP round trips allow.
+struct RawPlan: Sendable {
+    var flow: BenchFlow
+    var concurrency: Int
+    var stop: LoadRunner.Stop
+    var floor: Bool
+    var serverLabel: String
+
+    func run(server: URL, adminKey: String) async throws -> BenchReport {
+        var configuration = HTTPClient.Configuration()
+        // One connection per simulated user, kept alive for the whole run.
+        configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let report = try await measure(http: http, server: server, adminKey: adminKey)
+            try await http.shutdown()
+            return report
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(http: HTTPClient, server: URL, adminKey: String) async throws -> BenchReport {
+        let base = server.absoluteString.hasSuffix("/") ? String(server.absoluteString.dropLast()) : server.absoluteString
+        var floorReport: BenchReport?
+        if floor {
+            let clients = try (0..<concurrency).map { _ in try RawClient(flow: .health, http: http, base: base, device: nil) }
+            floorReport = try await runClients(clients, flow: .health)
+            if let floorReport {
+                StandardError.note("floor: \(floorReport.flowsPerSecond) trivial requests/s, errors \(floorReport.errors)")
+            }
+        }
+        guard flow != .health || floorReport == nil else { return floorReport! }
+        let clients: [RawClient]
+        if flow == .health {
+            clients = try (0..<concurrency).map { _ in try RawClient(flow: .health, http: http, base: base, device: nil) }
+        } else {
+            let admin = AdminAPI(server: server, adminKey: adminKey, session: URLSession(configuration: .ephemeral))
+            let runID = Base64URL.encode((0..<6).map { _ in UInt8.random(in: .min ... .max) }).lowercased()
+                .replacingOccurrences(of: "-", with: "x").replacingOccurrences(of: "_", with: "y")
+            clients = try await withThrowingTaskGroup(of: RawClient.self) { group in
+                for index in 0..<concurrency {
+                    group.addTask {
+                        let device = try await RawDevice.bind(
+                            http: http, base: base, admin: admin, email: "bench-\(runID)-r\(index)@example.com")
+                        return try RawClient(flow: flow, http: http, base: base, device: device)
+                    }
+                }
+                var made: [RawClient] = []
+                for try await client in group { made.append(client) }
+                return made
+            }
+            StandardError.note("set up \(concurrency) raw clients, each with its bound device; running \(flow.rawValue)")
+        }
+        var report = try await runClients(clients, flow: flow)
+        if let floorReport {
+            report.setFloor(requestsPerSecond: floorReport.flowsPerSecond, loadAverage: floorReport.loadAverage)
+        }
+        return report
+    }
+
+    private func runClients(_ clients: [RawClient], flow: BenchFlow) async throws -> BenchReport {
+        let loadBefore = LoadAverage.read()
+        let (tally, elapsed) = await LoadRunner.run(clients, until: stop)
+        for sample in tally.errorSamples { StandardError.note("error: \(sample)") }
+        var report = BenchReport(
+            flow: flow, server: serverLabel, scrypt: nil, concurrency: concurrency, usersPerClient: nil, tally: tally,
+            elapsed: elapsed)
+        report.mode = "raw"
+        report.requestsPerFlow = flow.requestsPerFlow
+        report.loadAverage = "\(loadBefore) → \(LoadAverage.read())"
+        return report
+    }
+}
+
+/// The 1-minute load average from `/proc/loadavg`, to say how busy the machine was.
+enum LoadAverage {
+    static func read() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+            let first = text.split(separator: " ").first
+        else { return "?" }
+        return String(first)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import SCAServer
+import SCAStorageSQLite
+import Testing
+
+/// `sqlite.synchronous` (`SCA_SQLITE_SYNCHRONOUS`): `normal` by default, `full` on request, read
+/// back from the store the server runs on; anything else refused at start-up.
+@Suite("Durability setting: sqlite.synchronous")
+struct DurabilitySettingTests {
+    @Test("normal by default, full from the file, the environment or a flag, anything else refused")
+    func configuration() throws {
+        let loader = ConfigurationLoader()
+        #expect(try loader.load(file: nil, environment: [:], flags: [:]).sqliteSynchronous == .normal)
+        #expect(ConfigurationLoader.environmentName(of: "sqlite.synchronous") == "SCA_SQLITE_SYNCHRONOUS")
+        #expect(try loader.load(file: nil, environment: ["SCA_SQLITE_SYNCHRONOUS": "full"], flags: [:]).sqliteSynchronous == .full)
+        #expect(try loader.load(file: nil, environment: [:], flags: ["sqlite.synchronous": "full"]).sqliteSynchronous == .full)
+        for wrong in ["FULL ", "off", "extra", "", "2"] {
+            #expect(throws: ConfigurationError.self, "\(wrong)") {
+                try loader.load(file: nil, environment: ["SCA_SQLITE_SYNCHRONOUS": wrong], flags: [:])
+            }
+        }
+    }
+
+    @Test("the server's store runs with the configured mode", arguments: [SQLiteSynchronous.normal, .full])
+    func storeMode(mode: SQLiteSynchronous) async throws {
+        let server = try await TestServer { $0.sqliteSynchronous = mode }
+        defer { try? FileManager.default.removeItem(at: server.directory) }
+        let store = try #require(server.services.store as? SQLiteStore)
+        #expect(try await store.synchronous() == mode)
+    }
+}

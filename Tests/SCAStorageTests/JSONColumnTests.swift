@@ -1,0 +1,39 @@
+import Foundation
+import SCACore
+import SCAStorage
+import Testing
+
+/// Lists of raw values (a challenge's methods, an admin key's scopes) are written directly
+/// instead of through `JSONEncoder`; the stored text must stay what the encoder wrote, so that
+/// rows written before and after read and compare alike in both backends.
+@Suite("JSON columns: lists of raw values")
+struct JSONColumnTests {
+    /// Raw values that are not identifiers, which take the encoder's path.
+    enum Odd: String, CaseIterable {
+        case quote = "a\"b", backslash = "a\\b", slash = "a/b", space = "a b", accent = "é", emoji = "😀", control = "\u{1}", empty = ""
+    }
+
+    @Test("every subset of the methods, in order, is written as the encoder writes it")
+    func methodsMatchTheEncoder() throws {
+        let all = AuthenticationMethod.allCases
+        for mask in 0..<(1 << all.count) {
+            let subset = all.enumerated().filter { mask & (1 << $0.offset) != 0 }.map(\.element)
+            #expect(try JSONColumn.text(rawValues: subset) == JSONColumn.text(subset.map(\.rawValue)))
+            #expect(try JSONColumn.text(rawValues: Array(subset.reversed())) == JSONColumn.text(subset.reversed().map(\.rawValue)))
+        }
+    }
+
+    @Test("raw values that are not identifiers are escaped by the encoder, alone or among identifiers")
+    func oddValuesMatchTheEncoder() throws {
+        for odd in Odd.allCases {
+            #expect(try JSONColumn.text(rawValues: [odd]) == JSONColumn.text([odd.rawValue]))
+            let mixed: [String] = ["device_key", odd.rawValue, "totp"]
+            #expect(try JSONColumn.text(rawValues: mixed.map { Raw(rawValue: $0) }) == JSONColumn.text(mixed))
+        }
+        #expect(try JSONColumn.text(rawValues: [AuthenticationMethod]()) == "[]")
+    }
+
+    struct Raw: RawRepresentable {
+        var rawValue: String
+    }
+}
