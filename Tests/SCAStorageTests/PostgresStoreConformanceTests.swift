@@ -144,4 +144,10 @@ struct PostgresStoreConformanceTests {
     @Test func authorizationGrantsNameWhoSignedIn() async throws {
         try await check { try await $0.authorizationGrantsNameWhoSignedIn() }
     }
+    // Partner webhooks (v3-partner-webhooks, issue 10)
+    @Test func partnerWebhookRoundTrip() async throws { try await check { try await $0.partnerWebhookRoundTrip() } }
+    @Test func webhookDeliveriesAreClaimedOnce() async throws {
+        try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
+    }
+    @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
 }
