@@ -191,6 +191,9 @@ public struct SCAServices: Sendable {
         // Decoupled operations (issue 10).
         operationRoutes().register(on: routes)
         cibaRoutes().register(on: routes)
+        // Partner webhooks (issue 10).
+        PartnerWebhookRoutes(webhooks: webhooks, access: adminAccess, maxBodySize: configuration.maxBodySize)
+            .register(on: routes)
         routes.answerOtherMethods()
         return router
     }

@@ -77,4 +77,9 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case operationFraudSignal = "operation.fraud_signal"
     /// A device-signed request refused (bad or replayed signature, blocked or removed device).
     case deviceRequestRefused = "device.request_refused"
+    // Partner webhooks (issue 10).
+    /// A partner client's webhook set (details: the client) or removed (outcome `removed`).
+    case partnerWebhookChanged = "partner.webhook_changed"
+    /// A webhook event given up after its last retry (details: event, operation, client, last status).
+    case webhookAbandoned = "webhook.abandoned"
 }
