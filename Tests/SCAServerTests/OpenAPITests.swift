@@ -22,6 +22,8 @@ struct OpenAPITests {
                 // Passkeys (issue 11).
                 "/v1/passkeys/registration/options:", "/v1/passkeys:", "/v1/passkeys/{id}:", "/admin/v1/users/{id}/passkeys:",
                 "/admin/v1/passkeys/{id}:",
+                // Partner webhooks (issue 10).
+                "/admin/v1/clients/{id}/webhook:",
             ] {
                 #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
             }
