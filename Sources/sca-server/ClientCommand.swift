@@ -22,6 +22,13 @@ struct ClientCommand: AsyncParsableCommand {
         @Option(name: .customLong("webhook-url"), help: "Where the final status of its operations is POSTed (see docs/WEBHOOKS.md).")
         var webhookURL: String?
 
+        func validate() throws {
+            // Checked before anything is stored, so a bad URL leaves no client behind.
+            if let webhookURL, let problem = WebhookService.urlProblem(webhookURL) {
+                throw ValidationError("--webhook-url \(problem)")
+            }
+        }
+
         func run() async throws {
             try await withServices(common) { services in
                 let client = try await services.partners.create(CreatePartnerClientRequest(

@@ -54,7 +54,7 @@ public struct WebhookService: Sendable {
 
     /// Why `url` cannot be a webhook, or nil: the redirect URI rules (https, or http on
     /// localhost / 127.0.0.1), without private-use schemes, which cannot be posted to.
-    static func urlProblem(_ url: String) -> String? {
+    public static func urlProblem(_ url: String) -> String? {
         if let problem = RedirectURIRules.problem(url) { return problem }
         let scheme = URLComponents(string: url)?.scheme?.lowercased()
         guard scheme == "https" || scheme == "http" else { return "must be https, or http on localhost or 127.0.0.1" }
@@ -121,9 +121,9 @@ public struct WebhookService: Sendable {
         return attempts
     }
 
-    /// Posts the delivery once. - Returns: the receiver's HTTP status, nil when not reached
-    /// (or the client or its webhook is gone, which no retry will change... but the back-off
-    /// bounds it).
+    /// Posts the delivery once.
+    /// - Returns: the receiver's HTTP status; nil when it was not reached, or the webhook was
+    ///   removed meanwhile (retried like an unreachable receiver, so the back-off bounds it).
     private func attempt(_ delivery: WebhookDeliveryRecord) async -> Int? {
         do {
             guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
