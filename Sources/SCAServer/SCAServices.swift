@@ -202,6 +202,9 @@ public struct SCAServices: Sendable {
                 demo: demoPartner, oauth: oauth, consents: consents, renderer: pageRenderer, base: configuration.baseURL
             ).register(on: routes)
         }
+        // Partner webhooks (issue 10).
+        PartnerWebhookRoutes(webhooks: webhooks, access: adminAccess, maxBodySize: configuration.maxBodySize)
+            .register(on: routes)
         routes.answerOtherMethods()
         return router
     }

@@ -266,6 +266,25 @@ public protocol SCAStore: Sendable {
     /// was granted), which is what lets that client create operations for the user.
     func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool
 
+    // MARK: Partner webhooks (v3-partner-webhooks, issue 10)
+
+    /// Sets (or replaces) the client's webhook.
+    func setPartnerWebhook(_ webhook: PartnerWebhookRecord) async throws
+    func partnerWebhook(clientID: String) async throws -> PartnerWebhookRecord?
+    /// - Returns: false when the client had none.
+    func removePartnerWebhook(clientID: String) async throws -> Bool
+    /// - Throws: `StoreError.conflict("id")` when the id exists.
+    func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws
+    func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord?
+    /// Pending deliveries with `nextAttemptAt` at or before `now` and no lease after `now`,
+    /// oldest first, at most `limit` (claiming one is ``updateWebhookDelivery(_:expectedVersion:)``).
+    func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord]
+    /// Compare-and-set, as ``updateOperation(_:expectedVersion:)``.
+    func updateWebhookDelivery(_ delivery: WebhookDeliveryRecord, expectedVersion: Int) async throws -> Bool
+    /// Operations still `pending` with `expiresAt` at or before `now`, oldest first, at most
+    /// `limit`: the sweep expires them so their final status is announced.
+    func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord]
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

@@ -524,5 +524,38 @@ enum PostgresMigrations {
         ),
         // v3-signup: a user's name and custom attributes, one JSON column (issue 17).
         ("v3-signup", ["ALTER TABLE users ADD COLUMN profile_json TEXT"]),
+        // v3-partner-webhooks (issue 10): a partner client's webhook (secret sealed, not hashed:
+        // the server signs with it) and the durable outbox of its events.
+        (
+            "v3-partner-webhooks",
+            [
+                """
+                CREATE TABLE partner_webhooks (
+                    client_id TEXT PRIMARY KEY NOT NULL,
+                    url TEXT NOT NULL,
+                    sealed_secret BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE webhook_deliveries (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    client_id TEXT NOT NULL,
+                    operation_id TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    attempts BIGINT NOT NULL,
+                    next_attempt_at DOUBLE PRECISION NOT NULL,
+                    lease_until DOUBLE PRECISION,
+                    last_http_status BIGINT,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    finished_at DOUBLE PRECISION,
+                    version BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)",
+                "CREATE INDEX operations_status_expires ON operations (status, expires_at)",
+            ]
+        ),
     ]
 }

@@ -407,5 +407,34 @@ enum SQLiteMigrations {
         ),
         // v3-signup: a user's name and custom attributes, one JSON column (issue 17).
         ("v3-signup", "ALTER TABLE users ADD COLUMN profile_json TEXT;"),
+        // v3-partner-webhooks (issue 10): a partner client's webhook (secret sealed, not hashed:
+        // the server signs with it) and the durable outbox of its events.
+        (
+            "v3-partner-webhooks",
+            """
+            CREATE TABLE partner_webhooks (
+                client_id TEXT PRIMARY KEY NOT NULL,
+                url TEXT NOT NULL,
+                sealed_secret BLOB NOT NULL,
+                created_at REAL NOT NULL
+            );
+            CREATE TABLE webhook_deliveries (
+                id TEXT PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                operation_id TEXT NOT NULL,
+                body TEXT NOT NULL,
+                status TEXT NOT NULL,
+                attempts INTEGER NOT NULL,
+                next_attempt_at REAL NOT NULL,
+                lease_until REAL,
+                last_http_status INTEGER,
+                created_at REAL NOT NULL,
+                finished_at REAL,
+                version INTEGER NOT NULL
+            );
+            CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+            CREATE INDEX operations_status_expires ON operations (status, expires_at);
+            """
+        ),
     ]
 }

@@ -7,7 +7,7 @@ import SCAServer
 struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client", abstract: "Manage partner clients (OAuth 2.0 / OpenID Connect, consents).",
-        subcommands: [Create.self, List.self, Remove.self])
+        subcommands: [Create.self, List.self, Remove.self, Webhook.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -19,6 +19,15 @@ struct ClientCommand: AsyncParsableCommand {
         var consentRedirectURIs: [String] = []
         @Option(help: "A scope the client may ask for; repeat for several (default: all).") var scope: [String] = []
         @Flag(help: "A public client (native or browser app): no secret, PKCE only.") var publicClient = false
+        @Option(name: .customLong("webhook-url"), help: "Where the final status of its operations is POSTed (see docs/WEBHOOKS.md).")
+        var webhookURL: String?
+
+        func validate() throws {
+            // Checked before anything is stored, so a bad URL leaves no client behind.
+            if let webhookURL, let problem = WebhookService.urlProblem(webhookURL) {
+                throw ValidationError("--webhook-url \(problem)")
+            }
+        }
 
         func run() async throws {
             try await withServices(common) { services in
@@ -28,6 +37,10 @@ struct ClientCommand: AsyncParsableCommand {
                 print("client_id: \(client.clientId)")
                 if let secret = client.clientSecret {
                     print("client_secret: \(secret)  (shown once; store it now)")
+                }
+                if let webhookURL {
+                    let webhook = try await services.webhooks.set(clientID: client.clientId, SetPartnerWebhookRequest(url: webhookURL))
+                    print("webhook_signing_secret: \(webhook.signingSecret ?? "")  (shown once; store it now)")
                 }
             }
         }
@@ -56,6 +69,32 @@ struct ClientCommand: AsyncParsableCommand {
             try await withServices(common) { services in
                 try await services.partners.remove(clientID: clientID)
                 print("removed \(clientID)")
+            }
+        }
+    }
+
+    /// Partner webhooks (issue 10).
+    struct Webhook: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set (or with --remove, remove) a client's webhook; the new signing secret is printed once.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The client_id.") var clientID: String
+        @Option(help: "https URL (http on localhost / 127.0.0.1 for development).") var url: String?
+        @Flag(help: "Remove the webhook instead.") var remove = false
+
+        func validate() throws {
+            guard (url != nil) != remove else { throw ValidationError("give exactly one of --url and --remove") }
+        }
+
+        func run() async throws {
+            try await withServices(common) { services in
+                if let url {
+                    let webhook = try await services.webhooks.set(clientID: clientID, SetPartnerWebhookRequest(url: url))
+                    print("webhook_signing_secret: \(webhook.signingSecret ?? "")  (shown once; store it now)")
+                } else {
+                    try await services.webhooks.remove(clientID: clientID)
+                    print("removed the webhook of \(clientID)")
+                }
             }
         }
     }

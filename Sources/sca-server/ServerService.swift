@@ -38,7 +38,10 @@ struct ServerService: Service {
         // the last checkpoint covers what it wrote. (The group follows the outer group's
         // graceful shutdown.)
         let checkpoints: [any Service] = PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: checkpoints + [app], logger: logger))
+        // Partner webhooks (issue 10): the outbox drained in the background.
+        let webhooks: [any Service] = [PeriodicWebhookDeliveries(services: services)]
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: checkpoints + webhooks + [app], logger: logger))
         try await group.run()
     }
 

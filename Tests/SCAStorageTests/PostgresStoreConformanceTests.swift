@@ -149,4 +149,10 @@ struct PostgresStoreConformanceTests {
     // Sign-up or in (v3-signup, issue 17).
     @Test func parallelSignUpsCreateOneUser() async throws { try await check { try await $0.parallelSignUpsCreateOneUser() } }
     @Test func profileRoundTrip() async throws { try await check { try await $0.profileRoundTrip() } }
+    // Partner webhooks (v3-partner-webhooks, issue 10)
+    @Test func partnerWebhookRoundTrip() async throws { try await check { try await $0.partnerWebhookRoundTrip() } }
+    @Test func webhookDeliveriesAreClaimedOnce() async throws {
+        try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
+    }
+    @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
 }

@@ -21,6 +21,8 @@ struct OperationService: Sendable {
     let logger: Logger
     /// Where the push notification of a new operation goes (the outbox in development).
     let messages: any MessageSender
+    /// Where the final status of a partner's operation is announced (the webhook outbox).
+    let webhooks: WebhookService
 
     static let sealingContext = "operation-token"
     static let defaultLifetime = 300
@@ -249,6 +251,7 @@ struct OperationService: Sendable {
                 await audit.record(
                     .operationFinished, outcome: status.rawValue, userID: next.userID, deviceID: next.deviceID,
                     challengeID: next.challengeID, operation: next.operation, details: details)
+                await webhooks.enqueue(next)
                 return next
             }
             guard let reloaded = try await store.operation(id: operation.id) else { throw Problem.operationNotFound }

@@ -82,4 +82,9 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case signUpUserCreated = "signup.user_created"
     /// The new user added a second element with the enrolment token (details: `element`).
     case signUpEnrolled = "signup.enrolled"
+    // Partner webhooks (issue 10).
+    /// A partner client's webhook set (details: the client) or removed (outcome `removed`).
+    case partnerWebhookChanged = "partner.webhook_changed"
+    /// A webhook event given up after its last retry (details: event, operation, client, last status).
+    case webhookAbandoned = "webhook.abandoned"
 }

@@ -1,0 +1,47 @@
+import Foundation
+
+/// `PUT /admin/v1/clients/{clientId}/webhook`: where the partner's operation events go.
+public struct SetPartnerWebhookRequest: Codable, Sendable, Equatable {
+    /// https, or http on localhost / 127.0.0.1 for development.
+    public var url: String
+
+    public init(url: String) {
+        self.url = url
+    }
+}
+
+/// A partner client's webhook. `signingSecret` is in the answer that sets it, once.
+public struct PartnerWebhookResponse: Codable, Sendable, Equatable {
+    public var clientId: String
+    public var url: String
+    /// The HMAC-SHA256 key the events are signed with; shown once.
+    public var signingSecret: String?
+    public var createdAt: Date
+
+    public init(clientId: String, url: String, signingSecret: String? = nil, createdAt: Date) {
+        self.clientId = clientId
+        self.url = url
+        self.signingSecret = signingSecret
+        self.createdAt = createdAt
+    }
+}
+
+/// The body of a webhook POST: an operation of the partner reached its final status. It never
+/// carries the token; the partner reads that with `GET /v1/operations/{id}`.
+public struct WebhookEvent: Codable, Sendable, Equatable {
+    /// `operation.finished`.
+    public var type: String
+    /// The same as the `SCA-Webhook-Id` header: receivers drop an event id they have seen.
+    public var eventId: String
+    public var operationId: String
+    public var status: OperationStatus
+    public var occurredAt: Date
+
+    public init(type: String, eventId: String, operationId: String, status: OperationStatus, occurredAt: Date) {
+        self.type = type
+        self.eventId = eventId
+        self.operationId = operationId
+        self.status = status
+        self.occurredAt = occurredAt
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Drains the webhook outbox in the background (issue 10): every `interval` it expires the
+/// operations whose time is up and sends the deliveries that are due, so no request waits on
+/// a partner's server. Stops at a graceful shutdown; what is left is sent by the next start
+/// (or another instance).
+public struct PeriodicWebhookDeliveries: Service {
+    let services: SCAServices
+    let interval: Duration
+
+    public init(services: SCAServices, interval: Duration = .seconds(1)) {
+        self.services = services
+        self.interval = interval
+    }
+
+    public func run() async {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                try await services.deliverWebhooks()
+            } catch {
+                services.logger.warning(
+                    "webhook deliveries not sent", metadata: ["error": "\(String(describing: type(of: error)))"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+}

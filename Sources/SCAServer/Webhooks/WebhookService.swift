@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import SCACore
+import SCAStorage
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Partner webhooks (issue 10): a partner client registers a URL and gets a signing secret;
+/// every final status of an operation it created is written to a durable outbox
+/// (`webhook_deliveries`) on the request path, and posted, signed, by ``deliverDue()`` from a
+/// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up
+/// (audited) after the last attempt. Each attempt is claimed by compare-and-set with a lease,
+/// so of several instances one sends it.
+public struct WebhookService: Sendable {
+    let store: any SCAStore
+    let box: SecretBox
+    let runtime: ServerRuntime
+    let audit: AuditTrail
+    let logger: Logger
+
+    static let sealingContext = "partner-webhook-secret"
+    static let eventType = "operation.finished"
+    /// Deliveries (and overdue operations) handled per pass.
+    static let batch = 50
+    static let timeout: TimeInterval = 10
+
+    // MARK: Registration
+
+    /// Sets (or replaces) the client's webhook with a fresh signing secret, shown once.
+    /// - Throws: `Problem.clientNotFound`; `Problem.invalidRequest` naming the rule the URL breaks.
+    public func set(clientID: String, _ request: SetPartnerWebhookRequest) async throws -> PartnerWebhookResponse {
+        guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.partnerClient(id: clientID) != nil else {
+            throw Problem.clientNotFound
+        }
+        if let problem = Self.urlProblem(request.url) { throw Problem.invalidRequest("url \(problem)") }
+        let secret = runtime.makeSecret()
+        let record = PartnerWebhookRecord(
+            clientID: clientID, url: request.url,
+            sealedSecret: try box.seal(Array(secret.utf8), context: Self.sealingContext), createdAt: runtime.now())
+        try await store.setPartnerWebhook(record)
+        await audit.record(.partnerWebhookChanged, details: ["clientId": clientID])
+        return PartnerWebhookResponse(clientId: clientID, url: record.url, signingSecret: secret, createdAt: record.createdAt)
+    }
+
+    /// - Throws: `Problem.clientNotFound` when the client has no webhook.
+    public func remove(clientID: String) async throws {
+        guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.removePartnerWebhook(clientID: clientID) else {
+            throw Problem.clientNotFound
+        }
+        await audit.record(.partnerWebhookChanged, outcome: "removed", details: ["clientId": clientID])
+    }
+
+    /// Why `url` cannot be a webhook, or nil: the redirect URI rules (https, or http on
+    /// localhost / 127.0.0.1), without private-use schemes, which cannot be posted to.
+    public static func urlProblem(_ url: String) -> String? {
+        if let problem = RedirectURIRules.problem(url) { return problem }
+        let scheme = URLComponents(string: url)?.scheme?.lowercased()
+        guard scheme == "https" || scheme == "http" else { return "must be https, or http on localhost or 127.0.0.1" }
+        return nil
+    }
+
+    // MARK: Outbox
+
+    /// Writes the event of `operation`'s final status to the outbox when its partner has a
+    /// webhook. Never throws: the status is stored already, and a failed write is logged.
+    func enqueue(_ operation: OperationRecord) async {
+        guard let clientID = operation.clientID, operation.status.isFinal else { return }
+        do {
+            guard try await store.partnerWebhook(clientID: clientID) != nil else { return }
+            let now = runtime.now()
+            let id = runtime.makeID(prefix: "evt")
+            let event = WebhookEvent(
+                type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
+                occurredAt: operation.finishedAt ?? now)
+            let body = String(decoding: try WireJSON.encoder().encode(event), as: UTF8.self)
+            try await store.insertWebhookDelivery(
+                WebhookDeliveryRecord(
+                    id: id, clientID: clientID, operationID: operation.id, body: body, nextAttemptAt: now, createdAt: now))
+        } catch {
+            logger.error(
+                "webhook event not written", metadata: ["operation": "\(operation.id)", "error": "\(type(of: error))"])
+        }
+    }
+
+    // MARK: Delivery
+
+    /// One pass: expires the operations whose time is up (so their event is written), then
+    /// sends every delivery that is due. Called by ``PeriodicWebhookDeliveries``.
+    /// - Returns: how many attempts were made.
+    @discardableResult
+    func deliverDue(expiring operations: OperationService? = nil) async throws -> Int {
+        if let operations {
+            for overdue in try await store.overdueOperations(now: runtime.now(), limit: Self.batch) {
+                _ = try? await operations.load(overdue.id)
+            }
+        }
+        var attempts = 0
+        for due in try await store.dueWebhookDeliveries(now: runtime.now(), limit: Self.batch) {
+            var claimed = due
+            guard claimed.claim(now: runtime.now()),
+                try await store.updateWebhookDelivery(claimed, expectedVersion: due.version)
+            else { continue }
+            claimed.version += 1
+            let status = await attempt(claimed)
+            attempts += 1
+            var next = claimed
+            next.record(httpStatus: status, now: runtime.now())
+            guard try await store.updateWebhookDelivery(next, expectedVersion: claimed.version) else { continue }
+            if next.status == .abandoned {
+                logger.warning("webhook event given up", metadata: ["event": "\(next.id)", "client": "\(next.clientID)"])
+                await audit.record(
+                    .webhookAbandoned, outcome: "abandoned",
+                    details: [
+                        "eventId": next.id, "operationId": next.operationID, "clientId": next.clientID,
+                        "lastStatus": next.lastHTTPStatus.map(String.init) ?? "unreachable",
+                    ])
+            }
+        }
+        return attempts
+    }
+
+    /// Posts the delivery once.
+    /// - Returns: the receiver's HTTP status; nil when it was not reached, or the webhook was
+    ///   removed meanwhile (retried like an unreachable receiver, so the back-off bounds it).
+    private func attempt(_ delivery: WebhookDeliveryRecord) async -> Int? {
+        do {
+            guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
+                let url = URL(string: webhook.url)
+            else { return nil }
+            let secret = String(decoding: try box.open(webhook.sealedSecret, context: Self.sealingContext), as: UTF8.self)
+            let body = Array(delivery.body.utf8)
+            let timestamp = Int(runtime.now().timeIntervalSince1970)
+            var request = URLRequest(url: url, timeoutInterval: Self.timeout)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(delivery.id, forHTTPHeaderField: WebhookSignature.idHeader)
+            request.setValue(String(timestamp), forHTTPHeaderField: WebhookSignature.timestampHeader)
+            request.setValue(
+                WebhookSignature.sign(body: body, timestamp: timestamp, secret: secret),
+                forHTTPHeaderField: WebhookSignature.signatureHeader)
+            request.httpBody = Data(body)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode
+        } catch {
+            logger.info("webhook attempt failed", metadata: ["event": "\(delivery.id)", "error": "\(type(of: error))"])
+            return nil
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// One webhook event waiting in the durable outbox, or its outcome (issue 10). The body is
+/// fixed when the event happens, so every retry posts the same bytes under the same event id.
+public struct WebhookDeliveryRecord: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        /// Waiting for its next attempt (`nextAttemptAt`).
+        case pending
+        case delivered
+        /// Every attempt failed; no more are made.
+        case abandoned
+    }
+
+    /// The event id, sent as `SCA-Webhook-Id` so the receiver can drop duplicates.
+    public var id: String
+    public var clientID: String
+    public var operationID: String
+    /// The raw JSON body.
+    public var body: String
+    public var status: Status
+    /// Attempts made so far.
+    public var attempts: Int
+    public var nextAttemptAt: Date
+    /// While an instance is sending it: no other instance claims it before this time.
+    public var leaseUntil: Date?
+    /// The receiver's HTTP status on the last attempt (nil when it was not reached).
+    public var lastHTTPStatus: Int?
+    public var createdAt: Date
+    public var finishedAt: Date?
+    /// Compare-and-set version.
+    public var version: Int
+
+    public init(
+        id: String, clientID: String, operationID: String, body: String, status: Status = .pending, attempts: Int = 0,
+        nextAttemptAt: Date, leaseUntil: Date? = nil, lastHTTPStatus: Int? = nil, createdAt: Date,
+        finishedAt: Date? = nil, version: Int = 0
+    ) {
+        self.id = id
+        self.clientID = clientID
+        self.operationID = operationID
+        self.body = body
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.leaseUntil = leaseUntil
+        self.lastHTTPStatus = lastHTTPStatus
+        self.createdAt = createdAt
+        self.finishedAt = finishedAt
+        self.version = version
+    }
+}
