@@ -36,7 +36,7 @@ struct AuditCheckpointCommandTests {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLauncher.launch(process)
         process.waitUntilExit()
         try output.close()
         try errors.close()

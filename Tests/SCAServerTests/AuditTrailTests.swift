@@ -287,7 +287,7 @@ struct AuditCommandTests {
         let handle = try FileHandle(forWritingTo: outputFile)
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLauncher.launch(process)
         process.waitUntilExit()
         try handle.close()
         return (process.terminationStatus, String(decoding: try Data(contentsOf: outputFile), as: UTF8.self))

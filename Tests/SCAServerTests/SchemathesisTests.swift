@@ -63,7 +63,7 @@ struct SchemathesisTests {
         process.standardInput = FileHandle.nullDevice
         let (exited, continuation) = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
-        try process.run()
+        try ProcessLauncher.launch(process)
         var status: Int32 = -1
         for await code in exited { status = code }
         await server.stop()

@@ -48,7 +48,7 @@ struct SignUpAppTests {
                 continuation.yield(finished.terminationStatus)
                 continuation.finish()
             }
-            try process.run()
+            try ProcessLauncher.launch(process)
             let pid = process.processIdentifier
             let watchdog = Task {
                 try await Task.sleep(for: .seconds(60))

@@ -20,7 +20,7 @@ struct AdminCommand {
         process.standardInput = FileHandle.nullDevice
         let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+            do { try ProcessLauncher.launch(process) } catch { continuation.resume(throwing: error) }
         }
         return AdminCommand(
             status: status,

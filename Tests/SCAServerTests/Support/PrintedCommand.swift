@@ -17,7 +17,7 @@ enum PrintedCommand {
         process.arguments = ["--resolve", "localhost:\(port):127.0.0.1"] + words.dropFirst()
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ProcessLauncher.launch(process)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return data

@@ -37,7 +37,7 @@ final class ServeProcess: Sendable {
             continuation.finish()
         }
         self.exited = exited
-        try process.run()
+        try ProcessLauncher.launch(process)
         self.process = process
     }
 

@@ -95,7 +95,7 @@ enum TerminalAppProcess {
             continuation.yield(finished.terminationStatus)
             continuation.finish()
         }
-        try process.run()
+        try ProcessLauncher.launch(process)
         let pid = process.processIdentifier
         let watchdog = Task {
             try await Task.sleep(for: timeout)

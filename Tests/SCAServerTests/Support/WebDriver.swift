@@ -29,7 +29,7 @@ final class WebDriver: @unchecked Sendable {
         process.arguments = ["--port=\(port)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLauncher.launch(process)
         base = URL(string: "http://127.0.0.1:\(port)")!
         // Wait for chromedriver to listen (it takes a moment to start).
         var lastError: (any Error)?
