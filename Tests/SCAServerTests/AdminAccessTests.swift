@@ -60,6 +60,11 @@ struct AdminAccessTests {
         },
         Route(method: .get, path: "/admin/v1/clients", scope: .clientsRead) { _ in nil },
         Route(method: .delete, path: "/admin/v1/clients/{id}", scope: .clientsWrite, accepted: 404...404) { _ in nil },
+        // Partner webhooks (issue 10); no client in the table either, so 404 once the scope passes.
+        Route(method: .put, path: "/admin/v1/clients/{id}/webhook", scope: .clientsWrite, accepted: 404...404) { _ in
+            json(SetPartnerWebhookRequest(url: "https://shop.example/hooks"))
+        },
+        Route(method: .delete, path: "/admin/v1/clients/{id}/webhook", scope: .clientsWrite, accepted: 404...404) { _ in nil },
     ]
 
     @Test("every admin route of openapi.yaml has a line in the scope table")
