@@ -40,15 +40,6 @@ extension APITransport {
         request.setValue(deviceID, forHTTPHeaderField: "SCA-Device-Id")
         request.setValue(nonce.nonce, forHTTPHeaderField: "SCA-Device-Nonce")
         request.setValue(Base64URL.encode(try await sign(payload)), forHTTPHeaderField: "SCA-Device-Signature")
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw SCAClientError.unexpectedResponse(status: 0) }
-        guard (200..<300).contains(http.statusCode) else {
-            throw Self.error(status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
-        }
-        do {
-            return try WireJSON.decoder().decode(Answer.self, from: data)
-        } catch {
-            throw SCAClientError.unexpectedResponse(status: http.statusCode)
-        }
+        return try await perform(request)
     }
 }

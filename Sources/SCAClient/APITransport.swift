@@ -61,7 +61,8 @@ struct APITransport: Sendable {
         return request
     }
 
-    private func perform<Answer: Decodable>(_ request: URLRequest) async throws -> Answer {
+    /// Sends `request` and decodes a 2xx answer; any other status becomes the SDK's error.
+    func perform<Answer: Decodable>(_ request: URLRequest) async throws -> Answer {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw SCAClientError.unexpectedResponse(status: 0) }
         guard (200..<300).contains(http.statusCode) else {

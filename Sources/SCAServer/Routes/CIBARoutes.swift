@@ -13,29 +13,14 @@ struct CIBARoutes<Context: RequestContext> {
 
     func register(on router: some RouterMethods<Context>) {
         router.post("oauth2/bc-authorize") { request, _ in
-            var response: Response
-            do {
-                guard FormBody.isForm(request.headers[.contentType]) else {
-                    throw OAuthError.invalidRequest("the body must be application/x-www-form-urlencoded")
-                }
-                let buffer = try await request.body.collect(upTo: maxBodySize)
-                guard let form = FormBody.parse(String(buffer: buffer)) else {
-                    throw OAuthError.invalidRequest("the body is malformed or repeats a parameter")
-                }
+            await OAuthEndpoint.answer {
+                let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
                 let client = try await oauth.authenticate(form, authorization: request.headers[.authorization])
                 let answer = try await AuditTrail.$actor.withValue("client:\(client.id)") {
                     try await ciba.authorize(form, client: client) { try await operations.create($0, by: .partner(clientID: client.id)) }
                 }
-                response = try Response.json(answer)
-            } catch let error as OAuthError {
-                let data = (try? JSONEncoder().encode(OAuthErrorBody(error: error.error, errorDescription: error.description))) ?? Data()
-                response = Response(
-                    status: HTTPResponse.Status(code: error.status), headers: [.contentType: "application/json"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-                if error.basicChallenge { response.headers[.wwwAuthenticate] = "Basic realm=\"sca-server\"" }
+                return try Response.json(answer)
             }
-            response.headers[.cacheControl] = "no-store"
-            return response
         }
     }
 }

@@ -34,14 +34,14 @@ struct PartnerRoutes<Context: RequestContext> {
             return try await signIn.authorize(query)
         }
         router.post("oauth2/token") { request, _ in
-            await oauthAnswer {
-                let form = try await oauthForm(request)
+            await OAuthEndpoint.answer {
+                let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
                 return try Response.json(try await oauth.token(form, authorization: request.headers[.authorization]))
             }
         }
         router.post("oauth2/revoke") { request, _ in
-            await oauthAnswer {
-                let form = try await oauthForm(request)
+            await OAuthEndpoint.answer {
+                let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
                 try await oauth.revoke(form, authorization: request.headers[.authorization])
                 return Response(status: .ok, headers: [.cacheControl: "no-store"])
             }
@@ -118,43 +118,5 @@ struct PartnerRoutes<Context: RequestContext> {
         guard FormBody.isForm(request.headers[.contentType]) else { return [:] }
         let buffer = try await request.body.collect(upTo: maxBodySize)
         return FormBody.parse(String(buffer: buffer)) ?? [:]
-    }
-
-    /// The form body of an OAuth endpoint (RFC 6749 §3.2).
-    private func oauthForm(_ request: Request) async throws -> [String: String] {
-        guard FormBody.isForm(request.headers[.contentType]) else {
-            throw OAuthError.invalidRequest("the body must be application/x-www-form-urlencoded")
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodySize)
-        } catch {
-            throw OAuthError.invalidRequest("the body is too large")
-        }
-        guard let form = FormBody.parse(String(buffer: buffer)) else {
-            throw OAuthError.invalidRequest("the body is malformed or repeats a parameter")
-        }
-        return form
-    }
-
-    /// Runs an OAuth endpoint, answering its errors as RFC 6749 §5.2 JSON.
-    private func oauthAnswer(_ body: () async throws -> Response) async -> Response {
-        var response: Response
-        do {
-            response = try await body()
-        } catch let error as OAuthError {
-            let data = (try? JSONEncoder().encode(OAuthErrorBody(error: error.error, errorDescription: error.description))) ?? Data()
-            response = Response(
-                status: HTTPResponse.Status(code: error.status), headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-            if error.basicChallenge { response.headers[.wwwAuthenticate] = "Basic realm=\"sca-server\"" }
-        } catch let problem as Problem {
-            response = Response.problem(problem)
-        } catch {
-            response = Response.problem(.internalError)
-        }
-        response.headers[.cacheControl] = "no-store"
-        response.headers[HTTPField.Name("Pragma")!] = "no-cache"
-        return response
     }
 }
