@@ -57,7 +57,9 @@ struct DemoPartnerTests {
             let userID = try #require(try await server.services.users.find(savvy.email)?.id)
             #expect(landed.text.contains(userID), "the id_token's sub is shown")
             #expect(landed.text.contains("psd2.sca"))
-            #expect(landed.text.contains("demo-nonce"))
+            let sentNonce = try #require(URLComponents(string: instructions.signInURL)?.queryItems?.first { $0.name == "nonce" }?.value)
+            #expect(sentNonce.count >= 32, "a fresh nonce per start, not a constant")
+            #expect(landed.text.contains(sentNonce), "the id_token carries the nonce the printed URL sent")
             #expect(landed.text.contains(instructions.consentCommand))
 
             // 2. The printed command, as printed (curl), against the live port.

@@ -40,6 +40,8 @@ public actor DemoPartner {
 
     let verifier: String
     let state: String
+    /// Sent in the sign-in URL and checked in the id_token that comes back, as a partner must.
+    let nonce: String
     private(set) var clientID: String?
     private var accessToken: String?
     private var refreshToken: String?
@@ -47,6 +49,7 @@ public actor DemoPartner {
     init(runtime: ServerRuntime) {
         verifier = runtime.makeSecret()
         state = runtime.makeSecret()
+        nonce = runtime.makeSecret()
     }
 
     func registered(_ clientID: String) { self.clientID = clientID }
@@ -71,7 +74,7 @@ public actor DemoPartner {
         guard let clientID else { return nil }
         let items = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", base + Self.callbackPath),
-            ("scope", Self.scopes), ("state", state), ("nonce", "demo-nonce"),
+            ("scope", Self.scopes), ("state", state), ("nonce", nonce),
             ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", PKCE.method),
         ]
         return base + "/oauth2/authorize?"

@@ -50,10 +50,17 @@ struct DemoRoutes<Context: RequestContext> {
                     "code_verifier": demo.verifier, "client_id": clientID,
                 ],
                 authorization: nil)
+            let claims = Self.claims(of: tokens.idToken ?? "")
+            // A partner checks that the id_token answers its own sign-in request.
+            guard claims.contains(["name": "nonce", "value": demo.nonce]) else {
+                return await page("Sign-in not completed", [
+                    "message": "The id_token does not carry the nonce this demo sent.",
+                ], status: .badRequest, retry: true)
+            }
             await demo.signedIn(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
             return await page("Signed in", [
                 "message": "\(DemoPartner.name) exchanged the code at POST /oauth2/token with its PKCE verifier. The id_token it received says:",
-                "claims": Self.claims(of: tokens.idToken ?? ""),
+                "claims": claims,
                 "command": DemoPartner.consentCommand(base: base),
                 "commandHint": "Next, have \(DemoPartner.name) create a payment consent with this sign-in's token; the answer names its consentUrl:",
             ])
