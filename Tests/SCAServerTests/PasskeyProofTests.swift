@@ -60,6 +60,8 @@ struct PasskeyProofTests {
             #expect(tokens.amr == [.passkey, .passkeyUserVerified])
             let introspected = try await api.introspect(try #require(tokens.accessToken))
             #expect(introspected.active && introspected.sub == userID && introspected.amr == [.passkey, .passkeyUserVerified])
+            // Two categories from one assertion: strong customer authentication, not single-factor.
+            #expect(tokens.acr == TokenResponse.scaACR && introspected.acr == TokenResponse.scaACR)
             let stored = try #require(try await api.services.store.passkey(id: passkeyID))
             #expect(stored.signCount == 2 && stored.lastUsedAt != nil)
             // The same assertion again: the challenge is closed, and no other challenge takes it.
