@@ -1,4 +1,4 @@
-/// Where a consent stands, by the names partners know from Swan's consent API.
+/// Where a consent stands, by the status names of the consent contract in openapi.yaml (`ConsentStatus`).
 public enum ConsentStatus: String, Codable, Sendable, CaseIterable {
     /// Made by the partner; the user has not opened the page yet.
     case created = "Created"

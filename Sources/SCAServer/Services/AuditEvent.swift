@@ -58,7 +58,7 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case authorizationCodeRedeemed = "oauth.code_redeemed"
     /// A code presented again (or too late): the tokens issued from it are revoked.
     case authorizationCodeRefused = "oauth.code_refused"
-    /// Details `from` and `to` (Swan status names) and the client.
+    /// Details `from` and `to` (consent status names) and the client.
     case consentChanged = "consent.changed"
     // Passkeys (issue 11).
     /// Outcome `success`, or `rejected` with the failed check in details.
