@@ -351,15 +351,7 @@ struct ExemptionTests {
         "20 parallel low-value payments of one user never exempt more than the limit (PostgreSQL)",
         .enabled(if: ServerPair.databaseURL != nil, "SCA_TEST_POSTGRES_URL not set: PostgreSQL case skipped"))
     func parallelLowValuePostgres() async throws {
-        try await ServerPair.withSchema { databaseURL, _ in
-            let postgres = try await PostgresStore.connect(url: databaseURL, logger: Logger(label: "sca-server"))
-            try await ServerDatabase(store: postgres, services: [postgres]).withRunning { store in
-                try await TestServer(store: store) {
-                    Self.parallelSettings(&$0)
-                    $0.serverKey = ServerPair.newServerKey()
-                }.run { api in try await Self.parallelLowValue(api) }
-            }
-        }
+        try await TestServer.runOnPostgres(Self.parallelSettings) { api in try await Self.parallelLowValue(api) }
     }
 
     static func parallelSettings(_ configuration: inout ServerConfiguration) {

@@ -222,15 +222,7 @@ struct SignUpTests {
         "20 parallel sign-ups of one address create exactly one user (PostgreSQL)",
         .enabled(if: ServerPair.databaseURL != nil, "SCA_TEST_POSTGRES_URL not set: PostgreSQL case skipped"))
     func parallelSignUpsPostgres() async throws {
-        try await ServerPair.withSchema { databaseURL, _ in
-            let postgres = try await PostgresStore.connect(url: databaseURL, logger: Logger(label: "sca-server"))
-            try await ServerDatabase(store: postgres, services: [postgres]).withRunning { store in
-                try await TestServer(store: store) {
-                    Self.parallelSettings(&$0)
-                    $0.serverKey = ServerPair.newServerKey()
-                }.run { api in try await Self.parallelSignUps(api) }
-            }
-        }
+        try await TestServer.runOnPostgres(Self.parallelSettings) { api in try await Self.parallelSignUps(api) }
     }
 
     static func parallelSettings(_ configuration: inout ServerConfiguration) {

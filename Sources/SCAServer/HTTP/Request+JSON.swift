@@ -8,19 +8,29 @@ extension Request {
     ///   body, 400 for anything that is not the expected JSON. The detail names the field,
     ///   never its value (it may be a secret).
     func decodeJSON<Value: Decodable>(_ type: Value.Type, limit: Int) async throws -> Value {
+        try Self.decodeJSON(type, from: try await collectJSON(limit: limit))
+    }
+
+    /// The raw bytes of a JSON body of at most `limit` bytes, for a caller that needs them as
+    /// sent (a device-signed request verifies its signature over them) before decoding.
+    /// - Throws: `Problem` 415 unless the body is declared `application/json`, 413 for a larger body.
+    func collectJSON(limit: Int) async throws -> ByteBuffer {
         // Only a JSON media type: a browser may send `text/plain` or a form across origins
         // without a CORS preflight, and such a body must never be acted upon.
         guard Self.isJSON(headers[.contentType]) else { throw Problem.unsupportedMediaType }
-        let buffer: ByteBuffer
         do {
-            buffer = try await body.collect(upTo: limit)
+            return try await body.collect(upTo: limit)
         } catch {
             throw Problem.tooLarge(limit: limit)
         }
+    }
+
+    /// Decodes a collected JSON body. - Throws: `Problem` 400 naming the field, never its value.
+    static func decodeJSON<Value: Decodable>(_ type: Value.Type, from buffer: ByteBuffer) throws -> Value {
         do {
             return try WireJSON.sharedDecoder.decode(Value.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
-            throw Problem.invalidRequest(Self.describe(error))
+            throw Problem.invalidRequest(describe(error))
         } catch {
             throw Problem.invalidRequest("body must be JSON")
         }

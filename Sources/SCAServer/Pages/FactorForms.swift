@@ -59,7 +59,7 @@ enum FactorForms {
     /// posts the assertion to the same proof route as the typed factors.
     static func passkey(_ challenge: ChallengeResponse, base: String, state: PageState, label: String) -> [String: Any]? {
         guard let options = challenge.passkey, !challenge.satisfiedCategories.contains(.possession),
-            let json = try? WireJSON.encoder().encode(options)
+            let json = try? WireJSON.sharedEncoder.encode(options)
         else { return nil }
         return [
             "options": String(decoding: json, as: UTF8.self), "proofAction": "\(base)/proof",
@@ -73,7 +73,7 @@ enum FactorForms {
         guard let method = AuthenticationMethod(rawValue: form["method"] ?? "") else { return nil }
         if method == .passkey {
             guard let text = form["assertion"], !text.isEmpty,
-                let assertion = try? WireJSON.decoder().decode(PasskeyAssertionCredential.self, from: Data(text.utf8))
+                let assertion = try? WireJSON.sharedDecoder.decode(PasskeyAssertionCredential.self, from: Data(text.utf8))
             else { return nil }
             return ProofRequest(method: .passkey, assertion: assertion)
         }

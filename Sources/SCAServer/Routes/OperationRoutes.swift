@@ -108,19 +108,8 @@ struct OperationRoutes<Context: RequestContext> {
 
     /// The device that signed the request, then its JSON body (the exact bytes it signed).
     private func signedJSON<Value: Decodable>(_ request: Request, _ type: Value.Type) async throws -> (DeviceRecord, Value) {
-        guard Request.isJSON(request.headers[.contentType]) else { throw Problem.unsupportedMediaType }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodySize)
-        } catch {
-            throw Problem.tooLarge(limit: maxBodySize)
-        }
-        let bytes = Array(buffer.readableBytesView)
-        let device = try await signedBy(request, body: bytes)
-        do {
-            return (device, try WireJSON.decoder().decode(Value.self, from: Data(bytes)))
-        } catch {
-            throw Problem.invalidRequest("body is not a valid \(Value.self)")
-        }
+        let buffer = try await request.collectJSON(limit: maxBodySize)
+        let device = try await signedBy(request, body: Array(buffer.readableBytesView))
+        return (device, try Request.decodeJSON(Value.self, from: buffer))
     }
 }

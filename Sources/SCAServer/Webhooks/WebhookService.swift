@@ -74,7 +74,7 @@ public struct WebhookService: Sendable {
             let event = WebhookEvent(
                 type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
                 occurredAt: operation.finishedAt ?? now)
-            let body = String(decoding: try WireJSON.encoder().encode(event), as: UTF8.self)
+            let body = String(decoding: try WireJSON.sharedEncoder.encode(event), as: UTF8.self)
             try await store.insertWebhookDelivery(
                 WebhookDeliveryRecord(
                     id: id, clientID: clientID, operationID: operation.id, body: body, nextAttemptAt: now, createdAt: now))

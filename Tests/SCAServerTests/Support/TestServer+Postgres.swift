@@ -1,0 +1,23 @@
+import Logging
+import SCAServer
+import SCAStoragePostgres
+
+extension TestServer {
+    /// Runs `body` against a test server on a fresh PostgreSQL schema (dropped afterwards), with
+    /// its own server key: the PostgreSQL twin of a flow test that `TestServer(customize).run`
+    /// runs on SQLite.
+    static func runOnPostgres(
+        _ customize: @escaping (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (APIClient) async throws -> Void
+    ) async throws {
+        try await ServerPair.withSchema { databaseURL, _ in
+            let postgres = try await PostgresStore.connect(url: databaseURL, logger: Logger(label: "sca-server"))
+            try await ServerDatabase(store: postgres, services: [postgres]).withRunning { store in
+                try await TestServer(store: store) {
+                    customize(&$0)
+                    $0.serverKey = ServerPair.newServerKey()
+                }.run(body)
+            }
+        }
+    }
+}
