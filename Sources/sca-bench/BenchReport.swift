@@ -32,6 +32,9 @@ struct BenchReport: Codable, Sendable {
     var floorLoadAverage: String?
     /// The 1-minute load average at the start and at the end of the run.
     var loadAverage: String?
+    /// With `--rate`: the flows per second offered. Latencies then count from when each flow was
+    /// due, so a server that cannot keep up shows it in p99 rather than in a lower offered rate.
+    var offeredFlowsPerSecond: Double?
 
     init(flow: BenchFlow, server: String, scrypt: String?, concurrency: Int, usersPerClient: Int?, tally: ClientTally, elapsed: Duration) {
         self.flow = flow.rawValue
@@ -83,6 +86,9 @@ struct BenchReport: Codable, Sendable {
             "server crypto \(serverCryptography)",
         ]
         lines[2] += " (\(mode) mode\(requestsPerFlow.map { ", \($0) requests per flow" } ?? ""))"
+        if let offeredFlowsPerSecond {
+            lines.append("offered       \(String(format: "%.1f", offeredFlowsPerSecond)) flows/s (--rate; latency from when each flow was due)")
+        }
         if let loadAverage { lines.append("load average  \(loadAverage)") }
         if let floorRequestsPerSecond, let floorRatio {
             let perFlow = requestsPerFlow ?? 1

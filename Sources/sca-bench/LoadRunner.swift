@@ -26,23 +26,41 @@ enum LoadRunner {
         }
     }
 
+    /// - Parameter pace: nil to start each client's next flow as soon as its last one ends (the
+    ///   peak a fixed concurrency reaches); otherwise the time between two flow starts of one
+    ///   client, the clients staggered over it, so that the run offers a fixed rate. A paced
+    ///   flow's latency counts from when it was due, not from when it started: a client that falls
+    ///   behind a slow server records the wait as well, as a user would see it.
     /// - Returns: the merged tally and the wall time from the first flow to the last token.
-    static func run<Client: LoadClient>(_ clients: [Client], until stop: Stop) async -> (tally: ClientTally, elapsed: Duration) {
+    static func run<Client: LoadClient>(
+        _ clients: [Client], until stop: Stop, pace: Duration? = nil
+    ) async -> (tally: ClientTally, elapsed: Duration) {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline: ContinuousClock.Instant? = if case .after(let duration) = stop { start + duration } else { nil }
         let tally = await withTaskGroup(of: ClientTally.self) { group in
-            for client in clients {
+            for (index, client) in clients.enumerated() {
                 group.addTask {
                     var client = client
                     var tally = ClientTally()
                     var started = 0
+                    var due = start + (pace ?? .zero) * (Double(index) / Double(clients.count))
                     while !Task.isCancelled, stop.allowsAnother(started: started, elapsed: clock.now - start) {
+                        if pace != nil {
+                            if let deadline, due >= deadline { break }
+                            try? await clock.sleep(until: due)
+                        }
                         started += 1
                         do {
                             guard let latency = try await client.runFlow(before: deadline) else { break }
-                            tally.record(latency)
+                            if let pace {
+                                tally.record(clock.now - due)
+                                due += pace
+                            } else {
+                                tally.record(latency)
+                            }
                         } catch {
+                            if let pace { due += pace }
                             tally.record(error)
                         }
                     }

@@ -14,6 +14,13 @@ struct RawPlan: Sendable {
     var stop: LoadRunner.Stop
     var floor: Bool
     var serverLabel: String
+    /// Time between two flow starts of one client, or nil for back-to-back flows (see
+    /// ``LoadRunner/run(_:until:pace:)``).
+    var pace: Duration?
+    /// Further instances of the same server (one database): client `i` talks to
+    /// `[server] + otherServers` at `i` modulo their count, as a load balancer with kept-alive
+    /// connections would spread them. Users are made through the first.
+    var otherServers: [URL] = []
 
     func run(server: URL, adminKey: String) async throws -> BenchReport {
         var configuration = HTTPClient.Configuration()
@@ -31,11 +38,15 @@ struct RawPlan: Sendable {
     }
 
     private func measure(http: HTTPClient, server: URL, adminKey: String) async throws -> BenchReport {
-        let base = server.absoluteString.hasSuffix("/") ? String(server.absoluteString.dropLast()) : server.absoluteString
+        let bases = ([server] + otherServers).map { url in
+            url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
+        }
+        let base = bases[0]
+        func baseOf(client index: Int) -> String { bases[index % bases.count] }
         var floorReport: BenchReport?
         if floor {
-            let clients = try (0..<concurrency).map { _ in try RawClient(flow: .health, http: http, base: base, device: nil) }
-            floorReport = try await runClients(clients, flow: .health)
+            let clients = try (0..<concurrency).map { try RawClient(flow: .health, http: http, base: baseOf(client: $0), device: nil) }
+            floorReport = try await runClients(clients, flow: .health, pace: nil)
             if let floorReport {
                 StandardError.note("floor: \(floorReport.flowsPerSecond) trivial requests/s, errors \(floorReport.errors)")
             }
@@ -43,7 +54,7 @@ struct RawPlan: Sendable {
         guard flow != .health || floorReport == nil else { return floorReport! }
         let clients: [RawClient]
         if flow == .health {
-            clients = try (0..<concurrency).map { _ in try RawClient(flow: .health, http: http, base: base, device: nil) }
+            clients = try (0..<concurrency).map { try RawClient(flow: .health, http: http, base: baseOf(client: $0), device: nil) }
         } else {
             let admin = AdminAPI(server: server, adminKey: adminKey, session: URLSession(configuration: .ephemeral))
             let runID = Base64URL.encode((0..<6).map { _ in UInt8.random(in: .min ... .max) }).lowercased()
@@ -53,7 +64,7 @@ struct RawPlan: Sendable {
                     group.addTask {
                         let device = try await RawDevice.bind(
                             http: http, base: base, admin: admin, email: "bench-\(runID)-r\(index)@example.com")
-                        return try RawClient(flow: flow, http: http, base: base, device: device)
+                        return try RawClient(flow: flow, http: http, base: baseOf(client: index), device: device)
                     }
                 }
                 var made: [RawClient] = []
@@ -62,16 +73,16 @@ struct RawPlan: Sendable {
             }
             StandardError.note("set up \(concurrency) raw clients, each with its bound device; running \(flow.rawValue)")
         }
-        var report = try await runClients(clients, flow: flow)
+        var report = try await runClients(clients, flow: flow, pace: pace)
         if let floorReport {
             report.setFloor(requestsPerSecond: floorReport.flowsPerSecond, loadAverage: floorReport.loadAverage)
         }
         return report
     }
 
-    private func runClients(_ clients: [RawClient], flow: BenchFlow) async throws -> BenchReport {
+    private func runClients(_ clients: [RawClient], flow: BenchFlow, pace: Duration?) async throws -> BenchReport {
         let loadBefore = LoadAverage.read()
-        let (tally, elapsed) = await LoadRunner.run(clients, until: stop)
+        let (tally, elapsed) = await LoadRunner.run(clients, until: stop, pace: pace)
         for sample in tally.errorSamples { StandardError.note("error: \(sample)") }
         var report = BenchReport(
             flow: flow, server: serverLabel, scrypt: nil, concurrency: concurrency, usersPerClient: nil, tally: tally,
@@ -79,7 +90,14 @@ struct RawPlan: Sendable {
         report.mode = "raw"
         report.requestsPerFlow = flow.requestsPerFlow
         report.loadAverage = "\(loadBefore) → \(LoadAverage.read())"
+        report.offeredFlowsPerSecond = pace.map { Double(concurrency) / Self.seconds($0) }
         return report
+    }
+}
+
+extension RawPlan {
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

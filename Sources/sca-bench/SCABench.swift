@@ -23,8 +23,11 @@ struct SCABench: AsyncParsableCommand {
     @Option(help: "Concurrent clients, each with its own users or device.")
     var concurrency: Int = 4
 
-    @Option(help: "A running server's base URL; without it a server is started in this process.")
-    var server: String?
+    @Option(help: "A running server's base URL; without it a server is started in this process. Raw mode: repeat it for several instances on one database, clients spread over them.")
+    var server: [String] = []
+
+    @Option(help: "Raw mode: offer this many flows per second in all (paced, each client at rate ÷ concurrency) instead of back-to-back flows; latency counts from when each flow was due.")
+    var rate: Double?
 
     @Option(help: "Admin API key of --server (also SCA_ADMIN_KEY).")
     var adminKey: String?
@@ -60,7 +63,14 @@ struct SCABench: AsyncParsableCommand {
         if mode == .sdk, !flow.runsInSDKMode { throw ValidationError("--flow \(flow.rawValue) needs --mode raw") }
         if mode == .raw, flow == .manual { throw ValidationError("--mode raw runs cold-start, payment, challenge and health; manual logins run in SDK mode") }
         if floor, mode != .raw { throw ValidationError("--floor needs --mode raw (the floor is measured by the raw client)") }
-        if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be a URL such as http://127.0.0.1:8080") }
+        for server in server where URL(string: server)?.host == nil {
+            throw ValidationError("--server must be a URL such as http://127.0.0.1:8080")
+        }
+        if server.count > 1, mode != .raw { throw ValidationError("several --server instances need --mode raw") }
+        if let rate {
+            guard mode == .raw else { throw ValidationError("--rate needs --mode raw") }
+            guard rate > 0, rate <= 1_000_000 else { throw ValidationError("--rate must be positive flows per second") }
+        }
     }
 
     func run() async throws {
@@ -70,11 +80,13 @@ struct SCABench: AsyncParsableCommand {
                 ?? (smoke ? .flowsPerClient(Self.smokeFlowsPerClient) : .after(.milliseconds(Int64(duration * 1000)))),
             usersPerClient: usersPerClient ?? (smoke ? Self.smokeFlowsPerClient : nil),
             duration: duration,
-            serverLabel: server ?? "in-process", scryptLabel: server == nil ? scrypt.summary : nil)
-        let raw = RawPlan(flow: flow, concurrency: concurrency, stop: plan.stop, floor: floor, serverLabel: plan.serverLabel)
+            serverLabel: server.isEmpty ? "in-process" : server.joined(separator: " "), scryptLabel: server.isEmpty ? scrypt.summary : nil)
+        let raw = RawPlan(
+            flow: flow, concurrency: concurrency, stop: plan.stop, floor: floor, serverLabel: plan.serverLabel,
+            pace: rate.map { .seconds(Double(concurrency) / $0) }, otherServers: server.dropFirst().compactMap { URL(string: $0) })
         let mode = mode
         let report: BenchReport
-        if let server, let url = URL(string: server) {
+        if let server = server.first, let url = URL(string: server) {
             let key = adminKey ?? ProcessInfo.processInfo.environment["SCA_ADMIN_KEY"] ?? ""
             // The trivial request needs no user, so no admin key either.
             guard !key.isEmpty || (mode == .raw && flow == .health) else {

@@ -52,9 +52,30 @@ struct BenchSmokeTests {
         #expect(report["loadAverage"] != nil)
     }
 
+    @Test("a paced raw run offers the rate it was given and no more", .enabled(if: binary != nil, "sca-bench not built"))
+    func pacedRun() async throws {
+        // 10 flows/s for 1 s from 2 clients: each client is due every 200 ms, so at most 10 flows
+        // start; back to back, even a debug server creates far more challenges in a second.
+        let result = try await Self.run([
+            "--json", "--mode", "raw", "--flow", "challenge", "--rate", "10", "--duration", "1", "--concurrency", "2", "--scrypt", "test",
+        ])
+        #expect(result.status == 0, "\(result.diagnostics)")
+        let lastLine = try #require(result.stdout.split(separator: "\n").last, "\(result.diagnostics)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any], "\(result.diagnostics)")
+        #expect(report["offeredFlowsPerSecond"] as? Double == 10)
+        #expect((report["errors"] as? Int) == 0, "\(result.diagnostics)")
+        let flows = try #require(report["flows"] as? Int)
+        #expect((1...10).contains(flows), "\(lastLine)")
+    }
+
     @Test("the SDK mode refuses the raw-only flows, and --floor needs the raw mode", .enabled(if: binary != nil, "sca-bench not built"))
     func refusals() async throws {
-        for arguments in [["--flow", "health"], ["--flow", "challenge"], ["--flow", "cold-start", "--floor"], ["--mode", "raw", "--flow", "manual"]] {
+        for arguments in [
+            ["--flow", "health"], ["--flow", "challenge"], ["--flow", "cold-start", "--floor"], ["--mode", "raw", "--flow", "manual"],
+            ["--flow", "cold-start", "--rate", "5"], ["--mode", "raw", "--flow", "challenge", "--rate", "0"],
+            ["--flow", "cold-start", "--server", "http://127.0.0.1:1", "--server", "http://127.0.0.1:2"],
+        ] {
             let result = try await Self.run(["--smoke"] + arguments)
             #expect(result.status != 0, "\(arguments): \(result.diagnostics)")
         }
