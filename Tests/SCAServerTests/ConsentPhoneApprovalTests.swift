@@ -144,7 +144,7 @@ struct ConsentPhoneApprovalTests {
             let page = try await scene.browser.get("\(scene.path)/phone")
             #expect(page.status == 200)
             #expect(page.text.contains("Declined on your phone"))
-            #expect(page.text.contains("you did not ask for this"))
+            #expect(page.text.contains("you did not ask for this payment, so it was declined and nothing was paid"))
             #expect(!page.text.contains("Confirm another way"))
             #expect(!page.text.contains("Send it to my phone again"))
             #expect(page.text.contains("status=CustomerRefused"))

@@ -94,6 +94,10 @@ struct ConsentPhoneBrowserTests {
             let operation = try await phone.pending()
             #expect(waiting.contains(try #require(operation.bindingMessage)))
             try await shot("2-waiting")
+            // The lower half: the other ways out.
+            try await driver.setWindow(width: 420, height: 1300)
+            try await shot("2b-waiting-full")
+            try await driver.setWindow(width: 420, height: 900)
             // The browser is left alone: the test answers from the SDK only.
             try await phone.client.approve(operation, using: ApprovingCollector())
             let landed = try await waitForURL(driver, prefix: partner.consentRedirect + "?")
@@ -112,6 +116,20 @@ struct ConsentPhoneBrowserTests {
             #expect(declined.contains("Return to Shop") && !declined.contains("Confirm another way"))
             try await shot("4-declined")
             #expect(try await api.services.store.consent(id: second.consentId)?.status == .customerRefused)
+
+            // 3. The phone does not answer in time: the page says so by itself and offers the other ways.
+            let third = try await consent("order-13")
+            try await driver.open(third.consentUrl)
+            try await driver.click("form[action='/consents/\(third.consentId)/phone'] button")
+            #expect(try await driver.text().contains("Waiting for your phone"))
+            api.clock.advance(by: 301)
+            let expired = try await waitForText("did not answer in time")
+            #expect(expired.contains("Send it to my phone again") && expired.contains("Confirm another way"), "\(expired)")
+            try await shot("5-expired")
+            // Another way: the factor forms, on a challenge of the page's own.
+            try await driver.click("a[href='/consents/\(third.consentId)']")
+            let factors = try await driver.text()
+            #expect(factors.contains("Your password") && factors.contains("Approve on your phone"), "\(factors)")
         } catch {
             await driver.quit()
             throw error

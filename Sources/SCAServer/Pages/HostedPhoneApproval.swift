@@ -149,10 +149,11 @@ struct HostedPhoneApproval: Sendable {
         case .rejected where operation.rejectReason == .notMe:
             // The account holder says they did not ask for it: refused, and no other way offered.
             let refused = try await consents.move(consent, to: .customerRefused)
+            let (what, outcome) = consent.operation == .payment ? ("payment", "nothing was paid") : ("change", "nothing was changed")
             return result(
                 refused, clientName: clientName, state: &state, heading: "Declined on your phone",
-                message: "You told us on your phone that you did not ask for this, so it was declined and nothing was "
-                    + "approved. \(clientName) is told it was refused.",
+                message: "You told us on your phone that you did not ask for this \(what), so it was declined and \(outcome). "
+                    + "\(clientName) is told you refused it.",
                 tone: "error", returnToPartner: true)
         case .rejected:
             return result(
@@ -162,7 +163,7 @@ struct HostedPhoneApproval: Sendable {
             return result(
                 consent, clientName: clientName, state: &state, heading: "Your phone did not answer in time",
                 message: "The request to your phone expired, so nothing was approved. You can send it again or confirm here.",
-                tone: "notice", retry: true)
+                tone: "phone-note", retry: true)
         case .failed:
             return result(
                 consent, clientName: clientName, state: &state, heading: "Not approved on your phone",

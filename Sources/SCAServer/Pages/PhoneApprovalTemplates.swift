@@ -76,6 +76,7 @@ enum PhoneApprovalTemplates {
         .spinner{width:20px;height:20px;flex:none;border-radius:50%;border:3px solid #c9d6ea;border-top-color:#27446b;animation:spin 1s linear infinite}
         @keyframes spin{to{transform:rotate(360deg)}}
         @media (prefers-reduced-motion:reduce){.spinner{animation:none}}
+        .phone-note{background:#f4f7fc;color:#1b2f4d;border:1px solid #c9d6ea;border-radius:8px;padding:.6rem .8rem}
         .compare .binding{display:block;margin:.4rem 0;padding:.5rem .7rem;background:#fff;border:1px dashed #9aa5b4;border-radius:8px;font-size:1.05rem}
         """
 
