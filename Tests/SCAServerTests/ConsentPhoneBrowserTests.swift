@@ -61,6 +61,7 @@ struct ConsentPhoneBrowserTests {
             return try created.decode(ConsentResponse.self)
         }
 
+        var fourth: ConsentResponse?
         let driver = try await WebDriver()
         func shot(_ step: String) async throws {
             let file = directory.appendingPathComponent("phone-\(step).png")
@@ -117,6 +118,9 @@ struct ConsentPhoneBrowserTests {
             try await shot("4-declined")
             #expect(try await api.services.store.consent(id: second.consentId)?.status == .customerRefused)
 
+            // (Made now: the partner's token idles out with the clock advanced below.)
+            fourth = try await consent("order-14")
+
             // 3. The phone does not answer in time: the page says so by itself and offers the other ways.
             let third = try await consent("order-13")
             try await driver.open(third.consentUrl)
@@ -135,6 +139,29 @@ struct ConsentPhoneBrowserTests {
             throw error
         }
         await driver.quit()
+
+        // 4. A browser without script: the waiting page reloads itself (its noscript refresh)
+        // and goes on to the partner after the phone approves.
+        let plain = try await WebDriver(extraArguments: ["--blink-settings=scriptEnabled=false"])
+        do {
+            let fourth = try #require(fourth)
+            try await plain.setWindow(width: 420, height: 900)
+            try await plain.open(fourth.consentUrl)
+            try await plain.click("form[action='/consents/\(fourth.consentId)/phone'] button")
+            #expect(try await plain.text().contains("This page checks again every 5 seconds"))
+            let file = directory.appendingPathComponent("phone-6-waiting-noscript.png")
+            try await plain.screenshot(to: file)
+            try? FileManager.default.removeItem(at: shots.appendingPathComponent(file.lastPathComponent))
+            try FileManager.default.copyItem(at: file, to: shots.appendingPathComponent(file.lastPathComponent))
+            try await phone.client.approve(try await phone.pending(), using: ApprovingCollector())
+            let landed = try await waitForURL(plain, prefix: partner.consentRedirect + "?")
+            #expect(PageBrowser.query(of: landed)["status"] == "Accepted", "\(landed)")
+            #expect(try await api.services.store.consent(id: fourth.consentId)?.status == .accepted)
+        } catch {
+            await plain.quit()
+            throw error
+        }
+        await plain.quit()
     }
 
     /// The current URL once it starts with `prefix`, or whatever it is after 15 seconds.
