@@ -171,6 +171,8 @@ let package = Package(
             dependencies: [
                 "SCATestSupport",
                 "SCAServer",
+                // The phone's side of the hosted "Approve on your phone" tests is the real SDK.
+                "SCAClient",
                 "SCAStoragePostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -252,7 +252,11 @@ extension SCAServices {
             signIn: HostedSignIn(oauth: oauth, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime),
             consentPages: HostedConsent(
                 consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies,
-                runtime: runtime),
+                runtime: runtime,
+                // "Approve on your phone" (issue 10).
+                phone: HostedPhoneApproval(
+                    consents: consents, operations: operations, store: store, renderer: renderer, cookies: cookies,
+                    runtime: runtime)),
             access: adminAccess, maxBodySize: configuration.maxBodySize)
     }
 }

@@ -31,6 +31,8 @@ struct OpenAPITests {
                 "/demo/callback:", "/demo/consent:", "/demo/consent-done:",
                 // Partner webhooks (issue 10).
                 "/admin/v1/clients/{id}/webhook:",
+                // "Approve on your phone" on the consent page (issue 10).
+                "/consents/{id}/phone:", "/consents/{id}/phone/status:", "/consents/{id}/phone/cancel:", "/hosted/phone.js:",
             ] {
                 #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
             }

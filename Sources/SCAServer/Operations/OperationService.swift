@@ -69,36 +69,55 @@ struct OperationService: Sendable {
             // Only users who signed in to this client: anyone else answers as an unknown user.
             guard try await store.hasAuthorizationGrant(clientID: clientID, userID: user.id) else { throw Problem.userNotFound }
         }
-        let device = try await store.devices(userID: user.id)
+        let record = try await open(
+            userID: user.id, operation: request.operation, transaction: transaction, bindingMessage: bindingMessage,
+            lifetime: lifetime, clientID: caller.clientID)
+        return try describe(record)
+    }
+
+    /// The device an operation for `userID` is asked of: the active one with a biometric key
+    /// used most recently (nil when there is none).
+    func approvingDevice(userID: String) async throws -> DeviceRecord? {
+        try await store.devices(userID: userID)
             .filter { $0.status == .active && $0.biometryKey != nil }
             .max { ($0.lastUsedAt ?? $0.createdAt, $0.createdAt) < ($1.lastUsedAt ?? $1.createdAt, $1.createdAt) }
-        guard let device else { throw Problem.operationNoDevice }
+    }
 
+    /// Opens an operation of validated input for `userID` on its own device-bound challenge
+    /// and pushes it: what `POST /v1/operations` and the hosted consent page share.
+    /// - Parameter lifetime: seconds, 1 to ``maximumLifetime``.
+    /// - Throws: 409 `operation.no_device` when there is no device to ask or the policy cannot
+    ///   be met with its two keys.
+    func open(
+        userID: String, operation kind: OperationKind, transaction: Transaction?, bindingMessage: String?, lifetime: Int,
+        clientID: String?
+    ) async throws -> OperationRecord {
+        guard let device = try await approvingDevice(userID: userID) else { throw Problem.operationNoDevice }
         let opened = try await challenges.create(
             CreateChallengeRequest(
-                operation: request.operation, user: UserReference(userId: user.id),
-                device: DeviceReference(deviceId: device.id), transaction: transaction))
+                operation: kind, user: UserReference(userId: userID), device: DeviceReference(deviceId: device.id),
+                transaction: transaction))
         let offered = Set(opened.methods.map(\.id))
         guard opened.state == .pending, offered.isSuperset(of: [.deviceKey, .biometricKey]), opened.requiredCategories <= 2 else {
             _ = try? await challenges.cancel(opened.challengeId)
             throw Problem(
                 status: 409, code: .operationNoDevice, title: "No device to ask",
-                detail: "The policy for \(request.operation.rawValue) cannot be met with the device key and biometric key.")
+                detail: "The policy for \(kind.rawValue) cannot be met with the device key and biometric key.")
         }
         let now = runtime.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(lifetime))
         try await alignChallenge(opened.challengeId, expiresAt: expiresAt)
         let record = OperationRecord(
-            id: runtime.makeID(prefix: "op"), userID: user.id, clientID: caller.clientID, deviceID: device.id,
-            challengeID: opened.challengeId, operation: request.operation, transaction: transaction,
+            id: runtime.makeID(prefix: "op"), userID: userID, clientID: clientID, deviceID: device.id,
+            challengeID: opened.challengeId, operation: kind, transaction: transaction,
             bindingMessage: bindingMessage, createdAt: now, expiresAt: expiresAt)
         try await store.insertOperation(record)
         logger.info("operation created", metadata: ["operation": "\(record.id)", "kind": "\(record.operation.rawValue)"])
         await audit.record(
-            .operationCreated, userID: user.id, deviceID: device.id, challengeID: record.challengeID,
-            operation: record.operation, details: ["operationId": record.id, "clientId": caller.clientID ?? "-"])
+            .operationCreated, userID: userID, deviceID: device.id, challengeID: record.challengeID,
+            operation: record.operation, details: ["operationId": record.id, "clientId": clientID ?? "-"])
         await notify(record)
-        return try describe(record)
+        return record
     }
 
     /// Pushes "an operation is waiting" to the device. Best effort: a push gateway that fails

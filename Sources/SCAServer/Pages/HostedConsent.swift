@@ -14,6 +14,8 @@ struct HostedConsent: Sendable {
     let renderer: PageRenderer
     let cookies: PageCookies
     let runtime: ServerRuntime
+    /// "Approve on your phone" (issue 10); nil leaves the page with its factor forms only.
+    var phone: HostedPhoneApproval?
 
     static func base(_ id: String) -> String { "/consents/\(id)" }
 
@@ -32,10 +34,18 @@ struct HostedConsent: Sendable {
             consent = try await consents.move(consent, to: .credentialRefused)
             return try await finished(consent, clientName: clientName)
         }
+        let visit = cookies.state(PageCookies.consent, in: request).flatMap { $0.consentID == consent.id ? $0 : nil }
+        if phone != nil, visit?.operationID != nil {
+            // This visit is waiting for the phone: that page shows where it stands.
+            return PageRenderer.redirect(to: HostedPhoneApproval.path(consent.id))
+        }
         var challenge: ChallengeResponse?
         if let challengeID = consent.challengeID {
             let current = try await challenges.get(challengeID)
-            if current.state == .pending { challenge = current }
+            // A phone operation's challenge (bound to its device) is the phone's to complete,
+            // never this page's forms: the page starts over with its own.
+            let forPhone = try await store.challenge(id: challengeID)?.deviceID != nil
+            if current.state == .pending, !forPhone { challenge = current }
         }
         if challenge == nil {
             // First visit, or the challenge ran out of time while the consent did not.
@@ -57,8 +67,7 @@ struct HostedConsent: Sendable {
             }
         }
         guard let challenge else { return notFound() }
-        var state = cookies.state(PageCookies.consent, in: request).flatMap { $0.consentID == consent.id ? $0 : nil }
-            ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id)
+        var state = visit ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id)
         let base = Self.base(consent.id)
         var values = Self.describe(consent)
         values["clientName"] = clientName
@@ -67,6 +76,7 @@ struct HostedConsent: Sendable {
         values["progress"] = FactorForms.progress(challenge)
         values["methods"] = FactorForms.methods(challenge, base: base, state: state)
         values["passkey"] = FactorForms.passkey(challenge, base: base, state: state, label: "Confirm with a passkey")
+        values["phone"] = try await phone?.offer(for: consent, state: state)
         values["cancelAction"] = "\(base)/refuse"
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(base)/refuse")
         values["cancelLabel"] = "Refuse and return to \(clientName)"
@@ -80,6 +90,8 @@ struct HostedConsent: Sendable {
     /// `POST /consents/{id}/send`.
     func send(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(id, request: request, form: form, action: "send") else { return sessionEnded(id) }
+        // While the phone is asked, the consent's challenge is the phone's: no code for it here.
+        if state.operationID != nil { return PageRenderer.redirect(to: Self.base(id)) }
         let consent = try await consents.load(id)
         guard consent.status.isOpen, let challengeID = consent.challengeID else { return try await finished(consent) }
         try await FactorForms.sendCode(form, challengeID: challengeID, with: challenges, into: &state)
@@ -89,6 +101,7 @@ struct HostedConsent: Sendable {
     /// `POST /consents/{id}/proof`: the last factor accepts the consent.
     func proof(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(id, request: request, form: form, action: "proof") else { return sessionEnded(id) }
+        if state.operationID != nil { return PageRenderer.redirect(to: Self.base(id)) }
         let consent = try await consents.load(id)
         guard consent.status.isOpen, let challengeID = consent.challengeID else { return try await finished(consent) }
         let target = PageRenderer.formTarget(for: consent.redirectURL)
@@ -120,9 +133,13 @@ struct HostedConsent: Sendable {
 
     /// `POST /consents/{id}/refuse`: `CustomerRefused`, back to the partner.
     func refuse(_ id: String, request: Request, form: [String: String]) async throws -> Response {
-        guard verified(id, request: request, form: form, action: "refuse") != nil else { return sessionEnded(id) }
+        guard let state = verified(id, request: request, form: form, action: "refuse") else { return sessionEnded(id) }
         let consent = try await consents.load(id)
         guard consent.status.isOpen else { return try await finished(consent) }
+        if let operationID = state.operationID {
+            // Refused while the phone was asked: the phone no longer lists it.
+            _ = try? await phone?.operations.cancel(operationID, by: .partner(clientID: consent.clientID))
+        }
         if let challengeID = consent.challengeID { _ = try? await challenges.cancel(challengeID) }
         let refused = try await consents.move(consent, to: .customerRefused)
         return PageRenderer.redirect(

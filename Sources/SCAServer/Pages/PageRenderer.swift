@@ -17,6 +17,8 @@ struct PageRenderer: Sendable {
         for (name, text) in PageTemplates.all.merging(DemoPageTemplates.all, uniquingKeysWith: { first, _ in first }) {
             templates[name] = try MustacheTemplate(string: text)
         }
+        // "Approve on your phone" (issue 10).
+        for (name, text) in PhoneApprovalTemplates.all { templates[name] = try MustacheTemplate(string: text) }
         library = MustacheLibrary(templates: templates)
     }
 
@@ -60,7 +62,7 @@ struct PageRenderer: Sendable {
     static func stylesheet() -> Response {
         var headers = securityHeaders(formTarget: nil)
         headers[.contentType] = "text/css; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style + DemoPageTemplates.style)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style + DemoPageTemplates.style + PhoneApprovalTemplates.style)))
     }
 
     /// Nothing loads from elsewhere, no script but our own (/hosted/passkey.js) runs, nobody frames the page, forms post only

@@ -13,6 +13,9 @@ struct PageState: Codable, Sendable {
     var challengeID: String?
     /// Consent: the consent this visit is about.
     var consentID: String?
+    /// Consent: the operation sent to the user's phone ("Approve on your phone"), while the
+    /// page waits for it (issue 10).
+    var operationID: String?
     /// Shown once on the next page, then dropped.
     var notice: String?
     var error: String?

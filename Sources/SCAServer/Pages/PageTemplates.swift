@@ -72,6 +72,7 @@ enum PageTemplates {
         {{/consent}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        {{#phone}}{{>phone-offer}}{{/phone}}
         <p class="progress">{{progress}}</p>
         {{#passkey}}
         <section class="factor" data-passkey hidden>

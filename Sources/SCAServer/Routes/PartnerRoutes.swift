@@ -80,6 +80,23 @@ struct PartnerRoutes<Context: RequestContext> {
             try await consentPages.refuse(try context.parameters.require("id"), request: request, form: try await pageForm(request))
         }
 
+        // "Approve on your phone" on the consent page (issue 10).
+        if let phone = consentPages.phone {
+            router.get("hosted/phone.js") { _, _ in PageRenderer.phoneScript() }
+            router.post("consents/:id/phone") { request, context in
+                try await phone.start(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+            }
+            router.get("consents/:id/phone") { request, context in
+                try await phone.show(try context.parameters.require("id"), request: request)
+            }
+            router.post("consents/:id/phone/status") { request, context in
+                try await phone.status(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+            }
+            router.post("consents/:id/phone/cancel") { request, context in
+                try await phone.cancel(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+            }
+        }
+
         // Consents API (a partner's bearer token).
         let api = router.group("v1/consents")
         api.post { request, _ in

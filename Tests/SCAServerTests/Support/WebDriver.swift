@@ -22,7 +22,9 @@ final class WebDriver: @unchecked Sendable {
     private let session: String
 
     /// Starts chromedriver on a free port and opens a browser session.
-    init() async throws {
+    /// - Parameter extraArguments: more Chromium switches (`--blink-settings=scriptEnabled=false`
+    ///   for a browser without script).
+    init(extraArguments: [String] = []) async throws {
         let port = try Self.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.chromedriver)
@@ -57,7 +59,7 @@ final class WebDriver: @unchecked Sendable {
                         "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=420,900",
                             // The server listens on 127.0.0.1 only; Chromium would try ::1 for localhost.
                             "--host-resolver-rules=MAP localhost 127.0.0.1",
-                        ],
+                        ] + extraArguments,
                     ],
                 ]
             ]
