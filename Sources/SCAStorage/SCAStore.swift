@@ -294,6 +294,9 @@ public protocol SCAStore: Sendable {
     /// ``appendAuditEntry(_:)`` would, serialised with every other append. Each part keeps the
     /// once-only guarantee of its single operation, across threads and instances.
     func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult
+    /// The challenge with its user and the device it names, in one read.
+    /// - Returns: nil when there is no such challenge.
+    func proofContext(challengeID: String) async throws -> ProofContext?
 
     // MARK: Health
 

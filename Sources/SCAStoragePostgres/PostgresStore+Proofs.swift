@@ -51,6 +51,24 @@ extension PostgresStore {
         }
     }
 
+    /// One pooled connection for the three rows.
+    public func proofContext(challengeID: String) async throws -> ProofContext? {
+        try await leased { [self] connection in
+            guard let challenge = try await connection.rows("SELECT * FROM challenges WHERE id = \(challengeID)", logger: logger)
+                .first.map(ChallengeRecord.init(row:))
+            else { return nil }
+            var user: UserRecord?
+            if let id = challenge.userID {
+                user = try await connection.rows("SELECT * FROM users WHERE id = \(id)", logger: logger).first.map(UserRecord.init(row:))
+            }
+            var device: DeviceRecord?
+            if let id = challenge.deviceID {
+                device = try await connection.rows("SELECT * FROM devices WHERE id = \(id)", logger: logger).first.map(DeviceRecord.init(row:))
+            }
+            return ProofContext(challenge: challenge, user: user, device: device)
+        }
+    }
+
     /// Locks the subject's counters, applies the plan and writes them back if it changed them.
     private func applyLockout(_ change: LockoutChange, _ connection: PostgresConnection) async throws -> LockoutStep {
         switch change.subject {

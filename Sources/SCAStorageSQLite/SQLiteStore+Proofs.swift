@@ -50,6 +50,20 @@ extension SQLiteStore {
         }
     }
 
+    /// One read transaction: the three rows as of one moment.
+    public func proofContext(challengeID: String) async throws -> ProofContext? {
+        try await writer.read { db in
+            guard let challenge = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?"), arguments: [challengeID])
+                .map(ChallengeRecord.init(row:))
+            else { return nil }
+            let user = try challenge.userID.flatMap { id in
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(UserRecord.init(row:))
+            }
+            let device = try challenge.deviceID.flatMap { try Self.device(db, id: $0) }
+            return ProofContext(challenge: challenge, user: user, device: device)
+        }
+    }
+
     /// Reads the subject's counters, applies the plan and writes them back if it changed them.
     private static func applyLockout(_ change: LockoutChange, _ db: Database) throws -> LockoutStep {
         switch change.subject {

@@ -32,11 +32,13 @@ struct ProofTransactionTests {
             #expect(try partial.decode(ProofResponse.self).status == .partial)
             let first = log.reset()
             #expect(first.writes == 1, "claim, attempt, burn, device, audit entry: one commit")
+            #expect(first.reads == 1, "the challenge, its user and its device together")
 
             let complete = try await api.prove(challenge.challengeId, try device.proof(.biometricKey, for: challenge))
             #expect(try complete.decode(ProofResponse.self).status == .complete)
             let second = log.reset()
             #expect(second.writes == 1, "and the completion with its session and three audit entries")
+            #expect(second.reads == 1, "the tokens' claims come from the user read with the challenge")
             print("proof transactions: creation \(creation.writes) writes \(creation.reads) reads; proofs \(first.writes)+\(second.writes) writes, \(first.reads)+\(second.reads) reads")
 
             let entries = try await api.services.store.auditEntries(after: 0, limit: 100).map(\.draft.event)

@@ -171,4 +171,7 @@ struct PostgresStoreConformanceTests {
     @Test func activePasskeysAreCountedOnTheUser() async throws {
         try await check { try await $0.activePasskeysAreCountedOnTheUser() }
     }
+    @Test func proofContextReadsChallengeUserAndDevice() async throws {
+        try await check { try await $0.proofContextReadsChallengeUserAndDevice() }
+    }
 }

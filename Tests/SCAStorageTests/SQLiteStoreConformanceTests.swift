@@ -169,6 +169,9 @@ struct SQLiteStoreConformanceTests {
     @Test func activePasskeysAreCountedOnTheUser() async throws {
         try await check { try await $0.activePasskeysAreCountedOnTheUser() }
     }
+    @Test func proofContextReadsChallengeUserAndDevice() async throws {
+        try await check { try await $0.proofContextReadsChallengeUserAndDevice() }
+    }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

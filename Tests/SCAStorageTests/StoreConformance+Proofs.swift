@@ -194,6 +194,25 @@ extension StoreConformance {
     }
 }
 
+extension StoreConformance {
+    /// The challenge, its user and its device in one read; nil parts for what it does not name.
+    func proofContextReadsChallengeUserAndDevice() async throws {
+        #expect(try await store.proofContext(challengeID: "c1") == nil)
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        var named = makeChallenge()
+        named.deviceID = "d1"
+        try await store.insertChallenge(named)
+        try await store.insertChallenge(makeChallenge("c2", userID: nil))
+        let context = try #require(try await store.proofContext(challengeID: "c1"))
+        #expect(context.challenge == named)
+        #expect(context.user == (try await store.user(id: "u1")))
+        #expect(context.device == (try await store.device(id: "d1")))
+        let decoy = try #require(try await store.proofContext(challengeID: "c2"))
+        #expect(decoy.user == nil && decoy.device == nil)
+    }
+}
+
 /// Hands out 0, 1, 2, … to parallel tasks.
 private actor Counter {
     private var value = 0

@@ -222,10 +222,14 @@ public struct ChallengeService: Sendable {
     ///   429 `sca.attempts_in_progress`.
     public func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
         if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
-        let challenge = try await load(challengeID)
+        // The challenge, its user and its device in one read.
+        guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let context = try await store.proofContext(challengeID: challengeID) else {
+            throw Problem.challengeNotFound
+        }
+        let challenge = try await expireIfDue(context.challenge)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
         guard challenge.methods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
-        var user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
+        var user = context.user
         // A discoverable passkey login: the assertion names the user (an unknown credential
         // is answered as a wrong proof, counted against the challenge).
         if challenge.isDiscoverable, proof.method == .passkey { user = try await passkeyProofs.owner(of: proof) }
@@ -238,7 +242,9 @@ public struct ChallengeService: Sendable {
             } else if proof.method.isDeviceSignature {
                 // Only the device the challenge names may sign, and only while it is active.
                 guard let deviceID = challenge.deviceID, proof.deviceId == deviceID else { throw Problem.methodNotOffered(proof.method) }
-                device = try await namedDevice(DeviceReference(deviceId: deviceID), of: user)
+                guard let named = context.device, named.userID == user.id else { throw Problem.deviceNotFound }
+                guard named.status == .active else { throw Problem.deviceUnusable(named.status) }
+                device = named
             } else {
                 guard user.enrolledMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
             }
@@ -468,7 +474,7 @@ public struct ChallengeService: Sendable {
                 next.state = .completed
                 next.completedAt = now
                 finalSettlement = .success
-                let prepared = try await self.tokens.prepare(for: next, userID: user.id)
+                let prepared = try await self.tokens.prepare(for: next, userID: user.id, user: user)
                 session = prepared.opening
                 tokens = prepared.response
                 events.append(prepared.audit)
@@ -550,9 +556,16 @@ public struct ChallengeService: Sendable {
 
     /// Loads a challenge, turning a pending one past its lifetime into `expired`.
     private func load(_ challengeID: String) async throws -> ChallengeRecord {
-        guard InputRules.isWellFormedID(challengeID, prefix: "ch"), var challenge = try await store.challenge(id: challengeID) else {
+        guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let challenge = try await store.challenge(id: challengeID) else {
             throw Problem.challengeNotFound
         }
+        return try await expireIfDue(challenge)
+    }
+
+    /// A pending challenge past its lifetime, turned `expired` (recorded once); any other as it is.
+    private func expireIfDue(_ loaded: ChallengeRecord) async throws -> ChallengeRecord {
+        let challengeID = loaded.id
+        var challenge = loaded
         if challenge.state == .pending && runtime.now() >= challenge.expiresAt {
             var expired = challenge
             expired.state = .expired
