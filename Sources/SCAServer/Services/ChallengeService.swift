@@ -503,8 +503,11 @@ public struct ChallengeService: Sendable {
             device = proof.passed
                 ? .success(deviceID: signer.id, now: now) : .failure(deviceID: signer.id, maximumFailures: verifier.maxDeviceFailures)
         }
+        // A proof that claimed nothing is checked against the version it was decided on even
+        // when it changes nothing in the challenge (a second right signature for a method
+        // already accepted): an answer is never decided on a challenge that moved meanwhile.
         let commit = ProofCommit(
-            challenge: next != challenge ? next : nil, expectedVersion: challenge.version,
+            challenge: next != challenge || proof.claim == .unclaimed ? next : nil, expectedVersion: challenge.version,
             lockout: needsLockout ? lockout.change(for: proof.subject, reserve: reserve, settlement: finalSettlement) : nil,
             signature: proof.burn.map { SignatureBurn(hash: $0, expiresAt: challenge.expiresAt, now: now) },
             device: device, session: session, audit: events.map(\.draft))
