@@ -21,7 +21,8 @@ objcopy --strip-debug "$SERVER" "$OUT/sca-server.nodebug"
 cc -shared -fPIC -O2 -o "$OUT/sigsuspend-shim.so" "$(dirname "$0")/sigsuspend-shim.c"
 PORT=${PORT:-18481}
 KEY=callgrind-admin-key-0123456789abcdef
-CLIENTS=4; SHORT=5; LONG=55
+# SHORT and LONG (flows per client) may be lowered for a slow (debug) build; the difference is what counts.
+CLIENTS=4; SHORT=${SHORT:-5}; LONG=${LONG:-55}
 env -i PATH="$PATH" HOME="$HOME" SCA_ADMIN_KEY=$KEY SCA_PORT=$PORT SCA_DATA_DIR="$OUT/data" \
     SCA_CHALLENGE_LIMITS_PER_CLIENT=off LD_PRELOAD="$OUT/sigsuspend-shim.so" "$@" \
     valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out.%p" "$OUT/sca-server.nodebug" serve >"$OUT/server.log" 2>&1 &

@@ -285,6 +285,19 @@ public protocol SCAStore: Sendable {
     /// `limit`: the sweep expires them so their final status is announced.
     func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord]
 
+    // MARK: Proofs in one transaction (issue 14)
+
+    /// Applies everything one proof changes in one write transaction, or nothing: the lockout
+    /// plan (refused: `.refused`), the challenge's compare-and-set (lost: `.versionConflict`),
+    /// the signature burn (seen before: `.signatureUsed`), the device's outcome, the session a
+    /// completing proof opens, and the audit entries, appended in order as
+    /// ``appendAuditEntry(_:)`` would, serialised with every other append. Each part keeps the
+    /// once-only guarantee of its single operation, across threads and instances.
+    func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult
+    /// The challenge with its user and the device it names, in one read.
+    /// - Returns: nil when there is no such challenge.
+    func proofContext(challengeID: String) async throws -> ProofContext?
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

@@ -557,5 +557,17 @@ enum PostgresMigrations {
                 "CREATE INDEX operations_status_expires ON operations (status, expires_at)",
             ]
         ),
+        // v3-proof-path (issue 14): each user's count of active passkeys, kept by the passkey
+        // operations, so opening a challenge reads the user alone.
+        (
+            "v3-proof-path",
+            [
+                "ALTER TABLE users ADD COLUMN active_passkeys BIGINT NOT NULL DEFAULT 0",
+                """
+                UPDATE users SET active_passkeys =
+                    (SELECT COUNT(*) FROM passkeys WHERE passkeys.user_id = users.id AND passkeys.status = 'active')
+                """,
+            ]
+        ),
     ]
 }

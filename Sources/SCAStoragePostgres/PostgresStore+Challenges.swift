@@ -40,7 +40,17 @@ extension PostgresStore {
     /// whichever instances they come from.
     public func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
         let columns = try ChallengeColumns(challenge)
-        let updated = try await rows(
+        return try await leased { [self] connection in
+            try await updateChallenge(challenge, columns: columns, expectedVersion: expectedVersion, connection)
+        }
+    }
+
+    /// The compare-and-set of ``updateChallenge(_:expectedVersion:)`` on a caller's connection
+    /// (inside a proof's transaction, ``commitProof(_:)``).
+    func updateChallenge(
+        _ challenge: ChallengeRecord, columns: ChallengeColumns, expectedVersion: Int, _ connection: PostgresConnection
+    ) async throws -> Bool {
+        let updated = try await connection.rows(
             """
             UPDATE challenges SET
                 user_id = \(challenge.userID), operation = \(columns.operation), verdict = \(columns.verdict),
@@ -55,13 +65,14 @@ extension PostgresStore {
                 extra_categories = \(columns.extraCategories), version = \(expectedVersion + 1)
             WHERE id = \(challenge.id) AND version = \(expectedVersion)
             RETURNING id
-            """)
+            """,
+            logger: logger)
         return updated.count == 1
     }
 }
 
 /// The encoded column values of a challenge that are not stored as they are.
-private struct ChallengeColumns {
+struct ChallengeColumns {
     var operation: String
     var verdict: String
     var methods: String

@@ -33,11 +33,15 @@ extension PostgresStore {
     /// so concurrent failures on any instances are counted one after the other.
     public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
         try await transaction { [self] connection in
-            guard var device = try await lockedDevice(connection, id: id) else { return nil }
-            device.recordFailure(maximumFailures: maximumFailures)
-            try await storeStatus(of: device, connection)
-            return device
+            try await recordDeviceFailure(id: id, maximumFailures: maximumFailures, connection)
         }
+    }
+
+    func recordDeviceFailure(id: String, maximumFailures: Int, _ connection: PostgresConnection) async throws -> DeviceRecord? {
+        guard var device = try await lockedDevice(connection, id: id) else { return nil }
+        device.recordFailure(maximumFailures: maximumFailures)
+        try await storeStatus(of: device, connection)
+        return device
     }
 
     /// The device, its row locked until the transaction ends. NO KEY UPDATE: the status and
@@ -59,8 +63,12 @@ extension PostgresStore {
     /// Leaves the status alone: a signature verified before a block does not lift it.
     /// - Throws: `StoreError.notFound` when there is no such device.
     public func recordDeviceSuccess(id: String, now: Date) async throws {
-        let updated = try await rows(
-            "UPDATE devices SET fail_count = 0, last_used_at = \(now.unixSeconds) WHERE id = \(id) RETURNING id")
+        try await leased { [self] connection in try await recordDeviceSuccess(id: id, now: now, connection) }
+    }
+
+    func recordDeviceSuccess(id: String, now: Date, _ connection: PostgresConnection) async throws {
+        let updated = try await connection.rows(
+            "UPDATE devices SET fail_count = 0, last_used_at = \(now.unixSeconds) WHERE id = \(id) RETURNING id", logger: logger)
         if updated.isEmpty { throw StoreError.notFound }
     }
 
@@ -73,16 +81,20 @@ extension PostgresStore {
     /// clean-up shares the transaction so the insert sees it.
     public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
         try await transaction { [self] connection in
-            _ = try await connection.rows(
-                "DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds)", logger: logger)
-            let inserted = try await connection.rows(
-                """
-                INSERT INTO used_signatures (hash, expires_at) VALUES (\(bytea(hash)), \(expiresAt.unixSeconds))
-                ON CONFLICT (hash) DO NOTHING RETURNING hash
-                """,
-                logger: logger)
-            return inserted.count == 1
+            try await markSignatureUsed(hash, expiresAt: expiresAt, now: now, connection)
         }
+    }
+
+    func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date, _ connection: PostgresConnection) async throws -> Bool {
+        _ = try await connection.rows(
+            "DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds)", logger: logger)
+        let inserted = try await connection.rows(
+            """
+            INSERT INTO used_signatures (hash, expires_at) VALUES (\(bytea(hash)), \(expiresAt.unixSeconds))
+            ON CONFLICT (hash) DO NOTHING RETURNING hash
+            """,
+            logger: logger)
+        return inserted.count == 1
     }
 
     func insert(_ device: DeviceRecord, _ connection: PostgresConnection) async throws {

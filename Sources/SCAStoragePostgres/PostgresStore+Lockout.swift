@@ -83,7 +83,7 @@ extension PostgresStore {
     }
 
     /// The user's counters, with the row locked until the transaction ends.
-    private func lockedLockout(_ connection: PostgresConnection, userID: String) async throws -> LockoutState {
+    func lockedLockout(_ connection: PostgresConnection, userID: String) async throws -> LockoutState {
         let row = try await connection.rows(
             """
             SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
@@ -95,7 +95,7 @@ extension PostgresStore {
         return try LockoutState(row: row)
     }
 
-    private func save(_ lockout: LockoutState, _ connection: PostgresConnection, userID: String) async throws {
+    func save(_ lockout: LockoutState, _ connection: PostgresConnection, userID: String) async throws {
         _ = try await connection.rows(
             """
             UPDATE users

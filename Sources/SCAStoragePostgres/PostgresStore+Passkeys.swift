@@ -35,6 +35,7 @@ extension PostgresStore {
                     )
                     """,
                     logger: logger)
+                try await countActivePasskeys(userID: passkey.userID, connection)
                 return decision
             }
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -59,7 +60,13 @@ extension PostgresStore {
     }
 
     public func deletePasskey(id: String) async throws -> Bool {
-        try await !rows("DELETE FROM passkeys WHERE id = \(id) RETURNING id").isEmpty
+        try await transaction { [self] connection in
+            guard let owner = try await connection.rows("DELETE FROM passkeys WHERE id = \(id) RETURNING user_id", logger: logger)
+                .first?.decode(String.self)
+            else { return false }
+            try await countActivePasskeys(userID: owner, connection)
+            return true
+        }
     }
 
     public func recordPasskeyUse(
@@ -74,7 +81,23 @@ extension PostgresStore {
     }
 
     public func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
-        try await rows("UPDATE passkeys SET status = 'suspect' WHERE id = \(id) RETURNING *").first
-            .map(PasskeyRecord.init(row:))
+        try await transaction { [self] connection in
+            let passkey = try await connection.rows("UPDATE passkeys SET status = 'suspect' WHERE id = \(id) RETURNING *", logger: logger)
+                .first.map(PasskeyRecord.init(row:))
+            if let passkey { try await countActivePasskeys(userID: passkey.userID, connection) }
+            return passkey
+        }
+    }
+
+    /// Recounts the user's active passkeys into `users.active_passkeys` (v3-proof-path), in
+    /// the transaction that changed them.
+    private func countActivePasskeys(userID: String, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(
+            """
+            UPDATE users SET active_passkeys =
+                (SELECT COUNT(*) FROM passkeys WHERE user_id = \(userID) AND status = 'active')
+            WHERE id = \(userID)
+            """,
+            logger: logger)
     }
 }

@@ -9,21 +9,26 @@ extension PostgresStore {
     public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
         do {
             try await transaction { [self] connection in
-                _ = try await connection.rows(
-                    """
-                    INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
-                    VALUES (
-                        \(session.id), \(session.userID), \(session.operation.rawValue), \(session.challengeID),
-                        \(session.createdAt.unixSeconds), \(session.lastUsedAt.unixSeconds), \(session.revokedAt?.unixSeconds)
-                    )
-                    """,
-                    logger: logger)
-                if let refreshToken {
-                    try await insert(refreshToken, connection)
-                }
+                try await createSession(session, refreshToken: refreshToken, connection)
             }
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
+        }
+    }
+
+    /// The inserts of ``createSession(_:refreshToken:)`` inside a caller's transaction.
+    func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(
+            """
+            INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
+            VALUES (
+                \(session.id), \(session.userID), \(session.operation.rawValue), \(session.challengeID),
+                \(session.createdAt.unixSeconds), \(session.lastUsedAt.unixSeconds), \(session.revokedAt?.unixSeconds)
+            )
+            """,
+            logger: logger)
+        if let refreshToken {
+            try await insert(refreshToken, connection)
         }
     }
 

@@ -11,30 +11,38 @@ extension PostgresStore {
         key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await transaction { [self] connection in
-            var row = try await lockedUnknownAddress(connection, key: key)
-            if row == nil {
-                _ = try await connection.rows(
-                    "INSERT INTO unknown_address_lockouts (key) VALUES (\(key)) ON CONFLICT (key) DO NOTHING",
-                    logger: logger)
-                row = try await lockedUnknownAddress(connection, key: key)
-            }
-            guard let row else { throw StoreError.notFound }
-            var lockout = try LockoutState(columns: Columns(row))
+            var lockout = try await lockedUnknownAddressLockout(connection, key: key)
             let before = lockout
             let outcome = transition(&lockout)
-            if lockout != before {
-                _ = try await connection.rows(
-                    """
-                    UPDATE unknown_address_lockouts
-                    SET failed_attempts = \(lockout.failedAttempts), temporary_blocks = \(lockout.temporaryBlocks),
-                        locked_until = \(lockout.lockedUntil?.unixSeconds), permanently_locked = \(lockout.permanentlyLocked),
-                        last_totp_step = \(lockout.lastTOTPStep)
-                    WHERE key = \(key)
-                    """,
-                    logger: logger)
-            }
+            if lockout != before { try await saveUnknownAddressLockout(lockout, connection, key: key) }
             return outcome
         }
+    }
+
+    /// The address's counters with its row locked until the transaction ends (created first
+    /// when missing: racing creations agree on one row).
+    func lockedUnknownAddressLockout(_ connection: PostgresConnection, key: String) async throws -> LockoutState {
+        var row = try await lockedUnknownAddress(connection, key: key)
+        if row == nil {
+            _ = try await connection.rows(
+                "INSERT INTO unknown_address_lockouts (key) VALUES (\(key)) ON CONFLICT (key) DO NOTHING",
+                logger: logger)
+            row = try await lockedUnknownAddress(connection, key: key)
+        }
+        guard let row else { throw StoreError.notFound }
+        return try LockoutState(columns: Columns(row))
+    }
+
+    func saveUnknownAddressLockout(_ lockout: LockoutState, _ connection: PostgresConnection, key: String) async throws {
+        _ = try await connection.rows(
+            """
+            UPDATE unknown_address_lockouts
+            SET failed_attempts = \(lockout.failedAttempts), temporary_blocks = \(lockout.temporaryBlocks),
+                locked_until = \(lockout.lockedUntil?.unixSeconds), permanently_locked = \(lockout.permanentlyLocked),
+                last_totp_step = \(lockout.lastTOTPStep)
+            WHERE key = \(key)
+            """,
+            logger: logger)
     }
 
     private func lockedUnknownAddress(_ connection: PostgresConnection, key: String) async throws -> PostgresRow? {

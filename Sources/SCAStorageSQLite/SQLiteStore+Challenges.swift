@@ -38,26 +38,32 @@ extension SQLiteStore {
     public func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
         let columns = try ChallengeColumns.arguments(challenge)
         return try await writer.write { db in
-            try db.cachedStatement(
-                sql: """
-                    UPDATE challenges SET
-                        user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
-                        nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
-                        accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
-                        completed_at = ?, decoy_json = ?, pending_method = ?, exemption = ?, extra_categories = ?,
-                        version = ?
-                    WHERE id = ? AND version = ?
-                    """).execute(
-                arguments: columns + [expectedVersion + 1, challenge.id, expectedVersion]
-            )
-            return db.changesCount == 1
+            try Self.updateChallenge(id: challenge.id, columns: columns, expectedVersion: expectedVersion, db)
         }
+    }
+
+    /// The compare-and-set of ``updateChallenge(_:expectedVersion:)`` inside a caller's write
+    /// transaction (a proof's, ``commitProof(_:)``).
+    static func updateChallenge(id: String, columns: StatementArguments, expectedVersion: Int, _ db: Database) throws -> Bool {
+        try db.cachedStatement(
+            sql: """
+                UPDATE challenges SET
+                    user_id = ?, operation = ?, verdict = ?, required_categories = ?, methods = ?,
+                    nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
+                    accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
+                    completed_at = ?, decoy_json = ?, pending_method = ?, exemption = ?, extra_categories = ?,
+                    version = ?
+                WHERE id = ? AND version = ?
+                """).execute(
+            arguments: columns + [expectedVersion + 1, id, expectedVersion]
+        )
+        return db.changesCount == 1
     }
 }
 
 /// The column values of a challenge other than its id and version, in schema order. They are
 /// encoded before entering the write transaction so that the writer is held no longer than needed.
-private enum ChallengeColumns {
+enum ChallengeColumns {
     static func arguments(_ challenge: ChallengeRecord) throws -> StatementArguments {
         [
             challenge.userID,

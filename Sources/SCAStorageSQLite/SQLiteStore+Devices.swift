@@ -39,27 +39,31 @@ extension SQLiteStore {
 
     /// Applies `DeviceRecord.recordFailure`.
     public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
-        try await writer.write { db in
-            guard var device = try Self.device(db, id: id) else { return nil }
-            device.recordFailure(maximumFailures: maximumFailures)
-            try db.cachedStatement(
-                sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?").execute(
-                arguments: [device.status.rawValue, device.failCount, id]
-            )
-            return device
-        }
+        try await writer.write { db in try Self.recordDeviceFailure(id: id, maximumFailures: maximumFailures, db) }
+    }
+
+    static func recordDeviceFailure(id: String, maximumFailures: Int, _ db: Database) throws -> DeviceRecord? {
+        guard var device = try device(db, id: id) else { return nil }
+        device.recordFailure(maximumFailures: maximumFailures)
+        try db.cachedStatement(
+            sql: "UPDATE devices SET status = ?, fail_count = ? WHERE id = ?").execute(
+            arguments: [device.status.rawValue, device.failCount, id]
+        )
+        return device
     }
 
     /// Leaves the status alone: a signature verified before a block does not lift it.
     /// - Throws: `StoreError.notFound` when there is no such device.
     public func recordDeviceSuccess(id: String, now: Date) async throws {
-        try await writer.write { db in
-            try db.cachedStatement(
-                sql: "UPDATE devices SET fail_count = 0, last_used_at = ? WHERE id = ?").execute(
-                arguments: [now.unixSeconds, id]
-            )
-            if db.changesCount == 0 { throw StoreError.notFound }
-        }
+        try await writer.write { db in try Self.recordDeviceSuccess(id: id, now: now, db) }
+    }
+
+    static func recordDeviceSuccess(id: String, now: Date, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: "UPDATE devices SET fail_count = 0, last_used_at = ? WHERE id = ?").execute(
+            arguments: [now.unixSeconds, id]
+        )
+        if db.changesCount == 0 { throw StoreError.notFound }
     }
 
     /// Remembers the hash until `expiresAt`, and forgets hashes past their expiry in the same
@@ -68,14 +72,16 @@ extension SQLiteStore {
     /// than `expiresAt` (the challenge it signs), so that a replay after that is refused
     /// before its hash is looked up.
     public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
-        try await writer.write { db in
-            try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
-            try db.cachedStatement(
-                sql: "INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING").execute(
-                arguments: [Data(hash), expiresAt.unixSeconds]
-            )
-            return db.changesCount == 1
-        }
+        try await writer.write { db in try Self.markSignatureUsed(hash, expiresAt: expiresAt, now: now, db) }
+    }
+
+    static func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date, _ db: Database) throws -> Bool {
+        try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
+        try db.cachedStatement(
+            sql: "INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING").execute(
+            arguments: [Data(hash), expiresAt.unixSeconds]
+        )
+        return db.changesCount == 1
     }
 
     static func device(_ db: Database, id: String) throws -> DeviceRecord? {

@@ -93,7 +93,7 @@ extension SQLiteStore {
         }
     }
 
-    private static func lockout(_ db: Database, userID: String) throws -> LockoutState {
+    static func lockout(_ db: Database, userID: String) throws -> LockoutState {
         let row = try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
@@ -105,7 +105,7 @@ extension SQLiteStore {
         return try LockoutState(row: row)
     }
 
-    private static func save(_ lockout: LockoutState, _ db: Database, userID: String) throws {
+    static func save(_ lockout: LockoutState, _ db: Database, userID: String) throws {
         try db.cachedStatement(
             sql: """
                 UPDATE users

@@ -27,6 +27,7 @@ extension SQLiteStore {
                     passkey.lastUsedAt?.unixSeconds,
                 ]
             )
+            try Self.countActivePasskeys(userID: passkey.userID, db)
             return decision
         }
     }
@@ -54,8 +55,11 @@ extension SQLiteStore {
 
     public func deletePasskey(id: String) async throws -> Bool {
         try await writer.write { db in
+            let owner = try String.fetchOne(db.cachedStatement(sql: "SELECT user_id FROM passkeys WHERE id = ?"), arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM passkeys WHERE id = ?").execute(arguments: [id])
-            return db.changesCount == 1
+            guard let owner else { return false }
+            try Self.countActivePasskeys(userID: owner, db)
+            return true
         }
     }
 
@@ -77,7 +81,22 @@ extension SQLiteStore {
     public func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
         try await writer.write { db in
             try db.cachedStatement(sql: "UPDATE passkeys SET status = 'suspect' WHERE id = ?").execute(arguments: [id])
-            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?"), arguments: [id]).map(PasskeyRecord.init(row:))
+            let passkey = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?"), arguments: [id])
+                .map(PasskeyRecord.init(row:))
+            if let passkey { try Self.countActivePasskeys(userID: passkey.userID, db) }
+            return passkey
         }
+    }
+
+    /// Recounts the user's active passkeys into `users.active_passkeys` (v3-proof-path), in
+    /// the transaction that changed them.
+    private static func countActivePasskeys(userID: String, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE users SET active_passkeys =
+                    (SELECT COUNT(*) FROM passkeys WHERE user_id = ? AND status = 'active')
+                WHERE id = ?
+                """
+        ).execute(arguments: [userID, userID])
     }
 }

@@ -7,24 +7,27 @@ extension SQLiteStore {
     /// Stores the session and its first refresh token together.
     /// - Throws: `StoreError.conflict("id")` when the session id or token hash exists.
     public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
-        try await writer.write { db in
-            do {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """).execute(
-                    arguments: [
-                        session.id, session.userID, session.operation.rawValue, session.challengeID,
-                        session.createdAt.unixSeconds, session.lastUsedAt.unixSeconds, session.revokedAt?.unixSeconds,
-                    ]
-                )
-                if let refreshToken {
-                    try Self.insert(refreshToken, db)
-                }
-            } catch let error as DatabaseError where error.isUniquenessViolation {
-                throw StoreError.conflict("id")
+        try await writer.write { db in try Self.createSession(session, refreshToken: refreshToken, db) }
+    }
+
+    /// The insert of ``createSession(_:refreshToken:)`` inside a caller's write transaction.
+    static func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?, _ db: Database) throws {
+        do {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """).execute(
+                arguments: [
+                    session.id, session.userID, session.operation.rawValue, session.challengeID,
+                    session.createdAt.unixSeconds, session.lastUsedAt.unixSeconds, session.revokedAt?.unixSeconds,
+                ]
+            )
+            if let refreshToken {
+                try insert(refreshToken, db)
             }
+        } catch let error as DatabaseError where error.isUniquenessViolation {
+            throw StoreError.conflict("id")
         }
     }
 

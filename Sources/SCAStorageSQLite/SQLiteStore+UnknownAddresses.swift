@@ -10,34 +10,41 @@ extension SQLiteStore {
         key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await writer.write { db in
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
-                    FROM unknown_address_lockouts WHERE key = ?
-                    """),
-                arguments: [key]
-            )
-            var lockout = try row.map { try LockoutState(columns: Columns($0)) } ?? LockoutState()
+            var lockout = try Self.unknownAddressLockout(db, key: key)
             let before = lockout
             let outcome = transition(&lockout)
-            if lockout != before {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO unknown_address_lockouts
-                            (key, failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (key) DO UPDATE SET
-                            failed_attempts = excluded.failed_attempts, temporary_blocks = excluded.temporary_blocks,
-                            locked_until = excluded.locked_until, permanently_locked = excluded.permanently_locked,
-                            last_totp_step = excluded.last_totp_step
-                        """).execute(
-                    arguments: [
-                        key, lockout.failedAttempts, lockout.temporaryBlocks, lockout.lockedUntil?.unixSeconds,
-                        lockout.permanentlyLocked, lockout.lastTOTPStep,
-                    ]
-                )
-            }
+            if lockout != before { try Self.saveUnknownAddressLockout(lockout, db, key: key) }
             return outcome
         }
+    }
+
+    /// The address's counters (fresh ones when it has no row yet).
+    static func unknownAddressLockout(_ db: Database, key: String) throws -> LockoutState {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
+                FROM unknown_address_lockouts WHERE key = ?
+                """),
+            arguments: [key]
+        )
+        return try row.map { try LockoutState(columns: Columns($0)) } ?? LockoutState()
+    }
+
+    static func saveUnknownAddressLockout(_ lockout: LockoutState, _ db: Database, key: String) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO unknown_address_lockouts
+                    (key, failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET
+                    failed_attempts = excluded.failed_attempts, temporary_blocks = excluded.temporary_blocks,
+                    locked_until = excluded.locked_until, permanently_locked = excluded.permanently_locked,
+                    last_totp_step = excluded.last_totp_step
+                """).execute(
+            arguments: [
+                key, lockout.failedAttempts, lockout.temporaryBlocks, lockout.lockedUntil?.unixSeconds,
+                lockout.permanentlyLocked, lockout.lastTOTPStep,
+            ]
+        )
     }
 }

@@ -25,13 +25,21 @@ public final class SQLiteStore: SCAStore {
     ///   - path: The SQLite file. Its parent directory is created when missing.
     ///   - synchronous: when commits wait for the disk (``SQLiteSynchronous``); `normal` keeps
     ///     commits through a process crash, `full` through a power loss too.
+    ///   - trace: called with the text of every SQL statement run, on every connection (nil:
+    ///     none, the default). For measuring, e.g. the transactions a flow opens (issue 14).
     /// - Throws: A file-system error when the directory cannot be created, or a GRDB
     ///   `DatabaseError` when the file cannot be opened or migrated.
-    public convenience init(path: String, synchronous: SQLiteSynchronous = .normal) throws {
+    public convenience init(
+        path: String, synchronous: SQLiteSynchronous = .normal, trace: (@Sendable (String) -> Void)? = nil
+    ) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = Self.configuration()
+        if let trace {
+            configuration.prepareDatabase { db in db.trace(options: .statement) { trace("\($0)") } }
+        }
         // A pool always runs in WAL mode: readers do not wait for the writer.
-        let pool = try DatabasePool(path: path, configuration: Self.configuration())
+        let pool = try DatabasePool(path: path, configuration: configuration)
         // GRDB sets NORMAL on the writer when it turns WAL on, after `prepareDatabase`: the
         // stricter mode is set here, on the one writer connection, which lives as long as the pool.
         if synchronous != .normal {

@@ -153,6 +153,25 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
     }
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
+    // One proof, one write transaction (issue 14)
+    @Test func proofCommitAppliesEverything() async throws { try await check { try await $0.proofCommitAppliesEverything() } }
+    @Test func proofCommitAppliesNothingWhenRefused() async throws {
+        try await check { try await $0.proofCommitAppliesNothingWhenRefused() }
+    }
+    @Test func parallelFailedProofsRespectTheLimit() async throws {
+        try await check { try await $0.parallelFailedProofsRespectTheLimit() }
+    }
+    @Test func parallelProofsOnOneChallengeCommitOnce() async throws {
+        try await check { try await $0.parallelProofsOnOneChallengeCommitOnce() }
+    }
+    @Test func proofCommitCountsUnknownAddresses() async throws { try await check { try await $0.proofCommitCountsUnknownAddresses() } }
+    @Test func proofCommitCountsDeviceFailures() async throws { try await check { try await $0.proofCommitCountsDeviceFailures() } }
+    @Test func activePasskeysAreCountedOnTheUser() async throws {
+        try await check { try await $0.activePasskeysAreCountedOnTheUser() }
+    }
+    @Test func proofContextReadsChallengeUserAndDevice() async throws {
+        try await check { try await $0.proofContextReadsChallengeUserAndDevice() }
+    }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

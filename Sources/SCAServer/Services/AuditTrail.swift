@@ -11,6 +11,10 @@ import SCAStorage
 /// secret) so monitoring can alert on it. Failing closed would turn an audit database
 /// hiccup into refused logins and payments, and the change itself is already committed;
 /// the log line is the record of last resort.
+///
+/// A judged proof is the exception (issue 14): its entries (the proof, a completion or failure,
+/// the tokens issued) are prepared here and appended in the proof's own write transaction
+/// (``SCAStore/commitProof(_:)``), so the change and its record commit together or not at all.
 public struct AuditTrail: Sendable {
     let store: any SCAStore
     let metrics: ServerMetrics
@@ -36,7 +40,32 @@ public struct AuditTrail: Sendable {
         method: AuthenticationMethod? = nil, channel: OutboundMessage.Channel? = nil, refusal: RateRefusal? = nil,
         details: [String: String] = [:]
     ) async {
-        count(event, outcome: outcome, operation: operation, method: method, channel: channel, refusal: refusal)
+        let prepared = prepare(
+            event, outcome: outcome, userID: userID, deviceID: deviceID, challengeID: challengeID, sessionID: sessionID,
+            operation: operation, method: method, channel: channel, refusal: refusal, details: details)
+        count(prepared)
+        do {
+            _ = try await store.appendAuditEntry(prepared.draft)
+        } catch {
+            logger.error(
+                "audit entry not written",
+                metadata: [
+                    "event": "\(event.rawValue)", "outcome": "\(outcome)", "user": "\(userID ?? "-")",
+                    "error": "\(String(describing: type(of: error)))",
+                ])
+        }
+    }
+
+    /// The entry ``record(_:outcome:userID:deviceID:challengeID:sessionID:operation:method:channel:refusal:details:)``
+    /// would append, for a caller that appends it in its own transaction
+    /// (``SCAStore/commitProof(_:)``), so the entry commits with the change it describes.
+    /// Nothing is counted until ``committed(_:)``.
+    func prepare(
+        _ event: AuditEvent, outcome: String = "success", userID: String? = nil, deviceID: String? = nil,
+        challengeID: String? = nil, sessionID: String? = nil, operation: OperationKind? = nil,
+        method: AuthenticationMethod? = nil, channel: OutboundMessage.Channel? = nil, refusal: RateRefusal? = nil,
+        details: [String: String] = [:]
+    ) -> PreparedAuditEvent {
         var details = details
         if let operation { details["operation"] = operation.rawValue }
         if let method { details["method"] = method.rawValue }
@@ -50,16 +79,19 @@ public struct AuditTrail: Sendable {
             time: runtime.now(), event: event.rawValue, actor: Self.actor ?? (request == nil ? "cli" : "client"),
             userID: userID, deviceID: deviceID, challengeID: challengeID, sessionID: sessionID,
             clientAddress: request?.clientAddress, requestID: request?.requestID, outcome: outcome, details: details)
-        do {
-            _ = try await store.appendAuditEntry(draft)
-        } catch {
-            logger.error(
-                "audit entry not written",
-                metadata: [
-                    "event": "\(event.rawValue)", "outcome": "\(outcome)", "user": "\(userID ?? "-")",
-                    "error": "\(String(describing: type(of: error)))",
-                ])
-        }
+        return PreparedAuditEvent(
+            event: event, outcome: outcome, operation: operation, method: method, channel: channel, refusal: refusal, draft: draft)
+    }
+
+    /// Counts prepared events whose entries were committed.
+    func committed(_ events: [PreparedAuditEvent]) {
+        for event in events { count(event) }
+    }
+
+    private func count(_ prepared: PreparedAuditEvent) {
+        count(
+            prepared.event, outcome: prepared.outcome, operation: prepared.operation, method: prepared.method,
+            channel: prepared.channel, refusal: prepared.refusal)
     }
 
     /// The counters an event drives. Labels come from the event's typed facts (operation

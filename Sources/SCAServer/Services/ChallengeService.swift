@@ -67,7 +67,7 @@ public struct ChallengeService: Sendable {
         }
         let policy = configuration.policy(for: request.operation)
         var enrolled = discoverable ? [.passkey] : user?.enrolledMethods ?? configuration.decoyMethods
-        if let user, try await passkeyProofs.hasUsablePasskey(userID: user.id) { enrolled.append(.passkey) }
+        if let user, passkeyProofs.hasUsablePasskey(user) { enrolled.append(.passkey) }
         if let device {
             enrolled.append(.deviceKey)
             if device.biometryKey != nil { enrolled.append(.biometricKey) }
@@ -211,16 +211,25 @@ public struct ChallengeService: Sendable {
     /// a completed challenge, so nothing stored or answered depends on which element was wrong;
     /// and a round takes one proof per category. A right code presented again is refused
     /// without being counted: it is not a guess.
+    ///
+    /// What a judged proof changes (the challenge, the attempt counters, a burnt signature, the
+    /// device, a session, the audit entries) is one write (``SCAStore/commitProof(_:)``). A
+    /// device signature, judged by pure code, needs no claim: its claim is that same write,
+    /// made from the version it was judged against.
     /// - Throws: `Problem`: 400, 401 (`sca.proof_rejected`, `sca.authentication_failed`), 404,
     ///   409 (closed, `sca.proof_in_progress`, `sca.category_already_collected`,
     ///   `sca.code_already_used`), 422 `method.not_offered`, 423 `user.locked`,
     ///   429 `sca.attempts_in_progress`.
     public func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
         if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
-        let challenge = try await load(challengeID)
+        // The challenge, its user and its device in one read.
+        guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let context = try await store.proofContext(challengeID: challengeID) else {
+            throw Problem.challengeNotFound
+        }
+        let challenge = try await expireIfDue(context.challenge)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
         guard challenge.methods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
-        var user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
+        var user = context.user
         // A discoverable passkey login: the assertion names the user (an unknown credential
         // is answered as a wrong proof, counted against the challenge).
         if challenge.isDiscoverable, proof.method == .passkey { user = try await passkeyProofs.owner(of: proof) }
@@ -233,7 +242,9 @@ public struct ChallengeService: Sendable {
             } else if proof.method.isDeviceSignature {
                 // Only the device the challenge names may sign, and only while it is active.
                 guard let deviceID = challenge.deviceID, proof.deviceId == deviceID else { throw Problem.methodNotOffered(proof.method) }
-                device = try await namedDevice(DeviceReference(deviceId: deviceID), of: user)
+                guard let named = context.device, named.userID == user.id else { throw Problem.deviceNotFound }
+                guard named.status == .active else { throw Problem.deviceUnusable(named.status) }
+                device = named
             } else {
                 guard user.enrolledMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
             }
@@ -244,18 +255,22 @@ public struct ChallengeService: Sendable {
             subject = .unknownAddress(key: challenge.subjectKey ?? "challenge:\(challenge.id)")
         }
 
-        let claimed = try await claim(proof.method, on: challenge)
-        // Counted before it is checked, so parallel guesses (on other challenges) can never
-        // exceed the limit. Deferred: only the first proof of a round; the round is the attempt.
-        let startsAttempt = claimed.verdict == .immediate || (claimed.acceptedMethods + claimed.rejectedMethods).isEmpty
-        if startsAttempt {
-            do {
-                try await lockout.reserveAttempt(for: subject)
-            } catch {
-                await unclaim(proof.method, on: claimed.id)
-                throw error
-            }
+        if let user, let device {
+            // Checked before anything is written, and against nothing that a retry changes.
+            try Self.checkClaim(proof.method, on: challenge, now: runtime.now())
+            let judgement = verifier.judgeSignature(proof, by: device, challenge: challenge)
+            let passed = judgement != .wrong
+            logProof(proof.method, passed: passed, on: challenge.id)
+            var burn: [UInt8]?
+            if case .right(let hash) = judgement { burn = hash }
+            return try await record(
+                JudgedProof(
+                    method: proof.method, passed: passed, extra: nil, details: [:], user: user, subject: subject,
+                    device: device, burn: burn, claim: .unclaimed),
+                on: challenge)
         }
+
+        let (claimed, startsAttempt) = try await claim(proof.method, on: challenge, subject: subject)
         let evaluation: ProofEvaluation
         var extraCategory: Category?
         var details: [String: String] = [:]
@@ -268,7 +283,7 @@ public struct ChallengeService: Sendable {
                 }
                 (evaluation, extraCategory, details) = (outcome.evaluation, outcome.extraCategory, outcome.details)
             } else if let user {
-                evaluation = try await verifier.verify(proof, user: user, challenge: claimed, device: device)
+                evaluation = try await verifier.verify(proof, user: user, challenge: claimed, device: nil)
             } else if claimed.decoy?.signUpAddress != nil, proof.method == .emailOTP {
                 // Sign-up or in (issue 17): the code sent to the typed address is checked for real.
                 evaluation = try await verifier.verifyDeliveredCode(proof, on: claimed)
@@ -286,79 +301,90 @@ public struct ChallengeService: Sendable {
             await unclaim(proof.method, on: claimed.id)
             throw error
         }
-        let outcome = switch evaluation {
-        case .right: "accepted"
-        case .wrong: "rejected"
-        case .replayed: "replayed"
-        }
-        logger.debug(
-            "proof evaluated", metadata: ["challenge": "\(claimed.id)", "method": "\(proof.method.rawValue)", "outcome": "\(outcome)"])
-        await audit.record(
-            evaluation == .right ? .proofAccepted : .proofRejected, outcome: outcome, userID: user?.id,
-            deviceID: device?.id, challengeID: claimed.id,
-            method: proof.method, details: details.merging(user == nil ? ["user": "unknown"] : [:]) { $1 })
-        if case .wrong(let after?) = evaluation, after.status == .blocked {
-            // The verifier blocks a device at its failure limit and hands it back as the
-            // failure left it; the trail records that here. (`device` was active when loaded.)
-            await audit.record(
-                .deviceBlocked, outcome: "failure_limit", userID: user?.id, deviceID: after.id, challengeID: claimed.id,
-                details: ["from": "active", "to": "blocked", "failCount": "\(after.failCount)"])
-        }
 
         // A right code seen before is no guess: refused (once is once) and not counted.
         if evaluation == .replayed {
+            logProof(proof.method, passed: nil, on: claimed.id)
+            await audit.record(
+                .proofRejected, outcome: "replayed", userID: user?.id, challengeID: claimed.id,
+                method: proof.method, details: details.merging(user == nil ? ["user": "unknown"] : [:]) { $1 })
             if startsAttempt { try await lockout.releaseAttempt(for: subject) }
             await unclaim(proof.method, on: claimed.id)
             let current = try await load(claimed.id)
             throw current.state == .pending ? Problem.codeAlreadyUsed : Problem.challengeClosed(current.state)
         }
         let passed = evaluation == .right
+        logProof(proof.method, passed: passed, on: claimed.id)
         if passed, user == nil, let address = claimed.decoy?.signUpAddress {
+            await audit.record(
+                .proofAccepted, outcome: "accepted", challengeID: claimed.id, method: proof.method,
+                details: details.merging(["user": "unknown"]) { $1 })
             if startsAttempt { try await lockout.releaseAttempt(for: subject) }
             return try await completeSignUp(claimed, address: address, method: proof.method)
         }
-        var remaining: Int?
-        if claimed.verdict == .immediate {
-            if passed {
-                try await lockout.releaseAttempt(for: subject)
-            } else {
-                // The attempt that reaches the limit is answered like any wrong one, with
-                // nothing left; the block shows as 423 from the next attempt on. So every
-                // evaluated guess is one 401, and a refused one never is.
-                if case .counted(let left) = try await lockout.recordFailure(for: subject) { remaining = left } else { remaining = 0 }
-            }
-        } else if startsAttempt {
-            // The round's one attempt stays counted as failed, right or wrong: only a completed
-            // challenge forgives it (`recordSuccess`).
-            _ = try await lockout.recordFailure(for: subject)
-        }
         return try await record(
-            proof.method, passed: passed, extra: extraCategory, on: claimed, user: user, subject: subject, remaining: remaining)
+            JudgedProof(
+                method: proof.method, passed: passed, extra: extraCategory, details: details, user: user, subject: subject,
+                device: nil, burn: nil, claim: .claimed(startsAttempt: startsAttempt)),
+            on: claimed)
     }
 
-    /// Marks `method` as the proof this challenge is checking. One at a time: a round can then
+    private func logProof(_ method: AuthenticationMethod, passed: Bool?, on challengeID: String) {
+        let outcome = switch passed {
+        case true?: "accepted"
+        case false?: "rejected"
+        case nil: "replayed"
+        }
+        logger.debug("proof evaluated", metadata: ["challenge": "\(challengeID)", "method": "\(method.rawValue)", "outcome": "\(outcome)"])
+    }
+
+    /// Why `method` cannot be taken by the challenge as it is: closed, expired, another proof
+    /// being checked, or (deferred) its category already in the round.
+    private static func checkClaim(_ method: AuthenticationMethod, on challenge: ChallengeRecord, now: Date) throws {
+        guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+        guard now < challenge.expiresAt else { throw Problem.challengeClosed(.expired) }
+        guard challenge.pendingMethod == nil else { throw Problem.proofInProgress }
+        if challenge.verdict == .deferred, challenge.collectedCategories.contains(method.category) {
+            throw Problem.categoryAlreadyCollected(method.category)
+        }
+    }
+
+    /// Whether a proof on `challenge` begins an attempt: every proof under the immediate
+    /// verdict; under the deferred one only the first proof of a round (the round is the attempt).
+    private static func startsAttempt(on challenge: ChallengeRecord) -> Bool {
+        challenge.verdict == .immediate || (challenge.acceptedMethods + challenge.rejectedMethods).isEmpty
+    }
+
+    /// Marks `method` as the proof this challenge is checking and, when it begins an attempt,
+    /// reserves that attempt, in one write: counted before it is checked, so parallel guesses
+    /// (on other challenges) can never exceed the limit. One at a time: a round can then
     /// never take two guesses at one element, and of a right code sent many times at once one
     /// is checked while the others are refused unevaluated and uncounted.
+    /// - Returns: the claimed challenge, and whether an attempt was reserved.
     /// - Throws: 409 `sca.proof_in_progress`, `sca.category_already_collected` (deferred: the
-    ///   round holds that category already) or a closed challenge.
-    private func claim(_ method: AuthenticationMethod, on loaded: ChallengeRecord) async throws -> ChallengeRecord {
+    ///   round holds that category already) or a closed challenge; 423, 429 from the lockout
+    ///   (nothing is claimed then).
+    private func claim(
+        _ method: AuthenticationMethod, on loaded: ChallengeRecord, subject: LockoutSubject
+    ) async throws -> (ChallengeRecord, startsAttempt: Bool) {
         var challenge = loaded
         for _ in 0..<Self.maxUpdateRetries {
-            guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
-            guard runtime.now() < challenge.expiresAt else { throw Problem.challengeClosed(.expired) }
-            guard challenge.pendingMethod == nil else { throw Problem.proofInProgress }
-            if challenge.verdict == .deferred,
-                challenge.collectedCategories.contains(method.category)
-            {
-                throw Problem.categoryAlreadyCollected(method.category)
-            }
+            try Self.checkClaim(method, on: challenge, now: runtime.now())
+            let startsAttempt = Self.startsAttempt(on: challenge)
             var next = challenge
             next.pendingMethod = method
-            if try await store.updateChallenge(next, expectedVersion: challenge.version) {
+            let commit = ProofCommit(
+                challenge: next, expectedVersion: challenge.version,
+                lockout: startsAttempt ? lockout.change(for: subject, reserve: true, settlement: .keep) : nil)
+            switch try await store.commitProof(commit) {
+            case .committed:
                 next.version += 1
-                return next
+                return (next, startsAttempt)
+            case .refused(let reservation):
+                throw lockout.problem(for: reservation)
+            case .versionConflict, .signatureUsed:
+                challenge = try await load(challenge.id)
             }
-            challenge = try await load(challenge.id)
         }
         throw Problem.contention
     }
@@ -374,75 +400,175 @@ public struct ChallengeService: Sendable {
         }
     }
 
-    /// Adds one judged proof to the challenge, ends its claim, and decides. Compare-and-set,
-    /// so of many parallel proofs exactly one completes the challenge.
-    /// - Parameter remaining: immediate verdict, wrong proof: failures left (then it throws).
-    /// - Parameter extra: a category the proof proved (or, wrong, claimed) besides its method's.
-    private func record(
-        _ method: AuthenticationMethod, passed: Bool, extra: Category? = nil, on loaded: ChallengeRecord, user: UserRecord?,
-        subject: LockoutSubject, remaining: Int?
-    ) async throws -> ProofResponse {
+    /// Adds one judged proof to the challenge, ends its claim, settles its attempt and decides,
+    /// in one compare-and-set write with everything else the proof changes, so of many
+    /// parallel proofs exactly one completes the challenge, and a proof that loses the race
+    /// changes nothing before it is decided again on the challenge as it now is.
+    private func record(_ proof: JudgedProof, on loaded: ChallengeRecord) async throws -> ProofResponse {
         var challenge = loaded
         for _ in 0..<Self.maxUpdateRetries {
-            var next = challenge
-            if next.pendingMethod == method { next.pendingMethod = nil }
-            guard challenge.state == .pending, runtime.now() < challenge.expiresAt else {
-                if next != challenge { _ = try await store.updateChallenge(next, expectedVersion: challenge.version) }
-                if let remaining { throw Problem.proofRejected(remaining: remaining) }
-                throw Problem.challengeClosed(challenge.state == .pending ? .expired : challenge.state)
+            let step = try await decide(proof, on: challenge)
+            switch try await store.commitProof(step.commit) {
+            case .committed(let lockoutStep, let device, _):
+                return try await finish(proof, step, lockout: lockoutStep, device: device)
+            case .refused(let reservation):
+                throw lockout.problem(for: reservation)
+            case .signatureUsed:
+                // A valid signature seen before: only the device could make it. Not a guess:
+                // refused (once is once), and nothing of it counted.
+                await audit.record(
+                    .proofRejected, outcome: "replayed", userID: proof.user?.id, deviceID: proof.device?.id,
+                    challengeID: challenge.id, method: proof.method)
+                throw Problem.codeAlreadyUsed
+            case .versionConflict:
+                challenge = try await load(challenge.id)
             }
-            next.collect(method, passed: passed, extra: extra)
+        }
+        throw Problem.contention
+    }
+
+    /// What `proof` does to `challenge` as loaded: pure, except for signing the tokens of a
+    /// completing proof.
+    private func decide(_ proof: JudgedProof, on challenge: ChallengeRecord) async throws -> RecordStep {
+        let now = runtime.now()
+        var reserve = false
+        var startsAttempt = false
+        switch proof.claim {
+        case .claimed(let reserved):
+            startsAttempt = reserved
+        case .unclaimed:
+            try Self.checkClaim(proof.method, on: challenge, now: now)
+            startsAttempt = Self.startsAttempt(on: challenge)
+            reserve = startsAttempt
+        }
+        let user = proof.user
+        var events = [
+            audit.prepare(
+                proof.passed ? .proofAccepted : .proofRejected, outcome: proof.passed ? "accepted" : "rejected",
+                userID: user?.id, deviceID: proof.device?.id, challengeID: challenge.id, method: proof.method,
+                details: proof.details.merging(user == nil ? ["user": "unknown"] : [:]) { $1 })
+        ]
+        var next = challenge
+        if next.pendingMethod == proof.method { next.pendingMethod = nil }
+        // How an attempt that does not complete the challenge is settled. Immediate: a right
+        // proof gives it back, a wrong one keeps it as a failure. Deferred: the round's one
+        // attempt stays counted as failed, right or wrong: only a completed challenge forgives it.
+        let settlement: LockoutPlan.Settlement =
+            if challenge.verdict == .immediate { proof.passed ? .release : .failure } else { startsAttempt ? .failure : .keep }
+        let outcome: RecordStep.Outcome
+        var session: SessionOpening?
+        var tokens: TokenResponse?
+        var finalSettlement = settlement
+        if challenge.state != .pending || now >= challenge.expiresAt {
+            // Closed while the proof was checked: the attempt is settled, nothing is collected.
+            outcome = .closed(challenge.state == .pending ? .expired : challenge.state)
+        } else {
+            next.collect(proof.method, passed: proof.passed, extra: proof.extra)
             // A discoverable login belongs to the user its passkey named once it is proven.
-            if passed, next.isDiscoverable, let user { next.userID = user.id }
+            if proof.passed, next.isDiscoverable, let user { next.userID = user.id }
             let collected = next.collectedCategories
             let decided = collected.count >= next.requiredCategories
-            if !passed && next.verdict == .immediate {
-                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
-                    throw Problem.proofRejected(remaining: remaining ?? 0)
-                }
+            if !proof.passed && next.verdict == .immediate {
+                outcome = .rejected
             } else if decided && next.rejectedMethods.isEmpty, let user {
                 next.state = .completed
-                next.completedAt = runtime.now()
-                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
-                    try await lockout.recordSuccess(for: user)
-                    await riskEngine.completedWithSCA(next, userID: user.id)
-                    let issued = try await tokens.issue(for: next, userID: user.id)
-                    logger.debug("challenge completed", metadata: ["challenge": "\(next.id)"])
-                    await audit.record(
+                next.completedAt = now
+                finalSettlement = .success
+                let prepared = try await self.tokens.prepare(for: next, userID: user.id, user: user)
+                session = prepared.opening
+                tokens = prepared.response
+                events.append(prepared.audit)
+                events.append(
+                    audit.prepare(
                         .challengeCompleted, userID: user.id, deviceID: next.deviceID, challengeID: next.id,
-                        operation: next.operation,
-                        details: ["methods": next.acceptedMethods.map(\.rawValue).joined(separator: ",")])
-                    return ProofResponse(satisfiedCategories: next.acceptedCategories.sorted(), tokens: issued)
-                }
+                        operation: next.operation, details: ["methods": next.acceptedMethods.map(\.rawValue).joined(separator: ",")]))
+                outcome = .completed
             } else if decided {
                 // Deferred verdict: something was wrong. Discard what was collected and let the
                 // user try again on the same challenge, without saying which element failed:
                 // the round was counted once when it began, whatever it held.
                 next.discardRound()
-                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
-                    await audit.record(
-                        .challengeFailed, outcome: "failure", userID: user?.id, challengeID: next.id,
-                        operation: next.operation)
-                    throw Problem.authenticationFailed(remaining: try await lockout.remainingAttempts(for: subject))
-                }
+                events.append(
+                    audit.prepare(.challengeFailed, outcome: "failure", userID: user?.id, challengeID: next.id, operation: next.operation))
+                outcome = .failed
             } else {
-                if try await store.updateChallenge(next, expectedVersion: challenge.version) {
-                    // Deferred: rejected elements count as collected, so nothing is revealed yet.
-                    return ProofResponse(
-                        status: .partial, satisfiedCategories: collected.sorted(),
-                        remainingCategories: next.requiredCategories - collected.count)
+                outcome = .partial(collected: collected.sorted(), remaining: next.requiredCategories - collected.count)
+            }
+        }
+        // A failure answer tells the failures left, so the counters are read (and kept) even
+        // when nothing else changes them.
+        let needsLockout = reserve || finalSettlement != .keep || outcome == .failed
+        var device: DeviceChange?
+        if let signer = proof.device {
+            device = proof.passed
+                ? .success(deviceID: signer.id, now: now) : .failure(deviceID: signer.id, maximumFailures: verifier.maxDeviceFailures)
+        }
+        // A proof that claimed nothing is checked against the version it was decided on even
+        // when it changes nothing in the challenge (a second right signature for a method
+        // already accepted): an answer is never decided on a challenge that moved meanwhile.
+        let commit = ProofCommit(
+            challenge: next != challenge || proof.claim == .unclaimed ? next : nil, expectedVersion: challenge.version,
+            lockout: needsLockout ? lockout.change(for: proof.subject, reserve: reserve, settlement: finalSettlement) : nil,
+            signature: proof.burn.map { SignatureBurn(hash: $0, expiresAt: challenge.expiresAt, now: now) },
+            device: device, session: session, audit: events.map(\.draft))
+        return RecordStep(commit: commit, challenge: next, outcome: outcome, tokens: tokens, events: events)
+    }
+
+    /// After the commit: counters, announcements, best-effort follow-ups, and the answer.
+    private func finish(
+        _ proof: JudgedProof, _ step: RecordStep, lockout lockoutStep: LockoutStep?, device: DeviceRecord?
+    ) async throws -> ProofResponse {
+        audit.committed(step.events)
+        if let device, device.status == .blocked, proof.device?.status == .active {
+            // This failure blocked the device at its limit; the trail records that here.
+            await audit.record(
+                .deviceBlocked, outcome: "failure_limit", userID: proof.user?.id, deviceID: device.id,
+                challengeID: step.challenge.id, details: ["from": "active", "to": "blocked", "failCount": "\(device.failCount)"])
+        }
+        var remaining = 0
+        if case .applied(let failure, let left)? = lockoutStep {
+            remaining = left
+            if let failure, let now = step.commit.lockout?.plan.now {
+                await lockout.announce(failure, for: proof.subject, now: now)
+                // The attempt that reaches the limit is answered like any wrong one, with
+                // nothing left; the block shows as 423 from the next attempt on. So every
+                // evaluated guess is one 401, and a refused one never is.
+                if step.challenge.verdict == .immediate {
+                    if case .counted(let left) = failure { remaining = left } else { remaining = 0 }
                 }
             }
-            challenge = try await load(challenge.id)
         }
-        throw Problem.contention
+        switch step.outcome {
+        case .closed(let state):
+            if !proof.passed && step.challenge.verdict == .immediate { throw Problem.proofRejected(remaining: remaining) }
+            throw Problem.challengeClosed(state)
+        case .rejected:
+            throw Problem.proofRejected(remaining: remaining)
+        case .failed:
+            throw Problem.authenticationFailed(remaining: remaining)
+        case .completed:
+            guard let user = proof.user, let tokens = step.tokens else { throw Problem.contention }
+            await riskEngine.completedWithSCA(step.challenge, userID: user.id)
+            logger.debug("challenge completed", metadata: ["challenge": "\(step.challenge.id)"])
+            return ProofResponse(satisfiedCategories: step.challenge.acceptedCategories.sorted(), tokens: tokens)
+        case .partial(let collected, let left):
+            // Deferred: rejected elements count as collected, so nothing is revealed yet.
+            return ProofResponse(status: .partial, satisfiedCategories: collected, remainingCategories: left)
+        }
     }
 
     /// Loads a challenge, turning a pending one past its lifetime into `expired`.
     private func load(_ challengeID: String) async throws -> ChallengeRecord {
-        guard InputRules.isWellFormedID(challengeID, prefix: "ch"), var challenge = try await store.challenge(id: challengeID) else {
+        guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let challenge = try await store.challenge(id: challengeID) else {
             throw Problem.challengeNotFound
         }
+        return try await expireIfDue(challenge)
+    }
+
+    /// A pending challenge past its lifetime, turned `expired` (recorded once); any other as it is.
+    private func expireIfDue(_ loaded: ChallengeRecord) async throws -> ChallengeRecord {
+        let challengeID = loaded.id
+        var challenge = loaded
         if challenge.state == .pending && runtime.now() >= challenge.expiresAt {
             var expired = challenge
             expired.state = .expired

@@ -66,11 +66,9 @@ struct FactorVerifier: Sendable {
             return try await store.acceptTOTPStep(userID: user.id, step: step) ? .right : .replayed
         case .smsOTP, .emailOTP:
             return try await verifyDeliveredCode(proof, on: challenge)
-        case .deviceKey, .biometricKey:
-            guard let device else { return .wrong(device: nil) }
-            return try await verifySignature(proof, by: device, challenge: challenge)
-        case .passkey, .passkeyUserVerified:
-            return .wrong(device: nil)  // checked by PasskeyProofs, never here
+        case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
+            // Judged by `judgeSignature` (committed with the proof) and PasskeyProofs, never here.
+            return .wrong(device: nil)
         }
     }
 
@@ -87,24 +85,19 @@ struct FactorVerifier: Sendable {
 
     /// ECDSA P-256 over exactly the payload of openapi.yaml's `ProofRequest`: method, challenge,
     /// nonce, operation and transaction digest, so a signature is worth nothing for anything
-    /// else. A wrong signature counts against the device; a right one is accepted once.
-    private func verifySignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) async throws -> ProofEvaluation {
+    /// else. Pure: what it means for the store (a wrong one counts against the device, a right
+    /// one is burnt, accepted once) is committed with the proof (``SCAStore/commitProof(_:)``).
+    func judgeSignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) -> SignatureJudgement {
         let key = proof.method == .deviceKey ? device.possessionKey : device.biometryKey
-        guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return .wrong(device: nil) }
+        guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return .wrong }
         let payload = DeviceSignature.payload(
             method: proof.method, challengeID: challenge.id, nonce: challenge.nonce, operation: challenge.operation,
             transactionDigest: challenge.transactionDigest)
-        guard DeviceSignature.isValid(signature: signature, over: payload, publicKey: key) else {
-            return .wrong(device: try await store.recordDeviceFailure(id: device.id, maximumFailures: maxDeviceFailures))
-        }
+        guard DeviceSignature.isValid(signature: signature, over: payload, publicKey: key) else { return .wrong }
         // Burn by r, not by the whole signature: (r, s) and (r, n - s) are both valid, and a
         // replay must not pass by flipping s. A fresh signature has a fresh r.
         let burn = SHA256.hash(data: Array("\(challenge.id)|\(proof.method.rawValue)|".utf8) + signature.prefix(32))
-        guard try await store.markSignatureUsed(Array(burn), expiresAt: challenge.expiresAt, now: runtime.now()) else {
-            return .replayed  // a valid signature seen before: only the device could make it
-        }
-        try await store.recordDeviceSuccess(id: device.id, now: runtime.now())
-        return .right
+        return .right(burn: Array(burn))
     }
 
     /// Does the work a real check would, for a decoy challenge: a password hash for knowledge,

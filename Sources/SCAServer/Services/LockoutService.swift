@@ -60,6 +60,33 @@ struct LockoutService: Sendable {
             let policy = self.policy
             outcome = try await store.updateUnknownAddressLockout(key: key) { $0.recordFailure(policy: policy, now: now) }
         }
+        await announce(outcome, for: subject, now: now)
+        return outcome
+    }
+
+    /// The lockout steps of one proof, for the subject's counters inside the proof's single
+    /// transaction (``SCAStore/commitProof(_:)``).
+    /// - Parameter reserve: count the attempt first (it was not reserved when claimed).
+    func change(for subject: LockoutSubject, reserve: Bool, settlement: LockoutPlan.Settlement) -> LockoutChange {
+        let key: LockoutChange.Subject = switch subject {
+        case .user(let user): .user(id: user.id)
+        case .unknownAddress(let key): .unknownAddress(key: key)
+        }
+        return LockoutChange(subject: key, plan: LockoutPlan(reserve: reserve, settlement: settlement, policy: policy, now: runtime.now()))
+    }
+
+    /// The answer to a reservation the store refused.
+    func problem(for refused: AttemptReservation) -> Problem {
+        switch refused {
+        case .granted: Problem.contention  // never refused
+        case .locked(let until): Problem.userLocked(until: until, now: runtime.now())
+        case .saturated: Problem.attemptsInProgress
+        }
+    }
+
+    /// Announces what a failure did, once it is committed: the call that started a block logs
+    /// it, records it in the trail and alerts the user.
+    func announce(_ outcome: FailureOutcome, for subject: LockoutSubject, now: Date) async {
         let user: UserRecord? = switch subject {
         case .user(let user): user
         case .unknownAddress: nil
@@ -91,7 +118,6 @@ struct LockoutService: Sendable {
                     + "Contact us to unblock it.")
             }
         }
-        return outcome
     }
 
     /// Failures left before the next block, as an answer tells them (none while blocked).

@@ -21,6 +21,19 @@ public struct TokenService: Sendable {
 
     /// Opens a session for a completed challenge and signs its first tokens.
     func issue(for challenge: ChallengeRecord, userID: String) async throws -> TokenResponse {
+        let prepared = try await prepare(for: challenge, userID: userID)
+        try await store.createSession(prepared.opening.session, refreshToken: prepared.opening.refreshToken)
+        await audit.record(
+            .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: prepared.opening.session.id,
+            operation: challenge.operation, details: prepared.auditDetails)
+        return prepared.response
+    }
+
+    /// The session a completed challenge opens and its first tokens, signed but not yet valid:
+    /// the caller stores the session (with the challenge's completion, ``SCAStore/commitProof(_:)``)
+    /// and appends ``PreparedTokens/audit`` with it, or throws the tokens away.
+    /// - Parameter user: the user as the caller read it in this request, when it did.
+    func prepare(for challenge: ChallengeRecord, userID: String, user: UserRecord? = nil) async throws -> PreparedTokens {
         let now = runtime.now()
         let session = SessionRecord(
             id: runtime.makeID(prefix: "ses"), userID: userID, operation: challenge.operation,
@@ -34,12 +47,13 @@ public struct TokenService: Sendable {
                 tokenHash: Self.hash(token), sessionID: session.id, issuedAt: now,
                 expiresAt: now.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime)))
         }
-        try await store.createSession(session, refreshToken: refreshRecord)
-        let response = try await tokens(for: session, challenge: challenge, refreshToken: refreshToken, now: now)
-        await audit.record(
-            .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: session.id,
-            operation: challenge.operation, details: ["refreshToken": refreshToken == nil ? "no" : "yes"])
-        return response
+        let response = try await tokens(for: session, challenge: challenge, refreshToken: refreshToken, now: now, user: user)
+        let details = ["refreshToken": refreshToken == nil ? "no" : "yes"]
+        return PreparedTokens(
+            opening: SessionOpening(session: session, refreshToken: refreshRecord), response: response, auditDetails: details,
+            audit: audit.prepare(
+                .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: session.id,
+                operation: challenge.operation, details: details))
     }
 
     /// Uses a refresh token once and returns a new access token and refresh token.
@@ -192,13 +206,14 @@ public struct TokenService: Sendable {
         return false
     }
 
+    /// - Parameter loaded: the user as just read by the caller (a proof's), so it is not read again.
     private func tokens(
-        for session: SessionRecord, challenge: ChallengeRecord, refreshToken: String?, now: Date
+        for session: SessionRecord, challenge: ChallengeRecord, refreshToken: String?, now: Date, user loaded: UserRecord? = nil
     ) async throws -> TokenResponse {
         // JWT times are whole seconds; truncate so `iat`/`exp` round-trip exactly.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         // Read at every signing, refreshes included, so a role change shows at the next token.
-        let user = try await store.user(id: session.userID)
+        let user = if let loaded, loaded.id == session.userID { loaded } else { try await store.user(id: session.userID) }
         let roles = RolePermissions.normalized(user?.roles ?? [])
         var claims = AccessTokenClaims(
             iss: IssuerClaim(value: configuration.issuer), sub: SubjectClaim(value: session.userID),

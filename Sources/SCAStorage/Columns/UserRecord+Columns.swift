@@ -17,6 +17,7 @@ extension UserRecord: ColumnDecodable {
             lockout: try LockoutState(columns: columns),
             profile: try columns.optionalJSON("profile_json") ?? UserProfile()
         )
+        activePasskeys = try columns.value("active_passkeys")
     }
 }
 

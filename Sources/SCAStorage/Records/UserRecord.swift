@@ -19,6 +19,10 @@ public struct UserRecord: Sendable, Equatable {
     public var lockout: LockoutState
     /// Name and custom attributes (v3-signup, issue 17).
     public var profile: UserProfile
+    /// How many of the user's passkeys are active (v3-proof-path, issue 14): kept by the
+    /// passkey operations, so a challenge knows whether to offer one without another read.
+    /// Read-only here: creating or updating a user never writes it.
+    public var activePasskeys = 0
 
     public init(
         id: String, email: String, phone: String? = nil, passwordHash: String? = nil,

@@ -43,10 +43,10 @@ struct PasskeyProofs: Sendable {
         configuration.relyingParty != nil && configuration.policy(for: .login).methods.contains(.passkey)
     }
 
-    /// Whether the user has a passkey a challenge can offer (active; a suspect one is not).
-    func hasUsablePasskey(userID: String) async throws -> Bool {
-        guard configuration.relyingParty != nil else { return false }
-        return try await store.passkeys(userID: userID).contains { $0.status == .active }
+    /// Whether the user has a passkey a challenge can offer (active; a suspect one is not),
+    /// from the count kept on the user's row: no read of its own.
+    func hasUsablePasskey(_ user: UserRecord) -> Bool {
+        configuration.relyingParty != nil && user.activePasskeys > 0
     }
 
     /// A discoverable challenge demands user verification: its one proof must prove two categories.

@@ -1,0 +1,24 @@
+import SCACore
+
+/// The answer to ``SCAStore/commitProof(_:)``. Only `.committed` changed anything.
+public enum ProofCommitResult: Sendable, Equatable {
+    /// Everything was applied. `lockout`: what the plan did (nil without one); `device`: the
+    /// device after the change (nil without one, or when there is no such device); `audit`:
+    /// the entries as stored.
+    case committed(lockout: LockoutStep?, device: DeviceRecord?, audit: [AuditEntry])
+    /// The lockout plan refused the attempt (blocked, or the allowance is taken).
+    case refused(AttemptReservation)
+    /// Another update of the challenge came first.
+    case versionConflict
+    /// The signature was burnt before: a replay, or the loser of a race with the same one.
+    case signatureUsed
+}
+
+/// Thrown inside a backend's proof transaction to roll it back with the answer it carries.
+public struct ProofCommitRefusal: Error, Sendable {
+    public let result: ProofCommitResult
+
+    public init(_ result: ProofCommitResult) {
+        self.result = result
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SCACore
+
+/// Everything one proof changes, decided by pure code before the store is asked, and applied by
+/// ``SCAStore/commitProof(_:)`` in one write transaction: all of it or (when a check inside the
+/// transaction fails) none of it.
+///
+/// The checks, in order: the lockout plan may refuse the attempt (blocked, allowance taken),
+/// the challenge must still have `expectedVersion` (compare-and-set), and a signature to burn
+/// must not have been burnt before.
+public struct ProofCommit: Sendable, Equatable {
+    /// The challenge as the proof leaves it, stored with version `expectedVersion + 1`; nil when
+    /// the challenge is not changed (a late answer on a challenge closed meanwhile).
+    public var challenge: ChallengeRecord?
+    public var expectedVersion: Int
+    /// Whose attempt counters to change, and how.
+    public var lockout: LockoutChange?
+    /// A device signature to burn (``SCAStore/markSignatureUsed(_:expiresAt:now:)`` in the same
+    /// transaction): the commit is refused when it was seen before.
+    public var signature: SignatureBurn?
+    /// What the proof does to the signing device.
+    public var device: DeviceChange?
+    /// The session a completing proof opens (``SCAStore/createSession(_:refreshToken:)``).
+    public var session: SessionOpening?
+    /// Entries appended to the audit trail, in this order, linked like every other append.
+    public var audit: [AuditEntryDraft]
+
+    public init(
+        challenge: ChallengeRecord?, expectedVersion: Int, lockout: LockoutChange? = nil, signature: SignatureBurn? = nil,
+        device: DeviceChange? = nil, session: SessionOpening? = nil, audit: [AuditEntryDraft] = []
+    ) {
+        self.challenge = challenge
+        self.expectedVersion = expectedVersion
+        self.lockout = lockout
+        self.signature = signature
+        self.device = device
+        self.session = session
+        self.audit = audit
+    }
+}
+
+/// The attempt counters one proof changes: a user's, or an unknown address's
+/// (``SCAStore/updateUnknownAddressLockout(key:_:)``'s row, created on first change).
+public struct LockoutChange: Sendable, Equatable {
+    public enum Subject: Sendable, Equatable {
+        case user(id: String)
+        case unknownAddress(key: String)
+    }
+
+    public var subject: Subject
+    public var plan: LockoutPlan
+
+    public init(subject: Subject, plan: LockoutPlan) {
+        self.subject = subject
+        self.plan = plan
+    }
+}
+
+/// A device signature burnt by a hash the caller chooses, remembered until `expiresAt`.
+public struct SignatureBurn: Sendable, Equatable {
+    public var hash: [UInt8]
+    public var expiresAt: Date
+    public var now: Date
+
+    public init(hash: [UInt8], expiresAt: Date, now: Date) {
+        self.hash = hash
+        self.expiresAt = expiresAt
+        self.now = now
+    }
+}
+
+/// What a judged device signature does to its device.
+public enum DeviceChange: Sendable, Equatable {
+    /// ``SCAStore/recordDeviceSuccess(id:now:)``.
+    case success(deviceID: String, now: Date)
+    /// ``SCAStore/recordDeviceFailure(id:maximumFailures:)``.
+    case failure(deviceID: String, maximumFailures: Int)
+}
+
+/// A session and its first refresh token (none for a one-shot operation).
+public struct SessionOpening: Sendable, Equatable {
+    public var session: SessionRecord
+    public var refreshToken: RefreshTokenRecord?
+
+    public init(session: SessionRecord, refreshToken: RefreshTokenRecord?) {
+        self.session = session
+        self.refreshToken = refreshToken
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+// One proof, one transaction: the lockout plan, the challenge's compare-and-set, the signature
+// burn, the device's outcome and the audit entries commit together or not at all. Locks are
+// taken in the order every other transaction takes them (the subject's row, the challenge's,
+// the device's, then the audit advisory lock last), so proofs from any instance neither
+// deadlock with each other nor with single operations, and the audit lock is held only for
+// the appends at the end.
+extension PostgresStore {
+    public func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
+        let columns = try commit.challenge.map(ChallengeColumns.init)
+        do {
+            return try await transaction { [self] connection in
+                var step: LockoutStep?
+                if let change = commit.lockout {
+                    let applied = try await applyLockout(change, connection)
+                    if case .refused(let reservation) = applied { throw ProofCommitRefusal(.refused(reservation)) }
+                    step = applied
+                }
+                if let challenge = commit.challenge, let columns {
+                    guard try await updateChallenge(challenge, columns: columns, expectedVersion: commit.expectedVersion, connection) else {
+                        throw ProofCommitRefusal(.versionConflict)
+                    }
+                }
+                if let burn = commit.signature {
+                    guard try await markSignatureUsed(burn.hash, expiresAt: burn.expiresAt, now: burn.now, connection) else {
+                        throw ProofCommitRefusal(.signatureUsed)
+                    }
+                }
+                var device: DeviceRecord?
+                switch commit.device {
+                case .success(let id, let now)?:
+                    try await recordDeviceSuccess(id: id, now: now, connection)
+                case .failure(let id, let maximumFailures)?:
+                    device = try await recordDeviceFailure(id: id, maximumFailures: maximumFailures, connection)
+                case nil:
+                    break
+                }
+                if let opening = commit.session {
+                    try await createSession(opening.session, refreshToken: opening.refreshToken, connection)
+                }
+                var entries: [AuditEntry] = []
+                for draft in commit.audit { entries.append(try await appendAuditEntry(draft, connection)) }
+                return .committed(lockout: step, device: device, audit: entries)
+            }
+        } catch let refusal as ProofCommitRefusal {
+            return refusal.result
+        }
+    }
+
+    /// One pooled connection for the three rows.
+    public func proofContext(challengeID: String) async throws -> ProofContext? {
+        try await leased { [self] connection in
+            guard let challenge = try await connection.rows("SELECT * FROM challenges WHERE id = \(challengeID)", logger: logger)
+                .first.map(ChallengeRecord.init(row:))
+            else { return nil }
+            var user: UserRecord?
+            if let id = challenge.userID {
+                user = try await connection.rows("SELECT * FROM users WHERE id = \(id)", logger: logger).first.map(UserRecord.init(row:))
+            }
+            var device: DeviceRecord?
+            if let id = challenge.deviceID {
+                device = try await connection.rows("SELECT * FROM devices WHERE id = \(id)", logger: logger).first.map(DeviceRecord.init(row:))
+            }
+            return ProofContext(challenge: challenge, user: user, device: device)
+        }
+    }
+
+    /// Locks the subject's counters, applies the plan and writes them back if it changed them.
+    private func applyLockout(_ change: LockoutChange, _ connection: PostgresConnection) async throws -> LockoutStep {
+        switch change.subject {
+        case .user(let id):
+            var lockout = try await lockedLockout(connection, userID: id)
+            let before = lockout
+            let step = lockout.apply(change.plan)
+            if lockout != before { try await save(lockout, connection, userID: id) }
+            return step
+        case .unknownAddress(let key):
+            var lockout = try await lockedUnknownAddressLockout(connection, key: key)
+            let before = lockout
+            let step = lockout.apply(change.plan)
+            if lockout != before { try await saveUnknownAddressLockout(lockout, connection, key: key) }
+            return step
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+// One proof, one write transaction: the lockout plan, the challenge's compare-and-set, the
+// signature burn, the device's outcome and the audit entries commit together or not at all.
+// GRDB's single writer (`BEGIN IMMEDIATE` across processes) runs proofs, and the audit
+// appends inside them, one after another, so counters are counted in turn and the chain
+// never forks.
+extension SQLiteStore {
+    public func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
+        // Encoded before entering the write transaction, so the writer is held no longer than needed.
+        let columns = try commit.challenge.map(ChallengeColumns.arguments)
+        do {
+            return try await writer.write { db in
+                var step: LockoutStep?
+                if let change = commit.lockout {
+                    let applied = try Self.applyLockout(change, db)
+                    if case .refused(let reservation) = applied { throw ProofCommitRefusal(.refused(reservation)) }
+                    step = applied
+                }
+                if let challenge = commit.challenge, let columns {
+                    guard try Self.updateChallenge(id: challenge.id, columns: columns, expectedVersion: commit.expectedVersion, db) else {
+                        throw ProofCommitRefusal(.versionConflict)
+                    }
+                }
+                if let burn = commit.signature {
+                    guard try Self.markSignatureUsed(burn.hash, expiresAt: burn.expiresAt, now: burn.now, db) else {
+                        throw ProofCommitRefusal(.signatureUsed)
+                    }
+                }
+                var device: DeviceRecord?
+                switch commit.device {
+                case .success(let id, let now)?:
+                    try Self.recordDeviceSuccess(id: id, now: now, db)
+                case .failure(let id, let maximumFailures)?:
+                    device = try Self.recordDeviceFailure(id: id, maximumFailures: maximumFailures, db)
+                case nil:
+                    break
+                }
+                if let opening = commit.session {
+                    try Self.createSession(opening.session, refreshToken: opening.refreshToken, db)
+                }
+                let entries = try commit.audit.map { try Self.appendAuditEntry($0, db) }
+                return .committed(lockout: step, device: device, audit: entries)
+            }
+        } catch let refusal as ProofCommitRefusal {
+            return refusal.result
+        }
+    }
+
+    /// One read transaction: the three rows as of one moment.
+    public func proofContext(challengeID: String) async throws -> ProofContext? {
+        try await writer.read { db in
+            guard let challenge = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?"), arguments: [challengeID])
+                .map(ChallengeRecord.init(row:))
+            else { return nil }
+            let user = try challenge.userID.flatMap { id in
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(UserRecord.init(row:))
+            }
+            let device = try challenge.deviceID.flatMap { try Self.device(db, id: $0) }
+            return ProofContext(challenge: challenge, user: user, device: device)
+        }
+    }
+
+    /// Reads the subject's counters, applies the plan and writes them back if it changed them.
+    private static func applyLockout(_ change: LockoutChange, _ db: Database) throws -> LockoutStep {
+        switch change.subject {
+        case .user(let id):
+            var lockout = try lockout(db, userID: id)
+            let before = lockout
+            let step = lockout.apply(change.plan)
+            if lockout != before { try save(lockout, db, userID: id) }
+            return step
+        case .unknownAddress(let key):
+            var lockout = try unknownAddressLockout(db, key: key)
+            let before = lockout
+            let step = lockout.apply(change.plan)
+            if lockout != before { try saveUnknownAddressLockout(lockout, db, key: key) }
+            return step
+        }
+    }
+}

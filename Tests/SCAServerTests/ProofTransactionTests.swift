@@ -1,0 +1,73 @@
+import Foundation
+import SCACore
+import SCAStorageSQLite
+import Synchronization
+import Testing
+
+/// Issue 14: a proof is one write transaction in the store (the claim, the attempt, the burnt
+/// signature, the device, the session, the audit entries together), counted on a real server
+/// over a real SQLite file by tracing the statements the store runs.
+@Suite("Proof transactions")
+struct ProofTransactionTests {
+    @Test("device-signed cold start: each proof is one write transaction; opening the challenge reads no passkeys")
+    func coldStartTransactions() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-txn-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = StatementLog()
+        let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path) { log.append($0) }
+        try await TestServer(store: store).run { api in
+            let userID = try await api.createUser("txn@example.com")
+            var device = TestDevice()
+            try await api.activate(&device, userID: userID)
+            log.reset()
+            let created = try await api.startChallenge(.login, userID: userID, device: device)
+            #expect(created.status == 201)
+            let challenge = try created.decode(ChallengeResponse.self)
+            let creation = log.reset()
+            #expect(!creation.statements.contains { $0.contains("FROM passkeys") }, "the user row says whether to offer one")
+            // The challenge and its audit entry.
+            #expect(creation.writes == 2)
+
+            let partial = try await api.prove(challenge.challengeId, try device.proof(.deviceKey, for: challenge))
+            #expect(try partial.decode(ProofResponse.self).status == .partial)
+            let first = log.reset()
+            #expect(first.writes == 1, "claim, attempt, burn, device, audit entry: one commit")
+            #expect(first.reads == 1, "the challenge, its user and its device together")
+
+            let complete = try await api.prove(challenge.challengeId, try device.proof(.biometricKey, for: challenge))
+            #expect(try complete.decode(ProofResponse.self).status == .complete)
+            let second = log.reset()
+            #expect(second.writes == 1, "and the completion with its session and three audit entries")
+            #expect(second.reads == 1, "the tokens' claims come from the user read with the challenge")
+            print("proof transactions: creation \(creation.writes) writes \(creation.reads) reads; proofs \(first.writes)+\(second.writes) writes, \(first.reads)+\(second.reads) reads")
+
+            let entries = try await api.services.store.auditEntries(after: 0, limit: 100).map(\.draft.event)
+            #expect(Array(entries.suffix(5)) == ["challenge.created", "proof.accepted", "proof.accepted", "token.issued", "challenge.completed"])
+        }
+    }
+}
+
+/// The statements a store ran since the last `reset`.
+private final class StatementLog: Sendable {
+    struct Counts {
+        var statements: [String]
+        /// Write transactions (GRDB opens them `BEGIN IMMEDIATE`).
+        var writes: Int { statements.filter { $0.hasPrefix("BEGIN IMMEDIATE") }.count }
+        /// Read transactions (a pool's snapshot reads).
+        var reads: Int { statements.filter { $0.hasPrefix("BEGIN DEFERRED") }.count }
+    }
+
+    private let statements = Mutex<[String]>([])
+
+    func append(_ statement: String) {
+        statements.withLock { $0.append(statement) }
+    }
+
+    @discardableResult
+    func reset() -> Counts {
+        Counts(statements: statements.withLock { statements in
+            defer { statements = [] }
+            return statements
+        })
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import SCACore
+import SCAStorage
+import Testing
+
+// One proof, one write transaction (issue 14): `commitProof` applies all of a proof or none.
+extension StoreConformance {
+    func proofPlan(reserve: Bool, _ settlement: LockoutPlan.Settlement, now: Date? = nil) -> LockoutPlan {
+        LockoutPlan(reserve: reserve, settlement: settlement, policy: LockoutPolicy(maxFailedAttempts: 5), now: now ?? t0)
+    }
+
+    /// A challenge claimed, a device signature burnt, the device's success, a session and two
+    /// audit entries: all stored by one commit, linked after the entries appended before.
+    func proofCommitAppliesEverything() async throws {
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        try await store.insertChallenge(makeChallenge())
+        let before = try await store.appendAuditEntry(makeAuditDraft("challenge.created", at: t0))
+        var next = makeChallenge()
+        next.acceptedMethods = [.deviceKey]
+        next.state = .completed
+        next.completedAt = t0 + 2
+        let session = makeSession()
+        let result = try await store.commitProof(
+            ProofCommit(
+                challenge: next, expectedVersion: 0, lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .success)),
+                signature: SignatureBurn(hash: [7, 7], expiresAt: t0 + 300, now: t0), device: .success(deviceID: "d1", now: t0 + 2),
+                session: SessionOpening(session: session, refreshToken: nil),
+                audit: [makeAuditDraft("proof.accepted", at: t0 + 2), makeAuditDraft("challenge.completed", at: t0 + 2)]))
+        guard case .committed(let step, let device, let entries) = result else {
+            Issue.record("not committed: \(result)")
+            return
+        }
+        #expect(step == .applied(failure: nil, remaining: 5))
+        #expect(device == nil, "a success hands no device back")
+        #expect(entries.map(\.sequence) == [2, 3])
+        #expect(entries.first?.prevHash == before.hash)
+        #expect(AuditChainVerifier.verify(try await store.auditEntries(after: 0, limit: 10)) == nil)
+
+        var stored = next
+        stored.version = 1
+        #expect(try await store.challenge(id: "c1") == stored)
+        #expect(try await store.session(id: "s1") == session)
+        #expect(try await store.device(id: "d1")?.lastUsedAt == t0 + 2)
+        #expect(try await store.markSignatureUsed([7, 7], expiresAt: t0 + 300, now: t0) == false, "burnt by the commit")
+        #expect(try await store.user(id: "u1")?.lockout == LockoutState())
+    }
+
+    /// A lost compare-and-set, a refused reservation or a signature seen before: nothing of the
+    /// commit is applied (no counter, no burn, no device change, no session, no audit entry).
+    func proofCommitAppliesNothingWhenRefused() async throws {
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        try await store.insertChallenge(makeChallenge())
+        #expect(try await store.updateChallenge(makeChallenge(), expectedVersion: 0))  // now at version 1
+        var next = makeChallenge()
+        next.failedAttempts = 1
+        func commit(version: Int, plan: LockoutPlan, burn: [UInt8]) -> ProofCommit {
+            ProofCommit(
+                challenge: next, expectedVersion: version, lockout: LockoutChange(subject: .user(id: "u1"), plan: plan),
+                signature: SignatureBurn(hash: burn, expiresAt: t0 + 300, now: t0),
+                device: .failure(deviceID: "d1", maximumFailures: 3),
+                session: SessionOpening(session: makeSession(), refreshToken: nil),
+                audit: [makeAuditDraft("proof.rejected", at: t0)])
+        }
+        #expect(try await store.commitProof(commit(version: 0, plan: proofPlan(reserve: true, .failure), burn: [1])) == .versionConflict)
+
+        #expect(try await store.markSignatureUsed([2], expiresAt: t0 + 300, now: t0))
+        #expect(try await store.commitProof(commit(version: 1, plan: proofPlan(reserve: true, .failure), burn: [2])) == .signatureUsed)
+
+        for _ in 0..<5 { _ = try await store.reserveAttempt(userID: "u1", policy: LockoutPolicy(maxFailedAttempts: 5), now: t0) }
+        #expect(try await store.commitProof(commit(version: 1, plan: proofPlan(reserve: true, .failure), burn: [3])) == .refused(.saturated))
+
+        #expect(try await store.challenge(id: "c1")?.version == 1)
+        #expect(try await store.challenge(id: "c1")?.failedAttempts == 0)
+        #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 5, "only the five reservations made directly")
+        #expect(try await store.device(id: "d1")?.failCount == 0)
+        #expect(try await store.session(id: "s1") == nil)
+        #expect(try await store.auditEntries(after: 0, limit: 10).isEmpty)
+        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 300, now: t0), "not burnt by the lost commit")
+        #expect(try await store.markSignatureUsed([3], expiresAt: t0 + 300, now: t0), "not burnt by the refused commit")
+    }
+
+    /// Twenty wrong proofs at once for one user, each on a challenge of its own (reserve and
+    /// fail in one commit): exactly the allowance is counted, the fifth starts the block, the
+    /// others are refused with nothing applied, and each counted one appended its entry once.
+    func parallelFailedProofsRespectTheLimit() async throws {
+        try await store.createUser(makeUser())
+        for index in 0..<20 { try await store.insertChallenge(makeChallenge("c\(index)")) }
+        let store = self.store
+        let plan = proofPlan(reserve: true, .failure)
+        let counter = Counter()
+        let results = try await inParallel(20) { () -> ProofCommitResult in
+            let index = await counter.next()
+            var next = ChallengeRecord(
+                id: "c\(index)", userID: "u1", operation: .login, verdict: .immediate, requiredCategories: 2,
+                methods: [.password, .totp], nonce: "nonce-c\(index)", createdAt: StoreConformance.t0,
+                expiresAt: StoreConformance.t0 + 300)
+            next.failedAttempts = 1
+            return try await store.commitProof(
+                ProofCommit(
+                    challenge: next, expectedVersion: 0, lockout: LockoutChange(subject: .user(id: "u1"), plan: plan),
+                    audit: [AuditEntryDraft(time: StoreConformance.t0, event: "proof.rejected", actor: "client", challengeID: "c\(index)", outcome: "rejected")]))
+        }
+        let committed = results.compactMap { result -> LockoutStep? in
+            if case .committed(let step?, _, _) = result { return step }
+            return nil
+        }
+        #expect(committed.count == 5)
+        #expect(committed.filter { if case .applied(.temporarilyBlocked?, _) = $0 { true } else { false } }.count == 1)
+        #expect(results.filter { $0 == .refused(.locked(until: t0 + 900)) }.count == 15)
+        let lockout = try #require(try await store.user(id: "u1")?.lockout)
+        #expect(lockout.lockedUntil == t0 + 900 && lockout.temporaryBlocks == 1 && lockout.failedAttempts == 0)
+        let entries = try await store.auditEntries(after: 0, limit: 100)
+        #expect(entries.count == 5)
+        #expect(AuditChainVerifier.verify(entries) == nil)
+        var failed = 0
+        for index in 0..<20 { failed += try await store.challenge(id: "c\(index)")?.failedAttempts ?? 0 }
+        #expect(failed == 5, "a refused proof changed no challenge")
+    }
+
+    /// Twenty proofs at once on one challenge, all from the same version: one lands, with its
+    /// lockout change and audit entry once; the others change nothing.
+    func parallelProofsOnOneChallengeCommitOnce() async throws {
+        try await store.createUser(makeUser())
+        try await store.insertChallenge(makeChallenge())
+        let store = self.store
+        var next = makeChallenge()
+        next.state = .completed
+        next.acceptedMethods = [.password, .totp]
+        let commit = ProofCommit(
+            challenge: next, expectedVersion: 0,
+            lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .release)),
+            audit: [makeAuditDraft("challenge.completed", at: t0)])
+        let results = try await inParallel(20) { try await store.commitProof(commit) }
+        #expect(results.filter { if case .committed = $0 { true } else { false } }.count == 1)
+        #expect(results.filter { $0 == .versionConflict }.count == 19)
+        #expect(try await store.auditEntries(after: 0, limit: 100).count == 1)
+        #expect(try await store.challenge(id: "c1")?.version == 1)
+        #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 0)
+    }
+
+    /// An unknown address's counters are changed by a commit as by `updateUnknownAddressLockout`;
+    /// a commit with no challenge change still reads them (failures left) and appends its entry.
+    func proofCommitCountsUnknownAddresses() async throws {
+        let change = LockoutChange(subject: .unknownAddress(key: "k1"), plan: proofPlan(reserve: true, .failure))
+        let first = try await store.commitProof(ProofCommit(challenge: nil, expectedVersion: 0, lockout: change))
+        #expect(first == .committed(lockout: .applied(failure: .counted(remaining: 4), remaining: 4), device: nil, audit: []))
+        let read = LockoutChange(subject: .unknownAddress(key: "k1"), plan: proofPlan(reserve: false, .keep))
+        let second = try await store.commitProof(
+            ProofCommit(challenge: nil, expectedVersion: 0, lockout: read, audit: [makeAuditDraft("challenge.failed", at: t0)]))
+        guard case .committed(.applied(nil, 4)?, nil, let entries) = second else {
+            Issue.record("unexpected: \(second)")
+            return
+        }
+        #expect(entries.count == 1)
+        #expect(try await store.updateUnknownAddressLockout(key: "k1") { $0 }.failedAttempts == 1)
+    }
+
+    /// A wrong signature counts against its device in the commit, which hands the device back.
+    func proofCommitCountsDeviceFailures() async throws {
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        for expected in [DeviceStatus.active, .active, .blocked] {
+            let result = try await store.commitProof(
+                ProofCommit(challenge: nil, expectedVersion: 0, device: .failure(deviceID: "d1", maximumFailures: 3)))
+            guard case .committed(nil, let device?, []) = result else {
+                Issue.record("unexpected: \(result)")
+                return
+            }
+            #expect(device.status == expected)
+        }
+        #expect(try await store.device(id: "d1")?.failCount == 3)
+    }
+
+    /// The user's row counts its active passkeys (v3-proof-path), kept by registration,
+    /// suspicion and deletion, so a challenge needs no read of the passkeys to offer one.
+    func activePasskeysAreCountedOnTheUser() async throws {
+        try await store.createUser(makeUser())
+        #expect(try await store.user(id: "u1")?.activePasskeys == 0)
+        for (id, credential) in [("pk1", UInt8(1)), ("pk2", 2)] {
+            let passkey = makePasskey(id, credential: credential)
+            #expect(try await store.registerPasskey(passkey, maximumPerUser: 5) == .registered(passkey))
+        }
+        #expect(try await store.user(id: "u1")?.activePasskeys == 2)
+        #expect(try await store.user(email: "alice@example.com")?.activePasskeys == 2)
+        _ = try await store.markPasskeySuspect(id: "pk1")
+        #expect(try await store.user(id: "u1")?.activePasskeys == 1, "a suspect passkey is not offered")
+        #expect(try await store.deletePasskey(id: "pk1"))
+        #expect(try await store.user(id: "u1")?.activePasskeys == 1)
+        #expect(try await store.deletePasskey(id: "pk2"))
+        #expect(try await store.user(id: "u1")?.activePasskeys == 0)
+        #expect(try await store.deletePasskey(id: "pk2") == false)
+    }
+}
+
+extension StoreConformance {
+    /// The challenge, its user and its device in one read; nil parts for what it does not name.
+    func proofContextReadsChallengeUserAndDevice() async throws {
+        #expect(try await store.proofContext(challengeID: "c1") == nil)
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        var named = makeChallenge()
+        named.deviceID = "d1"
+        try await store.insertChallenge(named)
+        try await store.insertChallenge(makeChallenge("c2", userID: nil))
+        let context = try #require(try await store.proofContext(challengeID: "c1"))
+        #expect(context.challenge == named)
+        #expect(context.user == (try await store.user(id: "u1")))
+        #expect(context.device == (try await store.device(id: "d1")))
+        let decoy = try #require(try await store.proofContext(challengeID: "c2"))
+        #expect(decoy.user == nil && decoy.device == nil)
+    }
+}
+
+/// Hands out 0, 1, 2, … to parallel tasks.
+private actor Counter {
+    private var value = 0
+
+    func next() -> Int {
+        defer { value += 1 }
+        return value
+    }
+}
