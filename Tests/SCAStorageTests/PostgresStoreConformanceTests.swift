@@ -155,4 +155,8 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
     }
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
+    // Compare-and-set on a user (issue 17, signup-finish).
+    @Test func userPreconditionIsACompareAndSet() async throws {
+        try await check { try await $0.userPreconditionIsACompareAndSet() }
+    }
 }

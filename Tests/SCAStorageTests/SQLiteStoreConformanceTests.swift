@@ -153,6 +153,10 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
     }
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
+    // Compare-and-set on a user (issue 17, signup-finish).
+    @Test func userPreconditionIsACompareAndSet() async throws {
+        try await check { try await $0.userPreconditionIsACompareAndSet() }
+    }
 }
 
 /// Creates a directory that exists for the duration of `body` only.
