@@ -123,6 +123,22 @@ struct HostedSignUpTests {
         }
     }
 
+    @Test("after 'New here?' ran out of time, a plain sign-in from the e-mail page shows every factor again")
+    func plainSignInAfterSignUp() async throws {
+        try await TestServer { $0.signUp.mode = .email }.run { api in
+            let partner = try await PartnerFixture.make(api)
+            _ = try await api.createUser("known@example.com", emailCodes: true)
+            let browser = PageBrowser(api: api)
+            _ = try await Self.toCodePage(browser, partner, email: "known@example.com", challenge: PartnerFixture.pkce().challenge)
+            api.clock.advance(by: TimeInterval(api.services.configuration.challengeLifetime + 1))
+            let again = try await browser.get("/signin")
+            #expect(again.text.contains("took too long"))
+            try await browser.submit(again, action: "/signin/email", ["email": "known@example.com"])
+            let factors = try await browser.get("/signin")
+            #expect(Self.proofMethods(factors).contains("password"), "not the sign-up's e-mail code only")
+        }
+    }
+
     @Test("no oracle: a known, a new and a refused address get the same answers and the same code page")
     func sameAnswers() async throws {
         try await TestServer {

@@ -75,6 +75,9 @@ struct HostedSignIn: Sendable {
         guard var state = try verified(request, form: form, action: "\(Self.base)/email") else { return sessionEnded() }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = address
+        // A plain sign-in now, whatever "New here?" started before (issue 17).
+        state.signUp = nil
+        state.enrolmentToken = nil
         do {
             let challenge = try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(email: address)))
             state.challengeID = challenge.challengeId
