@@ -197,6 +197,7 @@ public struct SCAServices: Sendable {
         // Sign up or in (issue 17).
         SignUpRoutes(signUp: signUp, maxBodySize: configuration.maxBodySize).register(on: routes)
         ProfileRoutes(profiles: profiles, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
+        hostedSignUpRoutes().register(on: routes)
         if let demoPartner {
             DemoRoutes(
                 demo: demoPartner, oauth: oauth, consents: consents, renderer: pageRenderer, base: configuration.baseURL
@@ -267,6 +268,13 @@ extension SCAServices {
         SignUpService(
             challenges: challenges, tokens: tokens, users: users, devices: devices, store: store, configuration: configuration,
             runtime: runtime, audit: audit)
+    }
+
+    /// "New here?" on the hosted sign-in: its pages share the sign-in's cookie and renderer.
+    func hostedSignUpRoutes<Context: RequestContext>() -> HostedSignUpRoutes<Context> {
+        let cookies = PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
+        let signIn = HostedSignIn(oauth: oauth, challenges: challenges, renderer: pageRenderer, cookies: cookies, runtime: runtime)
+        return HostedSignUpRoutes(pages: HostedSignUp(signIn: signIn, signUp: signUp), maxBodySize: configuration.maxBodySize)
     }
 
     /// Names and custom attributes, and `GET /v1/me`.

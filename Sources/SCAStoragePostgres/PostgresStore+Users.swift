@@ -55,8 +55,18 @@ extension PostgresStore {
         let updated: [PostgresRow]
         let roles = try update.roles.map(JSONColumn.text)
         let profile = try update.profile.map { try JSONColumn.text($0) }
+        let logger = self.logger
         do {
-            updated = try await rows(
+            updated = try await transaction { connection in
+                // Compare-and-set (issue 17): the row locked, checked, then written in one transaction.
+                if let precondition = update.precondition {
+                    guard let row = try await connection.rows("SELECT * FROM users WHERE id = \(id) FOR UPDATE", logger: logger).first
+                    else { throw StoreError.notFound }
+                    guard precondition.holds(for: try UserRecord(row: row)) else {
+                        throw StoreError.conflict(UserPrecondition.conflictField)
+                    }
+                }
+                return try await connection.rows(
                 """
                 UPDATE users SET
                     email = COALESCE(\(update.email?.lowercased())::TEXT, email),
@@ -69,7 +79,8 @@ extension PostgresStore {
                     profile_json = COALESCE(\(profile)::TEXT, profile_json)
                 WHERE id = \(id)
                 RETURNING *
-                """)
+                """, logger: logger)
+            }
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("email")
         }

@@ -73,6 +73,10 @@ extension SQLiteStore {
                 throw StoreError.notFound
             }
             var user = try UserRecord(row: row)
+            // Compare-and-set (issue 17): the writer serializes, so the check and the write are one.
+            if let precondition = update.precondition, !precondition.holds(for: user) {
+                throw StoreError.conflict(UserPrecondition.conflictField)
+            }
             if let email = update.email?.lowercased(), email != user.email {
                 if try db.exists("SELECT 1 FROM users WHERE email = ? AND id <> ?", arguments: [email, id]) {
                     throw StoreError.conflict("email")

@@ -11,8 +11,10 @@ struct SignUp: AsyncParsableCommand {
         commandName: "signup",
         abstract: "Sign up or in with a code sent to your e-mail address.",
         discussion: """
-            Scripts: sca signup --email E --code C --password-stdin (the password is the first line \
-            of standard input; the code of the sign-in that follows a sign-up is asked on the next).
+            Scripts: sca signup --email E --code C1 [--code C2 …] --password-stdin (the password is the \
+            first line of standard input). Every code the run needs is taken from the --code values in \
+            order (the sign-up's code, a retry after a wrong one, the code of the sign-in that follows a \
+            sign-up); once they are used up, the next code is read from the next line of standard input.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -20,8 +22,10 @@ struct SignUp: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The e-mail address (asked when absent).", valueName: "email"))
     var email: String?
 
-    @Option(help: ArgumentHelp("The code sent to the address (asked when absent).", valueName: "code"))
-    var code: String?
+    @Option(
+        help: ArgumentHelp(
+            "A code sent to you, repeatable: used in the order codes are asked, then asked.", valueName: "code"))
+    var code: [String] = []
 
     @Flag(help: "Read the password (to sign in with, or to set when signing up) from the first line of standard input.")
     var passwordStdin = false
@@ -55,7 +59,7 @@ struct SignUp: AsyncParsableCommand {
                 answers: TerminalCollector.Answers(
                     method: .emailOTP, code: nil, password: password, biometric: .ask, confirm: false),
                 spinner: spinner),
-            firstCode: code, newPassword: password)
+            codes: code, newPassword: password)
         let tokens = try await spinner.during("Contacting the server") {
             try await app.client.signUpOrIn(email: address, using: collector)
         }

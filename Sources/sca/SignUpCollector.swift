@@ -3,17 +3,19 @@ import SCAClient
 import SCACore
 import Synchronization
 
-/// The terminal collector of `sca signup`: the first e-mail code may come as `--code`, and a
-/// new account's password is the `--password-stdin` line or asked twice, hidden.
+/// The terminal collector of `sca signup`: the codes come from the `--code` values, in the
+/// order they are asked (then from the terminal), and a new account's password is the
+/// `--password-stdin` line or asked twice, hidden.
 final class SignUpCollector: FactorCollector {
     let terminal: TerminalCollector
-    private let firstCode: Mutex<String?>
+    /// The `--code` values not used yet, in order.
+    private let codes: Mutex<[String]>
     private let newPassword: String?
     private let created = Mutex(false)
 
-    init(terminal: TerminalCollector, firstCode: String?, newPassword: String?) {
+    init(terminal: TerminalCollector, codes: [String], newPassword: String?) {
         self.terminal = terminal
-        self.firstCode = Mutex(firstCode)
+        self.codes = Mutex(codes)
         self.newPassword = newPassword
     }
 
@@ -34,11 +36,8 @@ final class SignUpCollector: FactorCollector {
         for method: AuthenticationMethod, delivery: CodeSentResponse?, attempt: AttemptContext,
         resend: @escaping @Sendable () async throws -> CodeSentResponse
     ) async throws -> String {
-        if method == .emailOTP, let code = firstCode.withLock({ value in
-            let taken = value
-            value = nil
-            return taken
-        }) {
+        // Every code the flow asks for (the sign-up's, a retry, the sign-in's after it), in order.
+        if let code = codes.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
             return code
         }
         return try await terminal.code(for: method, delivery: delivery, attempt: attempt, resend: resend)

@@ -1,15 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import SCACore
 import SCAServer
 import Testing
 
 /// `sca signup` and `sca me` (issue 17) run as a process against a live server: the e-mail codes
-/// are typed on standard input as they arrive in the server's outbox, as a person would.
+/// are typed on standard input as they arrive in the server's outbox, as a person would, or
+/// given as `--code` values.
 @Suite(
     "sca signup as a process",
     .enabled(
@@ -25,60 +21,63 @@ struct SignUpAppTests {
         let outbox = try #require(server.services.outbox)
 
         try await server.run { url in
-            let binary = try #require(TerminalAppProcess.binary)
-            let scratch = home.appendingPathComponent("run")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            let outputFile = scratch.appendingPathComponent("stdout")
-            let errorFile = scratch.appendingPathComponent("stderr")
-            try Data().write(to: outputFile)
-            try Data().write(to: errorFile)
-            let input = Pipe()
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["signup", "--email", email, "--password-stdin", "--server", url.absoluteString, "--home", home.path]
-            var environment = ProcessInfo.processInfo.environment
-            environment["SCA_SERVER"] = nil
-            environment["HOME"] = home.path
-            process.environment = environment
-            process.standardInput = input
-            process.standardOutput = try FileHandle(forWritingTo: outputFile)
-            process.standardError = try FileHandle(forWritingTo: errorFile)
-            let (ended, continuation) = AsyncStream<Int32>.makeStream()
-            process.terminationHandler = { finished in
-                continuation.yield(finished.terminationStatus)
-                continuation.finish()
+            /// The `count`-th code sent to the address, once it is in the outbox.
+            func code(_ count: Int) -> TerminalAppProcess.Reply {
+                TerminalAppProcess.Reply(
+                    ready: { _ in try outbox.messages().filter { $0.to == email }.count >= count },
+                    line: { String(try outbox.messages().filter { $0.to == email }[count - 1].text.prefix(6)) })
             }
-            try ProcessLauncher.launch(process)
-            let pid = process.processIdentifier
-            let watchdog = Task {
-                try await Task.sleep(for: .seconds(60))
-                kill(pid, SIGKILL)
-            }
-            defer { watchdog.cancel() }
-            input.fileHandleForWriting.write(Data("a terminal passphrase\n".utf8))
-            // The sign-up's code, then the code of the sign-in that follows it.
-            for count in 1...2 {
-                var code: String?
-                for _ in 0..<600 where code == nil {
-                    let sent = try outbox.messages().filter { $0.to == email }
-                    if sent.count >= count { code = String(sent[count - 1].text.prefix(6)) } else { try await Task.sleep(for: .milliseconds(50)) }
-                }
-                input.fileHandleForWriting.write(Data("\(try #require(code))\n".utf8))
-            }
-            try input.fileHandleForWriting.close()
-            var status: Int32 = -1
-            for await code in ended { status = code }
-            let stdout = String(decoding: try Data(contentsOf: outputFile), as: UTF8.self)
-            let stderr = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
-            #expect(status == 0, "stdout: \(stdout)\nstderr: \(stderr)")
-            #expect(stdout.contains("account created for \(email)"), "\(stdout)")
-            #expect(stdout.contains("signed in as \(email) (amr: "), "\(stdout)")
+            // The password, then the sign-up's code, then the code of the sign-in that follows it.
+            let run = try await TerminalAppProcess.interact(
+                ["signup", "--email", email, "--password-stdin", "--server", url.absoluteString], home: home,
+                replies: [.now("a terminal passphrase"), code(1), code(2)])
+            #expect(run.status == 0, run.diagnostics)
+            #expect(run.stdout.contains("account created for \(email)"), run.diagnostics)
+            #expect(run.stdout.contains("signed in as \(email) (amr: "), run.diagnostics)
             #expect(try await server.services.users.find(email)?.enrolledMethods == [.password, .emailOTP])
 
             let me = try await TerminalAppProcess.run(["me", "--server", url.absoluteString], home: home)
             #expect(me.status == 0, me.diagnostics)
             #expect(me.lines.contains("e-mail: \(email)"), me.diagnostics)
             #expect(me.lines.contains("methods: password, email_otp"), me.diagnostics)
+        }
+    }
+
+    @Test("sca signup --code is repeatable: every code asked is the next value, in order, then standard input")
+    func everyCodeScripted() async throws {
+        // An immediate verdict: a wrong code is told at once and asked again (a deferred
+        // verdict fails the whole round instead).
+        let server = try await LiveServer {
+            $0.signUp.mode = .email
+            $0.policies[.login] = OperationPolicy(verdict: .immediate)
+        }
+        let email = "terminal-codes@example.com"
+        let home = try TerminalAppProcess.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let outbox = try #require(server.services.outbox)
+
+        try await server.run { url in
+            // Two wrong codes as --code values: both are tried, in order, before standard input
+            // is asked; then the right one on standard input, and the sign-in's code after it.
+            let wrong = ["000000", "111111"]
+            let run = try await TerminalAppProcess.interact(
+                ["signup", "--email", email, "--password-stdin", "--code", wrong[0], "--code", wrong[1],
+                 "--server", url.absoluteString],
+                home: home,
+                replies: [
+                    .now("a terminal passphrase"),
+                    TerminalAppProcess.Reply(
+                        ready: { printed in printed.contains("Code (r to resend") },
+                        line: { String(try #require(try outbox.messages().last { $0.to == email }).text.prefix(6)) }),
+                    TerminalAppProcess.Reply(
+                        ready: { _ in try outbox.messages().filter { $0.to == email }.count >= 2 },
+                        line: { String(try outbox.messages().filter { $0.to == email }[1].text.prefix(6)) }),
+                ])
+            #expect(run.status == 0, run.diagnostics)
+            #expect(run.stdout.contains("account created for \(email)"), run.diagnostics)
+            let events = try await server.services.store.auditEntries(after: 0, limit: 1_000)
+            #expect(events.filter { $0.draft.event == "proof.rejected" }.count == 2, "both --code values were tried")
+            #expect(try await server.services.users.find(email)?.enrolledMethods == [.password, .emailOTP])
         }
     }
 }

@@ -174,4 +174,8 @@ struct PostgresStoreConformanceTests {
     @Test func proofContextReadsChallengeUserAndDevice() async throws {
         try await check { try await $0.proofContextReadsChallengeUserAndDevice() }
     }
+    // Compare-and-set on a user (issue 17, signup-finish).
+    @Test func userPreconditionIsACompareAndSet() async throws {
+        try await check { try await $0.userPreconditionIsACompareAndSet() }
+    }
 }

@@ -172,6 +172,10 @@ struct SQLiteStoreConformanceTests {
     @Test func proofContextReadsChallengeUserAndDevice() async throws {
         try await check { try await $0.proofContextReadsChallengeUserAndDevice() }
     }
+    // Compare-and-set on a user (issue 17, signup-finish).
+    @Test func userPreconditionIsACompareAndSet() async throws {
+        try await check { try await $0.userPreconditionIsACompareAndSet() }
+    }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -56,8 +56,11 @@ struct HostedSignIn: Sendable {
         // A discoverable passkey login is one step: the passkey proves both categories.
         values["progress"] = challenge.methods.map(\.id) == [.passkey]
             ? "One step: your passkey checks it is you." : FactorForms.progress(challenge)
-        values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
-        values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
+        // Sign up or in (issue 17): the code page asks for the e-mail code first, whoever the
+        // address belongs to, so a new, a known and a refused address see the same page.
+        let shown = HostedSignUp.codeFirst(challenge, signUp: state.signUp == true)
+        values["methods"] = FactorForms.methods(shown, base: Self.base, state: state)
+        values["passkey"] = FactorForms.passkey(shown, base: Self.base, state: state, label: "Sign in with a passkey")
         values["cancelAction"] = "\(Self.base)/cancel"
         values["cancelLabel"] = "Cancel and return to \(state.clientName ?? "the application")"
         state.notice = nil
@@ -72,6 +75,9 @@ struct HostedSignIn: Sendable {
         guard var state = try verified(request, form: form, action: "\(Self.base)/email") else { return sessionEnded() }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = address
+        // A plain sign-in now, whatever "New here?" started before (issue 17).
+        state.signUp = nil
+        state.enrolmentToken = nil
         do {
             let challenge = try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(email: address)))
             state.challengeID = challenge.challengeId
@@ -120,6 +126,11 @@ struct HostedSignIn: Sendable {
         }
         do {
             let response = try await challenges.submit(proof, to: challengeID)
+            // A new address proved its code (issue 17): its enrolment token sets a password
+            // next, and is never granted to the client.
+            if response.status == .enrolment, let token = response.accessToken {
+                return try HostedSignUp.toEnrolment(state, token: token, cookies: cookies)
+            }
             if let tokens = response.tokens {
                 let location = try await oauth.grant(authorization, tokens: tokens)
                 return PageRenderer.redirect(to: location, formTarget: target, cookie: cookies.clear(PageCookies.signIn))
@@ -164,14 +175,14 @@ struct HostedSignIn: Sendable {
     }
 
     /// The visit's state, when the cookie opens and the form's CSRF token is this form's.
-    private func verified(_ request: Request, form: [String: String], action: String) throws -> PageState? {
+    func verified(_ request: Request, form: [String: String], action: String) throws -> PageState? {
         guard let state = cookies.state(PageCookies.signIn, in: request),
             PageCookies.checkCSRF(state, action: action, presented: form["csrf"])
         else { return nil }
         return state
     }
 
-    private func common(_ state: PageState) -> [String: Any] {
+    func common(_ state: PageState) -> [String: Any] {
         ["clientName": state.clientName ?? "An application"]
     }
 
@@ -184,12 +195,14 @@ struct HostedSignIn: Sendable {
         }
         values["email"] = state.email ?? ""
         values["error"] = state.error
+        // Sign up or in (issue 17): "New here?" only when sign-up is on.
+        if challenges.configuration.signUp.mode != .off { values["signUpLink"] = HostedSignUp.base }
         return renderer.page(
             "email", title: "Sign in", values,
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)
     }
 
-    private func sessionEnded() -> Response {
+    func sessionEnded() -> Response {
         renderer.page(
             "error", title: "Sign-in ended",
             [

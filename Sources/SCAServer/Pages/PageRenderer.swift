@@ -14,7 +14,10 @@ struct PageRenderer: Sendable {
     init() throws {
         var templates: [String: MustacheTemplate] = [:]
         // The demo partner's page (`serve --demo`) compiles with the others.
-        for (name, text) in PageTemplates.all.merging(DemoPageTemplates.all, uniquingKeysWith: { first, _ in first }) {
+        let pages = PageTemplates.all.merging(DemoPageTemplates.all, uniquingKeysWith: { first, _ in first })
+            // Sign up or in (issue 17).
+            .merging(SignUpPageTemplates.all, uniquingKeysWith: { first, _ in first })
+        for (name, text) in pages {
             templates[name] = try MustacheTemplate(string: text)
         }
         // "Approve on your phone" (issue 10).
@@ -62,7 +65,8 @@ struct PageRenderer: Sendable {
     static func stylesheet() -> Response {
         var headers = securityHeaders(formTarget: nil)
         headers[.contentType] = "text/css; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PageTemplates.style + DemoPageTemplates.style + PhoneApprovalTemplates.style)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(
+            string: PageTemplates.style + DemoPageTemplates.style + PhoneApprovalTemplates.style + SignUpPageTemplates.style)))
     }
 
     /// Nothing loads from elsewhere, no script but our own (/hosted/passkey.js) runs, nobody frames the page, forms post only

@@ -19,4 +19,9 @@ struct PageState: Codable, Sendable {
     /// Shown once on the next page, then dropped.
     var notice: String?
     var error: String?
+    // Sign up or in (issue 17).
+    /// The visit went through "New here?": its code page asks for the e-mail code first.
+    var signUp: Bool?
+    /// A new user's enrolment token, between their code and their password (sealed like the rest).
+    var enrolmentToken: String?
 }

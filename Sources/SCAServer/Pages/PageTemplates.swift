@@ -50,6 +50,7 @@ enum PageTemplates {
         </section>
         <script src="/hosted/passkey.js" defer></script>
         {{/passkeyCsrf}}
+        {{#signUpLink}}{{> signUpLink}}{{/signUpLink}}
         <form method="post" action="/signin/cancel" class="inline">
         <input type="hidden" name="csrf" value="{{cancelCsrf}}">
         <button type="submit" class="link">Cancel and return to {{clientName}}</button>

@@ -64,16 +64,27 @@ public struct ProfileService: Sendable {
         return try await describe(user)
     }
 
-    /// Reads, applies and writes the whole profile (the last of two parallel changes wins).
+    /// Reads, applies and writes the whole profile as a compare-and-set on the profile read:
+    /// a parallel change that landed in between is read again and this request applied on top
+    /// of it, so two parallel changes of different fields both stay (merged, never lost).
+    /// - Throws: `Problem` 503 `server.busy` when it keeps losing (32 rounds).
     func write(_ request: ProfileRequest, userID: String) async throws -> UserRecord {
-        guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
-        let profile = try Self.applying(request, to: user.profile)
-        do {
-            return try await store.updateUser(id: userID, UserUpdate(profile: profile))
-        } catch StoreError.notFound {
-            throw Problem.userNotFound
+        for _ in 0..<Self.maxWriteRetries {
+            guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
+            let profile = try Self.applying(request, to: user.profile)
+            do {
+                return try await store.updateUser(id: userID, UserUpdate(profile: profile, precondition: .profile(user.profile)))
+            } catch StoreError.notFound {
+                throw Problem.userNotFound
+            } catch StoreError.conflict(UserPrecondition.conflictField) {
+                continue
+            }
         }
+        throw Problem.contention
     }
+
+    /// Compare-and-set retries of one profile change before giving up.
+    static let maxWriteRetries = 32
 
     func describe(_ user: UserRecord) async throws -> ProfileResponse {
         let roles = RolePermissions.normalized(user.roles)

@@ -78,10 +78,15 @@ public struct SignUpService: Sendable {
                 elements.append("totp")
             }
             if setsProfile { update.profile = profile }
-            let updated = try await store.updateUser(id: userID, update)
+            // Compare-and-set: of parallel enrolments of one new user (parallel sign-ups of one
+            // address each hold a token) exactly one sets its secret; the others are refused.
+            update.precondition = .noSecrets
+            let updated = try await Self.applyOnce(update, userID: userID, store: store)
             response.methods = updated.enrolledMethods
         } else {
-            if setsProfile { try await store.updateUser(id: userID, UserUpdate(profile: profile)) }
+            // Still nothing but the mailbox, checked in the same write as the profile.
+            _ = try await Self.applyOnce(
+                UserUpdate(profile: setsProfile ? profile : nil, precondition: .noSecrets), userID: userID, store: store)
             response.activationCode = try await devices.issueActivationCode(for: userID)
             response.methods = user.enrolledMethods
             elements.append("activation_code")
@@ -91,5 +96,17 @@ public struct SignUpService: Sendable {
             .signUpEnrolled, userID: userID, sessionID: claims.sid, operation: .enrolment,
             details: ["element": elements.joined(separator: ",")])
         return response
+    }
+
+    /// Writes an enrolment's update whose precondition a parallel enrolment may have spoilt.
+    /// - Throws: `Problem` 409 `enrolment.complete` when another enrolment landed first.
+    private static func applyOnce(_ update: UserUpdate, userID: String, store: any SCAStore) async throws -> UserRecord {
+        do {
+            return try await store.updateUser(id: userID, update)
+        } catch StoreError.conflict(UserPrecondition.conflictField) {
+            throw Problem.enrolmentComplete
+        } catch StoreError.notFound {
+            throw Problem.userNotFound
+        }
     }
 }

@@ -90,13 +90,17 @@ public struct UserUpdate: Sendable, Equatable {
     public var roles: [String]?
     /// Replaces the whole profile (v3-signup, issue 17).
     public var profile: UserProfile?
+    /// Applies only when the stored user still meets this (issue 17: compare-and-set);
+    /// otherwise the store throws `StoreError.conflict("precondition")` and changes nothing.
+    public var precondition: UserPrecondition?
 
     public init(
         email: String? = nil, phone: String? = nil, passwordHash: String? = nil,
         pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool? = nil, roles: [String]? = nil,
-        profile: UserProfile? = nil
+        profile: UserProfile? = nil, precondition: UserPrecondition? = nil
     ) {
         self.profile = profile
+        self.precondition = precondition
         self.email = email
         self.phone = phone
         self.passwordHash = passwordHash

@@ -1,0 +1,55 @@
+/// The mustache templates of the hosted sign-up (issue 17, ``HostedSignUp``): the "New here?"
+/// link of the sign-in page (a partial), the e-mail of a new account and its password. `{{ }}`
+/// escapes HTML, as in ``PageTemplates``.
+enum SignUpPageTemplates {
+    static let all: [String: String] = [
+        "signUpLink": signUpLink, "signup-email": email, "signup-password": password,
+    ]
+
+    static let signUpLink = """
+        <p class="signup">New here? <a href="{{signUpLink}}">Continue with your e-mail</a></p>
+        """
+
+    static let email = """
+        <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
+        <h1>Create your account</h1>
+        <p class="hint">We send a code to your e-mail address. If you have an account already, the code signs you in.</p>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/signin/signup">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="email">E-mail address</label>
+        <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}">
+        <button type="submit">Send me a code</button>
+        </form>
+        <p class="signup">Have an account? <a href="{{signInLink}}">Sign in</a></p>
+        <form method="post" action="/signin/cancel" class="inline">
+        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
+        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
+        </form>
+        """
+
+    static let password = """
+        <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
+        <h1>Choose your password</h1>
+        {{#email}}<p class="hint">For your new account <strong>{{email}}</strong>.</p>{{/email}}
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/signin/password">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="password">New password (at least 8 characters)</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" required>
+        <label for="confirm">The same password again</label>
+        <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+        <button type="submit">Set password and continue</button>
+        </form>
+        <form method="post" action="/signin/cancel" class="inline">
+        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
+        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
+        </form>
+        """
+
+    static let style = """
+        .signup{text-align:center;margin:1rem 0 0;color:#4a5563}
+        .signup a{color:#27446b;font-weight:600}
+        """
+}

@@ -1,0 +1,23 @@
+import Hummingbird
+import SCACore
+
+/// The hosted sign-up pages (issue 17, ``HostedSignUp``): `GET`/`POST /signin/signup` and
+/// `GET`/`POST /signin/password`. With `signUp` `off` each answers 404.
+struct HostedSignUpRoutes<Context: RequestContext> {
+    let pages: HostedSignUp
+    let maxBodySize: Int
+
+    func register(on router: some RouterMethods<Context>) {
+        router.get("signin/signup") { request, _ in try pages.show(request) }
+        router.post("signin/signup") { request, _ in try await pages.start(request, form: try await pageForm(request)) }
+        router.get("signin/password") { request, _ in try pages.showPassword(request) }
+        router.post("signin/password") { request, _ in try await pages.setPassword(request, form: try await pageForm(request)) }
+    }
+
+    /// A form body; anything else reads as an empty form (which no CSRF check passes).
+    private func pageForm(_ request: Request) async throws -> [String: String] {
+        guard FormBody.isForm(request.headers[.contentType]) else { return [:] }
+        let buffer = try await request.body.collect(upTo: maxBodySize)
+        return FormBody.parse(String(buffer: buffer)) ?? [:]
+    }
+}

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+
+extension TerminalAppProcess {
+    /// One line of a conversation with the child: written once `ready` holds (asked again
+    /// every 50 ms with what the child printed so far, both streams), so an answer can wait for
+    /// its prompt or for a code to reach the outbox.
+    struct Reply: Sendable {
+        var ready: @Sendable (_ printed: String) throws -> Bool
+        var line: @Sendable () throws -> String
+
+        /// A line written at once.
+        static func now(_ text: String) -> Reply { Reply(ready: { _ in true }, line: { text }) }
+    }
+
+    /// Runs `sca <arguments> --home <home>` with standard input a pipe fed as the run goes:
+    /// each of `replies` in turn, when it is ready; then standard input is closed. Output goes
+    /// to files (as ``run(_:input:home:timeout:)``), and the child is killed after `timeout`.
+    static func interact(
+        _ arguments: [String], home: URL, replies: [Reply], timeout: Duration = .seconds(60)
+    ) async throws -> Result {
+        guard let binary else { throw CocoaError(.fileNoSuchFile) }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sca-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputFile = scratch.appendingPathComponent("stdout")
+        let errorFile = scratch.appendingPathComponent("stderr")
+        try Data().write(to: outputFile)
+        try Data().write(to: errorFile)
+        func printed() -> String {
+            [outputFile, errorFile].map { String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self) }
+                .joined(separator: "\n")
+        }
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCA_SERVER"] = nil
+        environment["HOME"] = home.path
+        let input = Pipe()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments + ["--home", home.path]
+        process.environment = environment
+        process.standardInput = input
+        let standardOutput = try FileHandle(forWritingTo: outputFile)
+        let standardError = try FileHandle(forWritingTo: errorFile)
+        defer {
+            try? standardOutput.close()
+            try? standardError.close()
+        }
+        process.standardOutput = standardOutput
+        process.standardError = standardError
+
+        let (ended, continuation) = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { finished in
+            continuation.yield(finished.terminationStatus)
+            continuation.finish()
+        }
+        try ProcessLauncher.launch(process)
+        let pid = process.processIdentifier
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            kill(pid, SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        for reply in replies {
+            while process.isRunning, try !reply.ready(printed()) { try await Task.sleep(for: .milliseconds(50)) }
+            guard process.isRunning else { break }
+            input.fileHandleForWriting.write(Data((try reply.line() + "\n").utf8))
+        }
+        try? input.fileHandleForWriting.close()
+        var status: Int32 = -1
+        for await code in ended { status = code }
+        return Result(
+            status: status,
+            stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    }
+}
