@@ -436,5 +436,8 @@ enum SQLiteMigrations {
             CREATE INDEX operations_status_expires ON operations (status, expires_at);
             """
         ),
+        // v3-webhook-events (issue 10): the outbox carries consent events as well as operation
+        // events, so its column names the event's subject rather than an operation.
+        ("v3-webhook-events", "ALTER TABLE webhook_deliveries RENAME COLUMN operation_id TO subject_id;"),
     ]
 }

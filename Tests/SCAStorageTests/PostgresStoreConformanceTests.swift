@@ -155,4 +155,11 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
     }
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
+    // Status changes with their webhook event (v3-webhook-events, issue 10)
+    @Test func statusChangeAndEventAreOneWrite() async throws {
+        try await check { try await $0.statusChangeAndEventAreOneWrite() }
+    }
+    @Test func parallelFinalisationsWriteOneEvent() async throws {
+        try await check { try await $0.parallelFinalisationsWriteOneEvent() }
+    }
 }

@@ -153,6 +153,13 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
     }
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
+    // Status changes with their webhook event (v3-webhook-events, issue 10)
+    @Test func statusChangeAndEventAreOneWrite() async throws {
+        try await check { try await $0.statusChangeAndEventAreOneWrite() }
+    }
+    @Test func parallelFinalisationsWriteOneEvent() async throws {
+        try await check { try await $0.parallelFinalisationsWriteOneEvent() }
+    }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -243,7 +243,8 @@ struct OperationService: Sendable {
                 }
                 throw Problem.operationClosed(operation.status)
             }
-            if try await store.updateOperation(next, expectedVersion: operation.version) {
+            // The status and its webhook event are one store operation: no crash between them.
+            if try await store.updateOperation(next, expectedVersion: operation.version, enqueueing: webhooks.event(for: next)) {
                 next.version += 1
                 logger.info("operation finished", metadata: ["operation": "\(next.id)", "status": "\(status.rawValue)"])
                 var details = ["operationId": next.id, "clientId": next.clientID ?? "-"]
@@ -251,7 +252,6 @@ struct OperationService: Sendable {
                 await audit.record(
                     .operationFinished, outcome: status.rawValue, userID: next.userID, deviceID: next.deviceID,
                     challengeID: next.challengeID, operation: next.operation, details: details)
-                await webhooks.enqueue(next)
                 return next
             }
             guard let reloaded = try await store.operation(id: operation.id) else { throw Problem.operationNotFound }

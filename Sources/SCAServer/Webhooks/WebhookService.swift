@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// Partner webhooks (issue 10): a partner client registers a URL and gets a signing secret;
 /// every final status of an operation it created is written to a durable outbox
-/// (`webhook_deliveries`) on the request path, and posted, signed, by ``deliverDue()`` from a
+/// (`webhook_deliveries`) in the same store transaction as that status, and posted, signed, by ``deliverDue()`` from a
 /// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up
 /// (audited) after the last attempt. Each attempt is claimed by compare-and-set with a lease,
 /// so of several instances one sends it.
@@ -63,24 +63,29 @@ public struct WebhookService: Sendable {
 
     // MARK: Outbox
 
-    /// Writes the event of `operation`'s final status to the outbox when its partner has a
-    /// webhook. Never throws: the status is stored already, and a failed write is logged.
-    func enqueue(_ operation: OperationRecord) async {
-        guard let clientID = operation.clientID, operation.status.isFinal else { return }
+    /// The event announcing `operation`'s final status, to be written by the store in the same
+    /// transaction as that status (`updateOperation(_:expectedVersion:enqueueing:)`): nil when
+    /// it is not final or not a partner's. The store drops it when the partner has no webhook.
+    func event(for operation: OperationRecord) -> WebhookDeliveryRecord? {
+        guard let clientID = operation.clientID, operation.status.isFinal else { return nil }
+        let now = runtime.now()
+        let id = runtime.makeID(prefix: "evt")
+        let event = WebhookEvent(
+            type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
+            occurredAt: operation.finishedAt ?? now)
+        return delivery(id: id, clientID: clientID, subjectID: operation.id, event: event, now: now)
+    }
+
+    /// The outbox record posting `event` (its body fixed now, so every retry sends the same bytes).
+    func delivery(id: String, clientID: String, subjectID: String, event: some Encodable, now: Date) -> WebhookDeliveryRecord? {
         do {
-            guard try await store.partnerWebhook(clientID: clientID) != nil else { return }
-            let now = runtime.now()
-            let id = runtime.makeID(prefix: "evt")
-            let event = WebhookEvent(
-                type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
-                occurredAt: operation.finishedAt ?? now)
             let body = String(decoding: try WireJSON.sharedEncoder.encode(event), as: UTF8.self)
-            try await store.insertWebhookDelivery(
-                WebhookDeliveryRecord(
-                    id: id, clientID: clientID, operationID: operation.id, body: body, nextAttemptAt: now, createdAt: now))
+            return WebhookDeliveryRecord(
+                id: id, clientID: clientID, subjectID: subjectID, body: body, nextAttemptAt: now, createdAt: now)
         } catch {
-            logger.error(
-                "webhook event not written", metadata: ["operation": "\(operation.id)", "error": "\(type(of: error))"])
+            // Unreachable for these plain types; the status change goes on without its event.
+            logger.error("webhook event not encoded", metadata: ["subject": "\(subjectID)", "error": "\(type(of: error))"])
+            return nil
         }
     }
 
@@ -113,7 +118,7 @@ public struct WebhookService: Sendable {
                 await audit.record(
                     .webhookAbandoned, outcome: "abandoned",
                     details: [
-                        "eventId": next.id, "operationId": next.operationID, "clientId": next.clientID,
+                        "eventId": next.id, "subjectId": next.subjectID, "clientId": next.clientID,
                         "lastStatus": next.lastHTTPStatus.map(String.init) ?? "unreachable",
                     ])
             }
