@@ -297,6 +297,9 @@ public protocol SCAStore: Sendable {
     /// ``updateOperation(_:expectedVersion:enqueueing:)``.
     func updateConsent(_ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?)
         async throws -> Bool
+    /// Consents still open (`Created`, `Started`) with `expiresAt` at or before `now`, oldest
+    /// first, at most `limit`: the sweep expires them so their expiry is announced.
+    func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord]
 
     // MARK: Health
 

@@ -19,6 +19,15 @@ extension PostgresStore {
         try await stored(Self.consentUpdate(consent, expectedVersion: expectedVersion), enqueueing: event)
     }
 
+    public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
+        try await rows(
+            """
+            SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= \(now.unixSeconds)
+            ORDER BY expires_at, id LIMIT \(limit)
+            """
+        ).map(ConsentRecord.init(row:))
+    }
+
     /// Runs the compare-and-set `update` and, in the same transaction, writes `event` when the
     /// decision says so.
     private func stored(_ update: PostgresQuery, enqueueing event: WebhookDeliveryRecord?) async throws -> Bool {

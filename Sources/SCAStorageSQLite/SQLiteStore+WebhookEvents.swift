@@ -27,6 +27,19 @@ extension SQLiteStore {
         }
     }
 
+    public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= ?
+                    ORDER BY expires_at, id LIMIT ?
+                    """,
+                arguments: [now.unixSeconds, limit]
+            ).map(ConsentRecord.init(row:))
+        }
+    }
+
     /// Writes `event` when the decision says so, inside the caller's transaction.
     private static func enqueue(_ event: WebhookDeliveryRecord?, statusStored: Bool, in db: Database) throws {
         guard let event, statusStored else { return }

@@ -162,4 +162,5 @@ struct PostgresStoreConformanceTests {
     @Test func parallelFinalisationsWriteOneEvent() async throws {
         try await check { try await $0.parallelFinalisationsWriteOneEvent() }
     }
+    @Test func overdueConsentsAreListed() async throws { try await check { try await $0.overdueConsentsAreListed() } }
 }

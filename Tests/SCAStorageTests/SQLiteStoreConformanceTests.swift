@@ -160,6 +160,7 @@ struct SQLiteStoreConformanceTests {
     @Test func parallelFinalisationsWriteOneEvent() async throws {
         try await check { try await $0.parallelFinalisationsWriteOneEvent() }
     }
+    @Test func overdueConsentsAreListed() async throws { try await check { try await $0.overdueConsentsAreListed() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

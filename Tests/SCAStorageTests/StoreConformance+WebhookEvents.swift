@@ -97,3 +97,25 @@ extension StoreConformance {
         #expect(try await store.operation(id: "op_race")?.version == 1)
     }
 }
+
+extension StoreConformance {
+    /// Open consents past their time are listed for the sweep; decided ones and live ones are not.
+    func overdueConsentsAreListed() async throws {
+        func consent(_ id: String, expiresAt: Date) -> ConsentRecord {
+            ConsentRecord(
+                id: id, clientID: "cli_a", userID: "u1", operation: .settingsChange, summary: "x",
+                redirectURL: "https://shop.example/consent", createdAt: t0, expiresAt: expiresAt)
+        }
+        let late = consent("cst_late", expiresAt: t0 + 10)
+        let later = consent("cst_later", expiresAt: t0 + 20)
+        let live = consent("cst_live", expiresAt: t0 + 900)
+        var refused = consent("cst_refused", expiresAt: t0 + 5)
+        for record in [later, live, late, refused] { try await store.insertConsent(record) }
+        let moved = refused.move(to: .customerRefused, now: t0 + 1)
+        #expect(moved)
+        #expect(try await store.updateConsent(refused, expectedVersion: 0))
+        #expect(try await store.overdueConsents(now: t0 + 30, limit: 10).map(\.id) == ["cst_late", "cst_later"])
+        #expect(try await store.overdueConsents(now: t0 + 30, limit: 1).map(\.id) == ["cst_late"])
+        #expect(try await store.overdueConsents(now: t0 + 9, limit: 10).isEmpty)
+    }
+}

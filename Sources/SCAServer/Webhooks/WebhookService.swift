@@ -91,14 +91,19 @@ public struct WebhookService: Sendable {
 
     // MARK: Delivery
 
-    /// One pass: expires the operations whose time is up (so their event is written), then
-    /// sends every delivery that is due. Called by ``PeriodicWebhookDeliveries``.
+    /// One pass: expires the operations and consents whose time is up (so their event is
+    /// written), then sends every delivery that is due. Called by ``PeriodicWebhookDeliveries``.
     /// - Returns: how many attempts were made.
     @discardableResult
-    func deliverDue(expiring operations: OperationService? = nil) async throws -> Int {
+    func deliverDue(expiring operations: OperationService? = nil, consents: ConsentService? = nil) async throws -> Int {
         if let operations {
             for overdue in try await store.overdueOperations(now: runtime.now(), limit: Self.batch) {
                 _ = try? await operations.load(overdue.id)
+            }
+        }
+        if let consents {
+            for overdue in try await store.overdueConsents(now: runtime.now(), limit: Self.batch) {
+                _ = try? await consents.load(overdue.id)
             }
         }
         var attempts = 0
