@@ -16,7 +16,7 @@ struct ConsentWebhookTests {
         let app = Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            try await TestServer(PartnerConsentTests.configure).run { api in
+            try await TestServer({ PartnerConsentTests.configure(&$0); $0.webhookAllowPrivateAddresses = true }).run { api in
                 let partner = try await PartnerFixture.make(api)
                 let tokens = try await partner.tokens(email: "hook@example.com", phone: "+33612345699")
                 let accessToken = try #require(tokens["access_token"] as? String)

@@ -71,6 +71,10 @@ extension ConfigurationSetting {
         .optionalText(
             "pushGatewayURL", \.pushGatewayURL, absent: "none",
             "your push gateway, `http` or `https`: with `messageSender` `webhook`, operations' push notifications are POSTed there"),
+        .value(
+            "webhookAllowPrivateAddresses", \.webhookAllowPrivateAddresses, parse: ConfigurationParser.boolean,
+            show: { "`\($0)`" },
+            "let partner webhooks point at loopback, private, link-local and other special-purpose addresses (development and tests only)"),
         .optionalText(
             "trustedProxyHeader", \.trustedProxyHeader, absent: "none (the peer address)",
             "header set by your reverse proxy (`X-Forwarded-For`) whose last entry is the client address"),
@@ -91,6 +95,9 @@ extension ConfigurationSetting {
         .rateWindows("sendLimitsPerClient", \.rateLimits.sendsPerClient, "codes asked for from one client address"),
         .rateWindows("sendLimitsGlobal", \.rateLimits.sendsGlobal, "codes sent by the whole server"),
         .rateWindows("challengeLimitsPerClient", \.rateLimits.challengesPerClient, "challenges opened from one client address"),
+        .rateWindows(
+            "operationLimitsPerCaller", \.rateLimits.operationsPerCaller,
+            "operations created by one backend (partner client or admin key); their challenges skip `challengeLimitsPerClient`"),
         .value(
             "decoyMethods", \.decoyMethods, parse: ConfigurationParser.methods,
             show: { "`\($0.map(\.rawValue).joined(separator: ","))`" }, "the methods an unknown user's decoy challenge pretends to have (below)"),

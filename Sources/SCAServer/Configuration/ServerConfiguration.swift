@@ -74,6 +74,10 @@ public struct ServerConfiguration: Sendable {
     /// operations are POSTed here as JSON (`channel` `push`, `to` the device id, `operationId`,
     /// `text`); without it none is sent. (The outbox records them in development.)
     public var pushGatewayURL: String?
+    /// Webhook hardening (issue 10): whether partner webhooks may point at loopback, private,
+    /// link-local and other special-purpose addresses. Off, they are refused at registration
+    /// and at each delivery (after resolving the name); turn on only for development and tests.
+    public var webhookAllowPrivateAddresses = false
 
     /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
     /// last entry is the client address recorded in the audit trail; nil uses the peer address.

@@ -19,6 +19,9 @@ public struct WebhookService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
     let logger: Logger
+    /// `webhookAllowPrivateAddresses`: whether a webhook may point at loopback, private and
+    /// other special-purpose addresses (development and tests only).
+    var allowPrivateAddresses = false
 
     static let sealingContext = "partner-webhook-secret"
     static let eventType = "operation.finished"
@@ -35,6 +38,11 @@ public struct WebhookService: Sendable {
             throw Problem.clientNotFound
         }
         if let problem = Self.urlProblem(request.url) { throw Problem.invalidRequest("url \(problem)") }
+        if !allowPrivateAddresses, let host = URLComponents(string: request.url)?.host,
+            let kind = SpecialPurposeAddress.kind(ofHost: host)
+        {
+            throw Problem.webhookAddressRefused(kind)
+        }
         let secret = runtime.makeSecret()
         let record = PartnerWebhookRecord(
             clientID: clientID, url: request.url,
@@ -139,6 +147,13 @@ public struct WebhookService: Sendable {
             guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
                 let url = URL(string: webhook.url)
             else { return nil }
+            if !allowPrivateAddresses, let refused = await refusedAddress(url) {
+                logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
+                await audit.record(
+                    .webhookAddressRefused, outcome: refused.rawValue,
+                    details: ["eventId": delivery.id, "clientId": delivery.clientID, "host": url.host ?? "-"])
+                return nil
+            }
             let secret = String(decoding: try box.open(webhook.sealedSecret, context: Self.sealingContext), as: UTF8.self)
             let body = Array(delivery.body.utf8)
             let timestamp = Int(runtime.now().timeIntervalSince1970)
@@ -157,5 +172,18 @@ public struct WebhookService: Sendable {
             logger.info("webhook attempt failed", metadata: ["event": "\(delivery.id)", "error": "\(type(of: error))"])
             return nil
         }
+    }
+
+    /// Why the server must not connect to `url`'s host, or nil: the kind of the first
+    /// special-purpose address it is or resolves to (checked at each attempt, so a name that
+    /// was public at registration and now points inside is refused).
+    private func refusedAddress(_ url: URL) async -> SpecialPurposeAddress.Kind? {
+        guard let host = url.host, !host.isEmpty else { return .reserved }
+        if let kind = SpecialPurposeAddress.kind(ofHost: host) { return kind }
+        if SpecialPurposeAddress.literal(host) != nil { return nil }
+        for address in await HostResolver.addresses(of: host) {
+            if let kind = SpecialPurposeAddress.kind(of: address) { return kind }
+        }
+        return nil
     }
 }
