@@ -64,6 +64,8 @@ struct OperationService: Sendable {
         guard (1...Self.maximumLifetime).contains(lifetime) else {
             throw Problem.invalidRequest("expiresIn must be 1 to \(Self.maximumLifetime) seconds")
         }
+        // Its own budget per backend, not the client address's challenge budget (issue 10).
+        try await challenges.limiter.admitOperation(by: caller.clientID.map { "client:\($0)" } ?? AuditTrail.actor ?? "admin")
         let user = try await findUser(request.user)
         if let clientID = caller.clientID {
             // Only users who signed in to this client: anyone else answers as an unknown user.
@@ -77,7 +79,8 @@ struct OperationService: Sendable {
         let opened = try await challenges.create(
             CreateChallengeRequest(
                 operation: request.operation, user: UserReference(userId: user.id),
-                device: DeviceReference(deviceId: device.id), transaction: transaction))
+                device: DeviceReference(deviceId: device.id), transaction: transaction),
+            admitted: true)
         let offered = Set(opened.methods.map(\.id))
         guard opened.state == .pending, offered.isSuperset(of: [.deviceKey, .biometricKey]), opened.requiredCategories <= 2 else {
             _ = try? await challenges.cancel(opened.challengeId)
