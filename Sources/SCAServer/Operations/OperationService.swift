@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SCACore
 import SCAStorage
+import ServiceLifecycle
 
 /// Decoupled operations (issue 10): a backend asks the user's bound phone to approve a login,
 /// a payment or a settings change; the phone approves with its device key and biometric key,
@@ -156,14 +157,21 @@ struct OperationService: Sendable {
 
     /// Like ``pending(for:)``, but when there is none holds on for up to `wait` seconds (real
     /// time) until one appears: one open request instead of the phone polling. It looks again
-    /// every second, so an operation created on another instance is seen as well.
+    /// every second, so an operation created on another instance is seen as well. A graceful
+    /// shutdown answers at once with an empty list (the phone asks again, perhaps another
+    /// instance), so a waiting phone never holds the server's shutdown for its `wait`.
     func waitForPending(for device: DeviceRecord, wait: Int) async throws -> PendingOperationsResponse {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(wait))
         while true {
+            if Task.isShuttingDownGracefully { return PendingOperationsResponse(operations: []) }
             let pending = try await pending(for: device)
             if !pending.operations.isEmpty || clock.now >= deadline { return pending }
-            try await Task.sleep(for: min(.seconds(1), deadline - clock.now))
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: min(.seconds(1), deadline - clock.now)) }
+            } catch where Task.isShuttingDownGracefully && !Task.isCancelled {
+                return PendingOperationsResponse(operations: [])
+            }
         }
     }
 
