@@ -164,6 +164,9 @@ extension ConfigurationSetting {
         .text("velocityMaxAmountPerDay", \.risk.velocityMaxAmountPerDay, "EUR paid in 24 hours beyond which `velocity_amount` is raised"),
         .integer("unusualAmountFactor", \.risk.unusualAmountFactor, "`unusual_amount` beyond this many times the user's largest payment of 90 days"),
         .integer("newDeviceHours", \.risk.newDeviceHours, "hours after binding during which a device raises `new_device`"),
+        .integer(
+            "notMeSignalDays", \.risk.notMeSignalDays,
+            "0 to 365: days after a user rejects an operation as `not_me` during which `reported_not_me` is raised (0: never)"),
         // Hosted pages (issue 9).
         .optionalText(
             "publicBaseURL", \.publicBaseURL, absent: "`http://<host>:<port>`",

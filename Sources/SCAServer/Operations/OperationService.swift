@@ -216,6 +216,16 @@ struct OperationService: Sendable {
                 .operationFraudSignal, outcome: "not_me", userID: rejected.userID, deviceID: device.id,
                 challengeID: rejected.challengeID, operation: rejected.operation,
                 details: ["operationId": rejected.id, "clientId": rejected.clientID ?? "-"])
+            // A fraud signal for the risk engine: the user's next operations raise
+            // `reported_not_me` and go with SCA (`notMeSignalDays`).
+            let now = runtime.now()
+            do {
+                _ = try await store.updateRiskState(key: RiskState.keyPrefix + rejected.userID, as: RiskState.self) {
+                    $0.notMeReportedAt = now
+                }
+            } catch {
+                logger.error("not_me signal not stored", metadata: ["operation": "\(rejected.id)", "error": "\(type(of: error))"])
+            }
         }
         return OperationDecisionResponse(operationId: rejected.id, status: rejected.status)
     }
