@@ -75,6 +75,9 @@ extension ConfigurationSetting {
             "webhookAllowPrivateAddresses", \.webhookAllowPrivateAddresses, parse: ConfigurationParser.boolean,
             show: { "`\($0)`" },
             "let partner webhooks point at loopback, private, link-local and other special-purpose addresses (development and tests only)"),
+        .value(
+            "pushNeutralText", \.pushNeutralText, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
+            "a payment's push says only \"You have a payment to approve\", not the amount and payee (they stay off the push gateway)"),
         .optionalText(
             "trustedProxyHeader", \.trustedProxyHeader, absent: "none (the peer address)",
             "header set by your reverse proxy (`X-Forwarded-For`) whose last entry is the client address"),

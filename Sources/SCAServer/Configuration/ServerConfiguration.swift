@@ -78,6 +78,10 @@ public struct ServerConfiguration: Sendable {
     /// link-local and other special-purpose addresses. Off, they are refused at registration
     /// and at each delivery (after resolving the name); turn on only for development and tests.
     public var webhookAllowPrivateAddresses = false
+    /// Push text (issue 10): when true a payment's push says only "You have a payment to
+    /// approve" instead of naming the amount and payee, which then never reach the push
+    /// gateway (a third party); the phone shows them from `GET /v1/operations/pending`.
+    public var pushNeutralText = false
 
     /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
     /// last entry is the client address recorded in the audit trail; nil uses the peer address.

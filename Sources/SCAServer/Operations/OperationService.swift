@@ -24,6 +24,9 @@ struct OperationService: Sendable {
     let messages: any MessageSender
     /// Where the final status of a partner's operation is announced (the webhook outbox).
     let webhooks: WebhookService
+    /// `pushNeutralText`: a payment's push names neither amount nor payee (the gateway is a
+    /// third party); the phone shows them once it fetches the operation.
+    var neutralPushText = false
 
     static let sealingContext = "operation-token"
     static let defaultLifetime = 300
@@ -109,7 +112,9 @@ struct OperationService: Sendable {
     /// does not undo the operation (the phone finds it with `GET /v1/operations/pending`).
     private func notify(_ operation: OperationRecord) async {
         let text: String
-        if let transaction = operation.transaction {
+        if operation.transaction != nil, neutralPushText {
+            text = "You have a payment to approve"
+        } else if let transaction = operation.transaction {
             text = "Approve paying \(transaction.amount) \(transaction.currency) to \(transaction.payee.name)?"
         } else if operation.operation == .login {
             text = "Approve signing in?"
