@@ -180,6 +180,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 // The audit checkpoint tests cut entries from the SQLite file as an attacker would.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The long-poll shutdown test runs the server in a service group.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ]

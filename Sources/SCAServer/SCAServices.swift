@@ -242,7 +242,9 @@ extension SCAServices {
     }
 
     var consents: ConsentService {
-        ConsentService(store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit)
+        ConsentService(
+            store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit,
+            webhooks: webhooks)
     }
 
     func partnerRoutes<Context: RequestContext>() -> PartnerRoutes<Context> {

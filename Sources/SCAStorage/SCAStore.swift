@@ -298,6 +298,22 @@ public protocol SCAStore: Sendable {
     /// - Returns: nil when there is no such challenge.
     func proofContext(challengeID: String) async throws -> ProofContext?
 
+    // MARK: Status changes with their webhook event (v3-webhook-events, issue 10)
+
+    /// ``updateOperation(_:expectedVersion:)`` and, in the same transaction, the outbox write
+    /// that `WebhookDeliveryRecord.toEnqueue` decides: `event` is stored iff the
+    /// compare-and-set won and its client has a webhook (so no crash separates the two).
+    /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when the event id exists.
+    func updateOperation(_ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?)
+        async throws -> Bool
+    /// ``updateConsent(_:expectedVersion:)`` with its event, as
+    /// ``updateOperation(_:expectedVersion:enqueueing:)``.
+    func updateConsent(_ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?)
+        async throws -> Bool
+    /// Consents still open (`Created`, `Started`) with `expiresAt` at or before `now`, oldest
+    /// first, at most `limit`: the sweep expires them so their expiry is announced.
+    func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord]
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

@@ -569,5 +569,8 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // v3-webhook-events (issue 10): the outbox carries consent events as well as operation
+        // events, so its column names the event's subject rather than an operation.
+        ("v3-webhook-events", ["ALTER TABLE webhook_deliveries RENAME COLUMN operation_id TO subject_id"]),
     ]
 }

@@ -39,9 +39,13 @@ extension PostgresStore {
     }
 
     public func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
+        try await rows(try Self.operationUpdate(operation, expectedVersion: expectedVersion)).count == 1
+    }
+
+    /// The compare-and-set of `operation`; it returns one row when it won.
+    static func operationUpdate(_ operation: OperationRecord, expectedVersion: Int) throws -> PostgresQuery {
         let transaction = try operation.transaction.map { try JSONColumn.text($0) }
-        let updated = try await rows(
-            """
+        return """
             UPDATE operations SET
                 user_id = \(operation.userID), client_id = \(operation.clientID), device_id = \(operation.deviceID),
                 challenge_id = \(operation.challengeID), operation = \(operation.operation.rawValue),
@@ -52,8 +56,7 @@ extension PostgresStore {
                 version = \(expectedVersion + 1)
             WHERE id = \(operation.id) AND version = \(expectedVersion)
             RETURNING id
-            """)
-        return updated.count == 1
+            """
     }
 
     public func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {

@@ -99,10 +99,14 @@ extension PostgresStore {
     }
 
     public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
+        try await rows(try Self.consentUpdate(consent, expectedVersion: expectedVersion)).count == 1
+    }
+
+    /// The compare-and-set of `consent`; it returns one row when it won.
+    static func consentUpdate(_ consent: ConsentRecord, expectedVersion: Int) throws -> PostgresQuery {
         let transaction = try consent.transaction.map { try JSONColumn.text($0) }
         let beneficiary = try consent.beneficiary.map { try JSONColumn.text($0) }
-        let updated = try await rows(
-            """
+        return """
             UPDATE consents SET
                 client_id = \(consent.clientID), user_id = \(consent.userID), operation = \(consent.operation.rawValue),
                 transaction_json = \(transaction), beneficiary_json = \(beneficiary), summary = \(consent.summary),
@@ -113,7 +117,6 @@ extension PostgresStore {
                 version = \(expectedVersion + 1)
             WHERE id = \(consent.id) AND version = \(expectedVersion)
             RETURNING id
-            """)
-        return updated.count == 1
+            """
     }
 }

@@ -28,19 +28,23 @@ extension PostgresStore {
 
     public func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws {
         do {
-            _ = try await rows(
-                """
-                INSERT INTO webhook_deliveries
-                    (id, client_id, operation_id, body, status, attempts, next_attempt_at, lease_until,
-                     last_http_status, created_at, finished_at, version)
-                VALUES (\(delivery.id), \(delivery.clientID), \(delivery.operationID), \(delivery.body),
-                        \(delivery.status.rawValue), \(delivery.attempts), \(delivery.nextAttemptAt.unixSeconds),
-                        \(delivery.leaseUntil?.unixSeconds), \(delivery.lastHTTPStatus), \(delivery.createdAt.unixSeconds),
-                        \(delivery.finishedAt?.unixSeconds), \(delivery.version))
-                """)
+            _ = try await rows(Self.deliveryInsert(delivery))
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
         }
+    }
+
+    /// Writes `delivery` (a unique violation when its id exists).
+    static func deliveryInsert(_ delivery: WebhookDeliveryRecord) -> PostgresQuery {
+        """
+        INSERT INTO webhook_deliveries
+            (id, client_id, subject_id, body, status, attempts, next_attempt_at, lease_until,
+             last_http_status, created_at, finished_at, version)
+        VALUES (\(delivery.id), \(delivery.clientID), \(delivery.subjectID), \(delivery.body),
+                \(delivery.status.rawValue), \(delivery.attempts), \(delivery.nextAttemptAt.unixSeconds),
+                \(delivery.leaseUntil?.unixSeconds), \(delivery.lastHTTPStatus), \(delivery.createdAt.unixSeconds),
+                \(delivery.finishedAt?.unixSeconds), \(delivery.version))
+        """
     }
 
     public func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
@@ -62,7 +66,7 @@ extension PostgresStore {
         try await rows(
             """
             UPDATE webhook_deliveries SET
-                client_id = \(delivery.clientID), operation_id = \(delivery.operationID), body = \(delivery.body),
+                client_id = \(delivery.clientID), subject_id = \(delivery.subjectID), body = \(delivery.body),
                 status = \(delivery.status.rawValue), attempts = \(delivery.attempts),
                 next_attempt_at = \(delivery.nextAttemptAt.unixSeconds), lease_until = \(delivery.leaseUntil?.unixSeconds),
                 last_http_status = \(delivery.lastHTTPStatus), created_at = \(delivery.createdAt.unixSeconds),

@@ -49,25 +49,28 @@ extension SQLiteStore {
     }
 
     public func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
+        try await updateOperation(operation, expectedVersion: expectedVersion, enqueueing: nil)
+    }
+
+    /// The compare-and-set of `operation`, inside the caller's transaction.
+    static func storeOperation(_ operation: OperationRecord, expectedVersion: Int, in db: Database) throws -> Bool {
         let transaction = try operation.transaction.map { try JSONColumn.text($0) }
-        return try await writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE operations SET
-                        user_id = ?, client_id = ?, device_id = ?, challenge_id = ?, operation = ?, transaction_json = ?,
-                        binding_message = ?, status = ?, reject_reason = ?, created_at = ?, expires_at = ?,
-                        finished_at = ?, sealed_token = ?, version = ?
-                    WHERE id = ? AND version = ?
-                    """,
-                arguments: [
-                    operation.userID, operation.clientID, operation.deviceID, operation.challengeID,
-                    operation.operation.rawValue, transaction, operation.bindingMessage, operation.status.rawValue,
-                    operation.rejectReason?.rawValue, operation.createdAt.unixSeconds, operation.expiresAt.unixSeconds,
-                    operation.finishedAt?.unixSeconds, operation.sealedToken.map { Data($0) }, expectedVersion + 1,
-                    operation.id, expectedVersion,
-                ])
-            return db.changesCount == 1
-        }
+        try db.execute(
+            sql: """
+                UPDATE operations SET
+                    user_id = ?, client_id = ?, device_id = ?, challenge_id = ?, operation = ?, transaction_json = ?,
+                    binding_message = ?, status = ?, reject_reason = ?, created_at = ?, expires_at = ?,
+                    finished_at = ?, sealed_token = ?, version = ?
+                WHERE id = ? AND version = ?
+                """,
+            arguments: [
+                operation.userID, operation.clientID, operation.deviceID, operation.challengeID,
+                operation.operation.rawValue, transaction, operation.bindingMessage, operation.status.rawValue,
+                operation.rejectReason?.rawValue, operation.createdAt.unixSeconds, operation.expiresAt.unixSeconds,
+                operation.finishedAt?.unixSeconds, operation.sealedToken.map { Data($0) }, expectedVersion + 1,
+                operation.id, expectedVersion,
+            ])
+        return db.changesCount == 1
     }
 
     public func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {

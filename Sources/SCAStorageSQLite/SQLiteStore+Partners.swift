@@ -125,25 +125,28 @@ extension SQLiteStore {
     }
 
     public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
+        try await updateConsent(consent, expectedVersion: expectedVersion, enqueueing: nil)
+    }
+
+    /// The compare-and-set of `consent`, inside the caller's transaction.
+    static func storeConsent(_ consent: ConsentRecord, expectedVersion: Int, in db: Database) throws -> Bool {
         let columns = try ConsentColumns(consent)
-        return try await writer.write { db in
-            try db.cachedStatement(
-                sql: """
-                    UPDATE consents SET
-                        client_id = ?, user_id = ?, operation = ?, transaction_json = ?, beneficiary_json = ?,
-                        summary = ?, redirect_url = ?, resource_id = ?, status = ?, created_at = ?, expires_at = ?,
-                        updated_at = ?, challenge_id = ?, sealed_token = ?, version = ?
-                    WHERE id = ? AND version = ?
-                    """).execute(
-                arguments: [
-                    consent.clientID, consent.userID, consent.operation.rawValue, columns.transaction,
-                    columns.beneficiary, consent.summary, consent.redirectURL, consent.resourceID,
-                    consent.status.rawValue, consent.createdAt.unixSeconds, consent.expiresAt.unixSeconds,
-                    consent.updatedAt.unixSeconds, consent.challengeID, consent.sealedToken.map { Data($0) },
-                    expectedVersion + 1, consent.id, expectedVersion,
-                ])
-            return db.changesCount == 1
-        }
+        try db.cachedStatement(
+            sql: """
+                UPDATE consents SET
+                    client_id = ?, user_id = ?, operation = ?, transaction_json = ?, beneficiary_json = ?,
+                    summary = ?, redirect_url = ?, resource_id = ?, status = ?, created_at = ?, expires_at = ?,
+                    updated_at = ?, challenge_id = ?, sealed_token = ?, version = ?
+                WHERE id = ? AND version = ?
+                """).execute(
+            arguments: [
+                consent.clientID, consent.userID, consent.operation.rawValue, columns.transaction,
+                columns.beneficiary, consent.summary, consent.redirectURL, consent.resourceID,
+                consent.status.rawValue, consent.createdAt.unixSeconds, consent.expiresAt.unixSeconds,
+                consent.updatedAt.unixSeconds, consent.challengeID, consent.sealedToken.map { Data($0) },
+                expectedVersion + 1, consent.id, expectedVersion,
+            ])
+        return db.changesCount == 1
     }
 }
 

@@ -34,24 +34,28 @@ extension SQLiteStore {
     }
 
     public func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws {
-        try await writer.write { db in
-            do {
-                try db.execute(
-                    sql: """
-                        INSERT INTO webhook_deliveries
-                            (id, client_id, operation_id, body, status, attempts, next_attempt_at, lease_until,
-                             last_http_status, created_at, finished_at, version)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        delivery.id, delivery.clientID, delivery.operationID, delivery.body, delivery.status.rawValue,
-                        delivery.attempts, delivery.nextAttemptAt.unixSeconds, delivery.leaseUntil?.unixSeconds,
-                        delivery.lastHTTPStatus, delivery.createdAt.unixSeconds, delivery.finishedAt?.unixSeconds,
-                        delivery.version,
-                    ])
-            } catch let error as DatabaseError where error.isUniquenessViolation {
-                throw StoreError.conflict("id")
-            }
+        try await writer.write { db in try Self.insertDelivery(delivery, in: db) }
+    }
+
+    /// Writes `delivery` inside the caller's transaction.
+    /// - Throws: `StoreError.conflict("id")` when the id exists.
+    static func insertDelivery(_ delivery: WebhookDeliveryRecord, in db: Database) throws {
+        do {
+            try db.execute(
+                sql: """
+                    INSERT INTO webhook_deliveries
+                        (id, client_id, subject_id, body, status, attempts, next_attempt_at, lease_until,
+                         last_http_status, created_at, finished_at, version)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    delivery.id, delivery.clientID, delivery.subjectID, delivery.body, delivery.status.rawValue,
+                    delivery.attempts, delivery.nextAttemptAt.unixSeconds, delivery.leaseUntil?.unixSeconds,
+                    delivery.lastHTTPStatus, delivery.createdAt.unixSeconds, delivery.finishedAt?.unixSeconds,
+                    delivery.version,
+                ])
+        } catch let error as DatabaseError where error.isUniquenessViolation {
+            throw StoreError.conflict("id")
         }
     }
 
@@ -81,12 +85,12 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     UPDATE webhook_deliveries SET
-                        client_id = ?, operation_id = ?, body = ?, status = ?, attempts = ?, next_attempt_at = ?,
+                        client_id = ?, subject_id = ?, body = ?, status = ?, attempts = ?, next_attempt_at = ?,
                         lease_until = ?, last_http_status = ?, created_at = ?, finished_at = ?, version = ?
                     WHERE id = ? AND version = ?
                     """,
                 arguments: [
-                    delivery.clientID, delivery.operationID, delivery.body, delivery.status.rawValue, delivery.attempts,
+                    delivery.clientID, delivery.subjectID, delivery.body, delivery.status.rawValue, delivery.attempts,
                     delivery.nextAttemptAt.unixSeconds, delivery.leaseUntil?.unixSeconds, delivery.lastHTTPStatus,
                     delivery.createdAt.unixSeconds, delivery.finishedAt?.unixSeconds, expectedVersion + 1,
                     delivery.id, expectedVersion,

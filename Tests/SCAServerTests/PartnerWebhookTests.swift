@@ -86,7 +86,7 @@ struct PartnerWebhookTests {
         let app = Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let server = try await TestServer()
+            let server = try await TestServer { $0.webhookAllowPrivateAddresses = true }
             let clock = server.clock
             try await server.run { api in
                 let (shop, userID, secret) = try await Self.partner(api, url: "http://127.0.0.1:\(port)/hook")
@@ -146,7 +146,7 @@ struct PartnerWebhookTests {
         let app = Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let server = try await TestServer()
+            let server = try await TestServer { $0.webhookAllowPrivateAddresses = true }
             let clock = server.clock
             try await server.run { api in
                 let (shop, userID, _) = try await Self.partner(api, url: "http://127.0.0.1:\(port)/hook")

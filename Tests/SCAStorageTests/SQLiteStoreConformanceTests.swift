@@ -176,6 +176,14 @@ struct SQLiteStoreConformanceTests {
     @Test func userPreconditionIsACompareAndSet() async throws {
         try await check { try await $0.userPreconditionIsACompareAndSet() }
     }
+    // Status changes with their webhook event (v3-webhook-events, issue 10)
+    @Test func statusChangeAndEventAreOneWrite() async throws {
+        try await check { try await $0.statusChangeAndEventAreOneWrite() }
+    }
+    @Test func parallelFinalisationsWriteOneEvent() async throws {
+        try await check { try await $0.parallelFinalisationsWriteOneEvent() }
+    }
+    @Test func overdueConsentsAreListed() async throws { try await check { try await $0.overdueConsentsAreListed() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

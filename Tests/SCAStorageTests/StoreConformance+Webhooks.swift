@@ -23,9 +23,9 @@ extension StoreConformance {
     /// instances claiming the same delivery one wins, and a leased delivery is not due.
     func webhookDeliveriesAreClaimedOnce() async throws {
         let later = WebhookDeliveryRecord(
-            id: "evt_2", clientID: "cli_a", operationID: "op_2", body: #"{"b":2}"#, nextAttemptAt: t0 + 10, createdAt: t0)
+            id: "evt_2", clientID: "cli_a", subjectID: "op_2", body: #"{"b":2}"#, nextAttemptAt: t0 + 10, createdAt: t0)
         let first = WebhookDeliveryRecord(
-            id: "evt_1", clientID: "cli_a", operationID: "op_1", body: #"{"a":1}"#, nextAttemptAt: t0, createdAt: t0)
+            id: "evt_1", clientID: "cli_a", subjectID: "op_1", body: #"{"a":1}"#, nextAttemptAt: t0, createdAt: t0)
         try await store.insertWebhookDelivery(later)
         try await store.insertWebhookDelivery(first)
         await #expect(throws: StoreError.conflict("id")) { try await store.insertWebhookDelivery(first) }

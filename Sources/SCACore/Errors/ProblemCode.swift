@@ -102,4 +102,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let enrolmentOnly = ProblemCode(rawValue: "auth.enrolment_only")
     /// The user already has a second element: an enrolment token adds one, once (`409`).
     public static let enrolmentComplete = ProblemCode(rawValue: "enrolment.complete")
+    // Webhook hardening (issue 10).
+    /// A webhook URL whose host is a loopback, private, link-local or other special-purpose
+    /// address (`webhookAllowPrivateAddresses` is off).
+    public static let webhookAddressRefused = ProblemCode(rawValue: "webhook.address_refused")
 }

@@ -71,6 +71,13 @@ extension ConfigurationSetting {
         .optionalText(
             "pushGatewayURL", \.pushGatewayURL, absent: "none",
             "your push gateway, `http` or `https`: with `messageSender` `webhook`, operations' push notifications are POSTed there"),
+        .value(
+            "webhookAllowPrivateAddresses", \.webhookAllowPrivateAddresses, parse: ConfigurationParser.boolean,
+            show: { "`\($0)`" },
+            "let partner webhooks point at loopback, private, link-local and other special-purpose addresses (development and tests only)"),
+        .value(
+            "pushNeutralText", \.pushNeutralText, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
+            "a payment's push says only \"You have a payment to approve\", not the amount and payee (they stay off the push gateway)"),
         .optionalText(
             "trustedProxyHeader", \.trustedProxyHeader, absent: "none (the peer address)",
             "header set by your reverse proxy (`X-Forwarded-For`) whose last entry is the client address"),
@@ -91,6 +98,9 @@ extension ConfigurationSetting {
         .rateWindows("sendLimitsPerClient", \.rateLimits.sendsPerClient, "codes asked for from one client address"),
         .rateWindows("sendLimitsGlobal", \.rateLimits.sendsGlobal, "codes sent by the whole server"),
         .rateWindows("challengeLimitsPerClient", \.rateLimits.challengesPerClient, "challenges opened from one client address"),
+        .rateWindows(
+            "operationLimitsPerCaller", \.rateLimits.operationsPerCaller,
+            "operations created by one backend (partner client or admin key); their challenges skip `challengeLimitsPerClient`"),
         .value(
             "decoyMethods", \.decoyMethods, parse: ConfigurationParser.methods,
             show: { "`\($0.map(\.rawValue).joined(separator: ","))`" }, "the methods an unknown user's decoy challenge pretends to have (below)"),
@@ -157,6 +167,9 @@ extension ConfigurationSetting {
         .text("velocityMaxAmountPerDay", \.risk.velocityMaxAmountPerDay, "EUR paid in 24 hours beyond which `velocity_amount` is raised"),
         .integer("unusualAmountFactor", \.risk.unusualAmountFactor, "`unusual_amount` beyond this many times the user's largest payment of 90 days"),
         .integer("newDeviceHours", \.risk.newDeviceHours, "hours after binding during which a device raises `new_device`"),
+        .integer(
+            "notMeSignalDays", \.risk.notMeSignalDays,
+            "0 to 365: days after a user rejects an operation as `not_me` during which `reported_not_me` is raised (0: never)"),
         // Hosted pages (issue 9).
         .optionalText(
             "publicBaseURL", \.publicBaseURL, absent: "`http://<host>:<port>`",

@@ -36,6 +36,9 @@ public struct RiskSettings: Sendable {
     public var unusualAmountFactor = 10
     /// Hours during which a newly bound device raises `new_device`.
     public var newDeviceHours = 24
+    /// Days after a user rejects an operation as `not_me` during which their payments and
+    /// account access raise `reported_not_me` (no exemption: SCA every time). 0 turns it off.
+    public var notMeSignalDays = 30
 
     public init() {}
 
@@ -52,10 +55,12 @@ public struct RiskSettings: Sendable {
     }
 
     var monitoringRules: MonitoringRules {
-        MonitoringRules(
+        var rules = MonitoringRules(
             denyList: Set(denyList.map(Self.denyListEntry)), maxPaymentsPerHour: velocityMaxPerHour,
             maxAmountPerDayMinor: EURAmount.minorUnits(of: velocityMaxAmountPerDay) ?? 500_000,
             unusualAmountFactor: Int64(unusualAmountFactor), newDeviceAge: TimeInterval(newDeviceHours) * 3_600)
+        rules.notMeWindow = TimeInterval(notMeSignalDays) * 86_400
+        return rules
     }
 
     /// IBANs compare compact and upper case (as transactions store them); device ids as written.
@@ -84,6 +89,7 @@ public struct RiskSettings: Sendable {
         guard (1...180).contains(accountInfoExemptionDays) else {
             throw ConfigurationError("accountInfoExemptionDays must be between 1 and 180 (RTS art. 10), got \(accountInfoExemptionDays)")
         }
+        guard (0...365).contains(notMeSignalDays) else { throw ConfigurationError("notMeSignalDays must be 0 to 365") }
         guard velocityMaxPerHour >= 1, unusualAmountFactor >= 1, newDeviceHours >= 0 else {
             throw ConfigurationError("velocityMaxPerHour and unusualAmountFactor must be at least 1, newDeviceHours not negative")
         }

@@ -74,6 +74,14 @@ public struct ServerConfiguration: Sendable {
     /// operations are POSTed here as JSON (`channel` `push`, `to` the device id, `operationId`,
     /// `text`); without it none is sent. (The outbox records them in development.)
     public var pushGatewayURL: String?
+    /// Webhook hardening (issue 10): whether partner webhooks may point at loopback, private,
+    /// link-local and other special-purpose addresses. Off, they are refused at registration
+    /// and at each delivery (after resolving the name); turn on only for development and tests.
+    public var webhookAllowPrivateAddresses = false
+    /// Push text (issue 10): when true a payment's push says only "You have a payment to
+    /// approve" instead of naming the amount and payee, which then never reach the push
+    /// gateway (a third party); the phone shows them from `GET /v1/operations/pending`.
+    public var pushNeutralText = false
 
     /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
     /// last entry is the client address recorded in the audit trail; nil uses the peer address.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SCACore
 import SCAStorage
+import ServiceLifecycle
 
 /// Decoupled operations (issue 10): a backend asks the user's bound phone to approve a login,
 /// a payment or a settings change; the phone approves with its device key and biometric key,
@@ -23,6 +24,9 @@ struct OperationService: Sendable {
     let messages: any MessageSender
     /// Where the final status of a partner's operation is announced (the webhook outbox).
     let webhooks: WebhookService
+    /// `pushNeutralText`: a payment's push names neither amount nor payee (the gateway is a
+    /// third party); the phone shows them once it fetches the operation.
+    var neutralPushText = false
 
     static let sealingContext = "operation-token"
     static let defaultLifetime = 300
@@ -64,6 +68,8 @@ struct OperationService: Sendable {
         guard (1...Self.maximumLifetime).contains(lifetime) else {
             throw Problem.invalidRequest("expiresIn must be 1 to \(Self.maximumLifetime) seconds")
         }
+        // Its own budget per backend, not the client address's challenge budget (issue 10).
+        try await challenges.limiter.admitOperation(by: caller.clientID.map { "client:\($0)" } ?? AuditTrail.actor ?? "admin")
         let user = try await findUser(request.user)
         if let clientID = caller.clientID {
             // Only users who signed in to this client: anyone else answers as an unknown user.
@@ -71,7 +77,7 @@ struct OperationService: Sendable {
         }
         let record = try await open(
             userID: user.id, operation: request.operation, transaction: transaction, bindingMessage: bindingMessage,
-            lifetime: lifetime, clientID: caller.clientID)
+            lifetime: lifetime, clientID: caller.clientID, admitted: true)
         return try describe(record)
     }
 
@@ -85,18 +91,22 @@ struct OperationService: Sendable {
 
     /// Opens an operation of validated input for `userID` on its own device-bound challenge
     /// and pushes it: what `POST /v1/operations` and the hosted consent page share.
-    /// - Parameter lifetime: seconds, 1 to ``maximumLifetime``.
+    /// - Parameters:
+    ///   - lifetime: seconds, 1 to ``maximumLifetime``.
+    ///   - admitted: counted already in the caller's operation budget; false counts the
+    ///     operation's challenge in the per-address challenge budget instead.
     /// - Throws: 409 `operation.no_device` when there is no device to ask or the policy cannot
     ///   be met with its two keys.
     func open(
         userID: String, operation kind: OperationKind, transaction: Transaction?, bindingMessage: String?, lifetime: Int,
-        clientID: String?
+        clientID: String?, admitted: Bool
     ) async throws -> OperationRecord {
         guard let device = try await approvingDevice(userID: userID) else { throw Problem.operationNoDevice }
         let opened = try await challenges.create(
             CreateChallengeRequest(
                 operation: kind, user: UserReference(userId: userID), device: DeviceReference(deviceId: device.id),
-                transaction: transaction))
+                transaction: transaction),
+            admitted: admitted)
         let offered = Set(opened.methods.map(\.id))
         guard opened.state == .pending, offered.isSuperset(of: [.deviceKey, .biometricKey]), opened.requiredCategories <= 2 else {
             _ = try? await challenges.cancel(opened.challengeId)
@@ -124,7 +134,9 @@ struct OperationService: Sendable {
     /// does not undo the operation (the phone finds it with `GET /v1/operations/pending`).
     private func notify(_ operation: OperationRecord) async {
         let text: String
-        if let transaction = operation.transaction {
+        if operation.transaction != nil, neutralPushText {
+            text = "You have a payment to approve"
+        } else if let transaction = operation.transaction {
             text = "Approve paying \(transaction.amount) \(transaction.currency) to \(transaction.payee.name)?"
         } else if operation.operation == .login {
             text = "Approve signing in?"
@@ -172,14 +184,21 @@ struct OperationService: Sendable {
 
     /// Like ``pending(for:)``, but when there is none holds on for up to `wait` seconds (real
     /// time) until one appears: one open request instead of the phone polling. It looks again
-    /// every second, so an operation created on another instance is seen as well.
+    /// every second, so an operation created on another instance is seen as well. A graceful
+    /// shutdown answers at once with an empty list (the phone asks again, perhaps another
+    /// instance), so a waiting phone never holds the server's shutdown for its `wait`.
     func waitForPending(for device: DeviceRecord, wait: Int) async throws -> PendingOperationsResponse {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(wait))
         while true {
+            if Task.isShuttingDownGracefully { return PendingOperationsResponse(operations: []) }
             let pending = try await pending(for: device)
             if !pending.operations.isEmpty || clock.now >= deadline { return pending }
-            try await Task.sleep(for: min(.seconds(1), deadline - clock.now))
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: min(.seconds(1), deadline - clock.now)) }
+            } catch where Task.isShuttingDownGracefully && !Task.isCancelled {
+                return PendingOperationsResponse(operations: [])
+            }
         }
     }
 
@@ -224,6 +243,16 @@ struct OperationService: Sendable {
                 .operationFraudSignal, outcome: "not_me", userID: rejected.userID, deviceID: device.id,
                 challengeID: rejected.challengeID, operation: rejected.operation,
                 details: ["operationId": rejected.id, "clientId": rejected.clientID ?? "-"])
+            // A fraud signal for the risk engine: the user's next operations raise
+            // `reported_not_me` and go with SCA (`notMeSignalDays`).
+            let now = runtime.now()
+            do {
+                _ = try await store.updateRiskState(key: RiskState.keyPrefix + rejected.userID, as: RiskState.self) {
+                    $0.notMeReportedAt = now
+                }
+            } catch {
+                logger.error("not_me signal not stored", metadata: ["operation": "\(rejected.id)", "error": "\(type(of: error))"])
+            }
         }
         return OperationDecisionResponse(operationId: rejected.id, status: rejected.status)
     }
@@ -262,7 +291,8 @@ struct OperationService: Sendable {
                 }
                 throw Problem.operationClosed(operation.status)
             }
-            if try await store.updateOperation(next, expectedVersion: operation.version) {
+            // The status and its webhook event are one store operation: no crash between them.
+            if try await store.updateOperation(next, expectedVersion: operation.version, enqueueing: webhooks.event(for: next)) {
                 next.version += 1
                 logger.info("operation finished", metadata: ["operation": "\(next.id)", "status": "\(status.rawValue)"])
                 var details = ["operationId": next.id, "clientId": next.clientID ?? "-"]
@@ -270,7 +300,6 @@ struct OperationService: Sendable {
                 await audit.record(
                     .operationFinished, outcome: status.rawValue, userID: next.userID, deviceID: next.deviceID,
                     challengeID: next.challengeID, operation: next.operation, details: details)
-                await webhooks.enqueue(next)
                 return next
             }
             guard let reloaded = try await store.operation(id: operation.id) else { throw Problem.operationNotFound }

@@ -5,7 +5,7 @@ extension SCAServices {
     var operations: OperationService {
         OperationService(
             store: store, challenges: challenges, box: box, runtime: runtime, audit: audit, logger: logger,
-            messages: challenges.codes.messages, webhooks: webhooks)
+            messages: challenges.codes.messages, webhooks: webhooks, neutralPushText: configuration.pushNeutralText)
     }
 
     var deviceRequests: DeviceRequestAuthenticator {

@@ -95,7 +95,10 @@ struct HostedPhoneApproval: Sendable {
             operation = try await operations.open(
                 userID: consent.userID, operation: consent.operation.operation, transaction: consent.transaction,
                 bindingMessage: Self.bindingMessage(clientName: clientName, code: Self.comparisonCode(runtime)),
-                lifetime: lifetime, clientID: consent.clientID)
+                lifetime: lifetime, clientID: consent.clientID,
+                // The browser's own challenge budget: a page that asks again and again is
+                // limited like any caller of POST /v1/challenges from that address.
+                admitted: false)
         } catch let problem as Problem where problem.status < 500 {
             state.error = problem.code == .operationNoDevice
                 ? "Your phone cannot approve this one. Please confirm it here instead."

@@ -13,6 +13,8 @@ struct ConsentService: Sendable {
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let audit: AuditTrail
+    /// Where decided statuses are announced to the partner (the webhook outbox, issue 10).
+    let webhooks: WebhookService
 
     static let sealingContext = "consent-token"
     private static let maxUpdateRetries = 16
@@ -129,7 +131,8 @@ struct ConsentService: Sendable {
                 throw Problem.consentClosed(consent.status)
             }
             try change(&updated)
-            if try await store.updateConsent(updated, expectedVersion: consent.version) {
+            // The status and its webhook event are one store operation: no crash between them.
+            if try await store.updateConsent(updated, expectedVersion: consent.version, enqueueing: webhooks.event(for: updated)) {
                 updated.version += 1
                 await audit.record(
                     .consentChanged, userID: updated.userID, challengeID: updated.challengeID,

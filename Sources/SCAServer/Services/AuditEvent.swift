@@ -87,4 +87,7 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case partnerWebhookChanged = "partner.webhook_changed"
     /// A webhook event given up after its last retry (details: event, operation, client, last status).
     case webhookAbandoned = "webhook.abandoned"
+    /// A webhook attempt not made: its host is or resolves to a special-purpose address
+    /// (outcome: the kind; details: event, client, host).
+    case webhookAddressRefused = "webhook.address_refused"
 }

@@ -45,11 +45,13 @@ public struct ChallengeService: Sendable {
     ///     offers the e-mail code whatever its profile, sign-up allowed or not.
     ///   - signUpAddress: for an unknown user, the address a new user may be created for once
     ///     its e-mail code is proven (``SignUpService``); nil when sign-up is not allowed.
+    ///   - admitted: counted already in another budget (an operation's, issue 10), so not in
+    ///     the client address's challenge budget.
     public func create(
         _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: Bool = false,
-        signUpAddress: String? = nil
+        signUpAddress: String? = nil, admitted: Bool = false
     ) async throws -> ChallengeResponse {
-        try await limiter.admitChallenge()
+        if !admitted { try await limiter.admitChallenge() }
         // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
         guard request.operation != .enrolment else { throw Problem.invalidRequest("operation enrolment cannot be challenged") }
         let transaction = try Self.validatedTransaction(request)

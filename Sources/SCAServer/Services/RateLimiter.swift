@@ -39,6 +39,14 @@ struct RateLimiter: Sendable {
         try await admit(budgets, action: .challenge)
     }
 
+    /// Counts one operation created by `caller` (`client:<id>`, or the admin key's audit
+    /// actor). Its challenge is then opened without ``admitChallenge()``.
+    /// - Throws: `Problem.rateLimited` when the caller has created too many.
+    func admitOperation(by caller: String) async throws {
+        let budgets = Self.budgets(limits.operationsPerCaller, action: .operation, scope: .caller, subject: subject("caller|\(caller)"))
+        try await admit(budgets, action: .operation)
+    }
+
     /// Counts one code about to be sent.
     /// - Throws: `Problem.rateLimited` when any budget is spent; nothing is counted then.
     func admitSend(

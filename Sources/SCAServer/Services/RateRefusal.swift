@@ -8,6 +8,8 @@ public struct RateRefusal: Sendable, Equatable {
         case send
         /// Opening a challenge.
         case challenge
+        /// Creating a decoupled operation (issue 10).
+        case operation
     }
 
     /// What was refused.

@@ -3,12 +3,14 @@ import Foundation
 // Partner webhooks (issue 10).
 extension SCAServices {
     public var webhooks: WebhookService {
-        WebhookService(store: store, box: box, runtime: runtime, audit: audit, logger: logger)
+        WebhookService(
+            store: store, box: box, runtime: runtime, audit: audit, logger: logger,
+            allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
     }
 
     /// One delivery pass, as the background service runs it (also for `sca-server` and tests).
     @discardableResult
     public func deliverWebhooks() async throws -> Int {
-        try await webhooks.deliverDue(expiring: operations)
+        try await webhooks.deliverDue(expiring: operations, consents: consents)
     }
 }

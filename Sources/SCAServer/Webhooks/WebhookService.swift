@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// Partner webhooks (issue 10): a partner client registers a URL and gets a signing secret;
 /// every final status of an operation it created is written to a durable outbox
-/// (`webhook_deliveries`) on the request path, and posted, signed, by ``deliverDue()`` from a
+/// (`webhook_deliveries`) in the same store transaction as that status, and posted, signed, by ``deliverDue()`` from a
 /// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up
 /// (audited) after the last attempt. Each attempt is claimed by compare-and-set with a lease,
 /// so of several instances one sends it.
@@ -19,6 +19,9 @@ public struct WebhookService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
     let logger: Logger
+    /// `webhookAllowPrivateAddresses`: whether a webhook may point at loopback, private and
+    /// other special-purpose addresses (development and tests only).
+    var allowPrivateAddresses = false
 
     static let sealingContext = "partner-webhook-secret"
     static let eventType = "operation.finished"
@@ -35,6 +38,11 @@ public struct WebhookService: Sendable {
             throw Problem.clientNotFound
         }
         if let problem = Self.urlProblem(request.url) { throw Problem.invalidRequest("url \(problem)") }
+        if !allowPrivateAddresses, let host = URLComponents(string: request.url)?.host,
+            let kind = SpecialPurposeAddress.kind(ofHost: host)
+        {
+            throw Problem.webhookAddressRefused(kind)
+        }
         let secret = runtime.makeSecret()
         let record = PartnerWebhookRecord(
             clientID: clientID, url: request.url,
@@ -63,37 +71,47 @@ public struct WebhookService: Sendable {
 
     // MARK: Outbox
 
-    /// Writes the event of `operation`'s final status to the outbox when its partner has a
-    /// webhook. Never throws: the status is stored already, and a failed write is logged.
-    func enqueue(_ operation: OperationRecord) async {
-        guard let clientID = operation.clientID, operation.status.isFinal else { return }
+    /// The event announcing `operation`'s final status, to be written by the store in the same
+    /// transaction as that status (`updateOperation(_:expectedVersion:enqueueing:)`): nil when
+    /// it is not final or not a partner's. The store drops it when the partner has no webhook.
+    func event(for operation: OperationRecord) -> WebhookDeliveryRecord? {
+        guard let clientID = operation.clientID, operation.status.isFinal else { return nil }
+        let now = runtime.now()
+        let id = runtime.makeID(prefix: "evt")
+        let event = WebhookEvent(
+            type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
+            occurredAt: operation.finishedAt ?? now)
+        return delivery(id: id, clientID: clientID, subjectID: operation.id, event: event, now: now)
+    }
+
+    /// The outbox record posting `event` (its body fixed now, so every retry sends the same bytes).
+    func delivery(id: String, clientID: String, subjectID: String, event: some Encodable, now: Date) -> WebhookDeliveryRecord? {
         do {
-            guard try await store.partnerWebhook(clientID: clientID) != nil else { return }
-            let now = runtime.now()
-            let id = runtime.makeID(prefix: "evt")
-            let event = WebhookEvent(
-                type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
-                occurredAt: operation.finishedAt ?? now)
             let body = String(decoding: try WireJSON.sharedEncoder.encode(event), as: UTF8.self)
-            try await store.insertWebhookDelivery(
-                WebhookDeliveryRecord(
-                    id: id, clientID: clientID, operationID: operation.id, body: body, nextAttemptAt: now, createdAt: now))
+            return WebhookDeliveryRecord(
+                id: id, clientID: clientID, subjectID: subjectID, body: body, nextAttemptAt: now, createdAt: now)
         } catch {
-            logger.error(
-                "webhook event not written", metadata: ["operation": "\(operation.id)", "error": "\(type(of: error))"])
+            // Unreachable for these plain types; the status change goes on without its event.
+            logger.error("webhook event not encoded", metadata: ["subject": "\(subjectID)", "error": "\(type(of: error))"])
+            return nil
         }
     }
 
     // MARK: Delivery
 
-    /// One pass: expires the operations whose time is up (so their event is written), then
-    /// sends every delivery that is due. Called by ``PeriodicWebhookDeliveries``.
+    /// One pass: expires the operations and consents whose time is up (so their event is
+    /// written), then sends every delivery that is due. Called by ``PeriodicWebhookDeliveries``.
     /// - Returns: how many attempts were made.
     @discardableResult
-    func deliverDue(expiring operations: OperationService? = nil) async throws -> Int {
+    func deliverDue(expiring operations: OperationService? = nil, consents: ConsentService? = nil) async throws -> Int {
         if let operations {
             for overdue in try await store.overdueOperations(now: runtime.now(), limit: Self.batch) {
                 _ = try? await operations.load(overdue.id)
+            }
+        }
+        if let consents {
+            for overdue in try await store.overdueConsents(now: runtime.now(), limit: Self.batch) {
+                _ = try? await consents.load(overdue.id)
             }
         }
         var attempts = 0
@@ -113,7 +131,7 @@ public struct WebhookService: Sendable {
                 await audit.record(
                     .webhookAbandoned, outcome: "abandoned",
                     details: [
-                        "eventId": next.id, "operationId": next.operationID, "clientId": next.clientID,
+                        "eventId": next.id, "subjectId": next.subjectID, "clientId": next.clientID,
                         "lastStatus": next.lastHTTPStatus.map(String.init) ?? "unreachable",
                     ])
             }
@@ -129,6 +147,13 @@ public struct WebhookService: Sendable {
             guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
                 let url = URL(string: webhook.url)
             else { return nil }
+            if !allowPrivateAddresses, let refused = await refusedAddress(url) {
+                logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
+                await audit.record(
+                    .webhookAddressRefused, outcome: refused.rawValue,
+                    details: ["eventId": delivery.id, "clientId": delivery.clientID, "host": url.host ?? "-"])
+                return nil
+            }
             let secret = String(decoding: try box.open(webhook.sealedSecret, context: Self.sealingContext), as: UTF8.self)
             let body = Array(delivery.body.utf8)
             let timestamp = Int(runtime.now().timeIntervalSince1970)
@@ -147,5 +172,18 @@ public struct WebhookService: Sendable {
             logger.info("webhook attempt failed", metadata: ["event": "\(delivery.id)", "error": "\(type(of: error))"])
             return nil
         }
+    }
+
+    /// Why the server must not connect to `url`'s host, or nil: the kind of the first
+    /// special-purpose address it is or resolves to (checked at each attempt, so a name that
+    /// was public at registration and now points inside is refused).
+    private func refusedAddress(_ url: URL) async -> SpecialPurposeAddress.Kind? {
+        guard let host = url.host, !host.isEmpty else { return .reserved }
+        if let kind = SpecialPurposeAddress.kind(ofHost: host) { return kind }
+        if SpecialPurposeAddress.literal(host) != nil { return nil }
+        for address in await HostResolver.addresses(of: host) {
+            if let kind = SpecialPurposeAddress.kind(of: address) { return kind }
+        }
+        return nil
     }
 }

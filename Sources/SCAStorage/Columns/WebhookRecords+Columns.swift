@@ -18,7 +18,7 @@ extension WebhookDeliveryRecord: ColumnDecodable {
         self.init(
             id: try columns.value("id"),
             clientID: try columns.value("client_id"),
-            operationID: try columns.value("operation_id"),
+            subjectID: try columns.value("subject_id"),
             body: try columns.value("body"),
             status: try columns.rawValue("status"),
             attempts: try columns.value("attempts"),

@@ -14,7 +14,8 @@ public struct WebhookDeliveryRecord: Sendable, Equatable {
     /// The event id, sent as `SCA-Webhook-Id` so the receiver can drop duplicates.
     public var id: String
     public var clientID: String
-    public var operationID: String
+    /// What the event is about: an operation id (`op_…`) or a consent id.
+    public var subjectID: String
     /// The raw JSON body.
     public var body: String
     public var status: Status
@@ -31,13 +32,13 @@ public struct WebhookDeliveryRecord: Sendable, Equatable {
     public var version: Int
 
     public init(
-        id: String, clientID: String, operationID: String, body: String, status: Status = .pending, attempts: Int = 0,
+        id: String, clientID: String, subjectID: String, body: String, status: Status = .pending, attempts: Int = 0,
         nextAttemptAt: Date, leaseUntil: Date? = nil, lastHTTPStatus: Int? = nil, createdAt: Date,
         finishedAt: Date? = nil, version: Int = 0
     ) {
         self.id = id
         self.clientID = clientID
-        self.operationID = operationID
+        self.subjectID = subjectID
         self.body = body
         self.status = status
         self.attempts = attempts

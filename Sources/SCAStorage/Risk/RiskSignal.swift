@@ -23,6 +23,9 @@ public enum RiskSignal: String, Codable, Sendable, CaseIterable {
     case velocityAmount = "velocity_amount"
     /// The amount cannot be converted to EUR (no configured rate): no threshold can be judged.
     case amountUnconverted = "amount_unconverted"
+    /// The user rejected a decoupled operation as `not_me` recently (issue 10): someone else
+    /// holds their credentials, so nothing goes without SCA for a while.
+    case reportedNotMe = "reported_not_me"
 
     /// The operation is refused whatever else holds.
     public var refuses: Bool { self == .denyListedPayee || self == .denyListedDevice }
@@ -52,6 +55,8 @@ public struct MonitoringRules: Sendable, Equatable {
     public var newDeviceAge: TimeInterval
     /// How far back the history looks (payees, amounts, addresses).
     public var historyWindow: TimeInterval
+    /// How long after a `not_me` rejection the user's operations raise `reported_not_me`.
+    public var notMeWindow: TimeInterval = 30 * 86_400
 
     public init(
         denyList: Set<String> = [], maxPaymentsPerHour: Int = 10, maxAmountPerDayMinor: Int64 = 500_000,
@@ -78,11 +83,14 @@ public struct MonitoredOperation: Sendable, Equatable {
     /// When the named device was bound.
     public var deviceBoundAt: Date?
     public var clientAddress: String?
+    /// The user's last `not_me` rejection of an operation (issue 10).
+    public var notMeReportedAt: Date?
 
     public init(
         isPayment: Bool, amountMinor: Int64? = nil, payeeKey: String? = nil, iban: String? = nil, payeeTrusted: Bool = false,
-        deviceID: String? = nil, deviceBoundAt: Date? = nil, clientAddress: String? = nil
+        deviceID: String? = nil, deviceBoundAt: Date? = nil, clientAddress: String? = nil, notMeReportedAt: Date? = nil
     ) {
+        self.notMeReportedAt = notMeReportedAt
         self.isPayment = isPayment
         self.amountMinor = amountMinor
         self.payeeKey = payeeKey
@@ -102,6 +110,7 @@ extension MonitoringRules {
         if let iban = operation.iban, denyList.contains(iban) { raised.insert(.denyListedPayee) }
         if let device = operation.deviceID, denyList.contains(device) { raised.insert(.denyListedDevice) }
         if let bound = operation.deviceBoundAt, now.timeIntervalSince(bound) < newDeviceAge { raised.insert(.newDevice) }
+        if let reported = operation.notMeReportedAt, now.timeIntervalSince(reported) < notMeWindow { raised.insert(.reportedNotMe) }
         let recent = history.filter { ($0.authorisedAt ?? $0.createdAt) > now.addingTimeInterval(-historyWindow) }
         // An address is judged only against a history that has addresses: no history, no basis.
         let knownAddresses = Set(recent.compactMap(\.clientAddress))

@@ -66,7 +66,7 @@ public struct RiskService: Sendable {
             for: MonitoredOperation(
                 isPayment: request.operation == .payment, amountMinor: amountMinor, payeeKey: payeeKey,
                 iban: transaction?.payee.iban, payeeTrusted: trusted, deviceID: request.device?.id,
-                deviceBoundAt: request.device?.createdAt, clientAddress: clientAddress),
+                deviceBoundAt: request.device?.createdAt, clientAddress: clientAddress, notMeReportedAt: state.notMeReportedAt),
             history: history, now: now)
         var details: [String: String] = [
             "signals": signals.isEmpty ? "none" : signals.map(\.rawValue).joined(separator: ","),

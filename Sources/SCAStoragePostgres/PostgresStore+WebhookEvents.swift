@@ -1,0 +1,51 @@
+import Foundation
+import PostgresNIO
+import SCACore
+import SCAStorage
+
+// Status changes with their webhook event (v3-webhook-events, issue 10): the compare-and-set
+// and the outbox write share one transaction; whether the event is written is decided by the
+// pure `WebhookDeliveryRecord.toEnqueue`.
+extension PostgresStore {
+    public func updateOperation(
+        _ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+    ) async throws -> Bool {
+        try await stored(Self.operationUpdate(operation, expectedVersion: expectedVersion), enqueueing: event)
+    }
+
+    public func updateConsent(
+        _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+    ) async throws -> Bool {
+        try await stored(Self.consentUpdate(consent, expectedVersion: expectedVersion), enqueueing: event)
+    }
+
+    public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
+        try await rows(
+            """
+            SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= \(now.unixSeconds)
+            ORDER BY expires_at, id LIMIT \(limit)
+            """
+        ).map(ConsentRecord.init(row:))
+    }
+
+    /// Runs the compare-and-set `update` and, in the same transaction, writes `event` when the
+    /// decision says so.
+    private func stored(_ update: PostgresQuery, enqueueing event: WebhookDeliveryRecord?) async throws -> Bool {
+        let logger = self.logger
+        do {
+            return try await transaction { connection in
+                let stored = try await connection.rows(update, logger: logger).count == 1
+                guard let event, stored else { return stored }
+                let registered = try await !connection.rows(
+                    "SELECT 1 FROM partner_webhooks WHERE client_id = \(event.clientID)", logger: logger
+                ).isEmpty
+                if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: stored, webhookRegistered: registered) {
+                    _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
+                }
+                return stored
+            }
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("id")
+        }
+    }
+}

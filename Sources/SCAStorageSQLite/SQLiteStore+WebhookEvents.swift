@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import SCACore
+import SCAStorage
+
+// Status changes with their webhook event (v3-webhook-events, issue 10): the compare-and-set
+// and the outbox write share one write transaction; whether the event is written is decided
+// by the pure `WebhookDeliveryRecord.toEnqueue`.
+extension SQLiteStore {
+    public func updateOperation(
+        _ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+    ) async throws -> Bool {
+        try await writer.write { db in
+            let stored = try Self.storeOperation(operation, expectedVersion: expectedVersion, in: db)
+            try Self.enqueue(event, statusStored: stored, in: db)
+            return stored
+        }
+    }
+
+    public func updateConsent(
+        _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+    ) async throws -> Bool {
+        try await writer.write { db in
+            let stored = try Self.storeConsent(consent, expectedVersion: expectedVersion, in: db)
+            try Self.enqueue(event, statusStored: stored, in: db)
+            return stored
+        }
+    }
+
+    public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= ?
+                    ORDER BY expires_at, id LIMIT ?
+                    """,
+                arguments: [now.unixSeconds, limit]
+            ).map(ConsentRecord.init(row:))
+        }
+    }
+
+    /// Writes `event` when the decision says so, inside the caller's transaction.
+    private static func enqueue(_ event: WebhookDeliveryRecord?, statusStored: Bool, in db: Database) throws {
+        guard let event, statusStored else { return }
+        let registered =
+            try Row.fetchOne(db, sql: "SELECT 1 FROM partner_webhooks WHERE client_id = ?", arguments: [event.clientID]) != nil
+        if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: statusStored, webhookRegistered: registered) {
+            try insertDelivery(write, in: db)
+        }
+    }
+}
