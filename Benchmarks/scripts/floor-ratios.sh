@@ -13,19 +13,10 @@
 # and spreads the clients over both, floor included. The RSS printed is the first instance's.
 set -euo pipefail
 SERVER=$(realpath "$1"); BENCH=$(realpath "$2"); DURATION=${3:-10}; CONCURRENCY=${4:-8}; shift 2; shift $(( $# > 0 ? 1 : 0 )); shift $(( $# > 0 ? 1 : 0 ))
-INSTANCES=${INSTANCES:-1}; PORT=${PORT:-18482}; KEY=floor-admin-key-0123456789abcdef
-DATA=$(mktemp -d); PIDS=(); URLS=()
-# One key for all instances (32 random bytes, base64url), as a PostgreSQL deployment needs.
-SERVER_KEY=${SCA_SERVER_KEY:-$(head -c 32 /dev/urandom | base64 | tr "+/" "-_" | tr -d "=")}
-trap 'for p in "${PIDS[@]}"; do kill -TERM $p 2>/dev/null; wait $p 2>/dev/null; done; rm -rf "$DATA"' EXIT
-for i in $(seq 0 $((INSTANCES - 1))); do
-    mkdir -p "$DATA/$i"
-    env SCA_ADMIN_KEY=$KEY SCA_PORT=$((PORT + i)) SCA_DATA_DIR="$DATA/$i" SCA_CHALLENGE_LIMITS_PER_CLIENT=off \
-        SCA_SERVER_KEY=$SERVER_KEY "$@" \
-        "$SERVER" serve >"$DATA/server-$i.log" 2>&1 &
-    PIDS+=($!); URLS+=(--server "http://127.0.0.1:$((PORT + i))")
-    for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$((PORT + i))/health/live" >/dev/null 2>&1 && break; sleep 0.1; done
-done
+PORT=${PORT:-18482}; KEY=floor-admin-key-0123456789abcdef
+DATA=$(mktemp -d)
+source "$(dirname "$0")/instances.sh"
+start_instances "$@"
 for flow in challenge cold-start payment; do
     "$BENCH" "${URLS[@]}" --admin-key $KEY --mode raw --floor --flow $flow \
         --duration "$DURATION" --concurrency "$CONCURRENCY" --json 2>/dev/null | tail -1

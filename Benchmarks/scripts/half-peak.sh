@@ -16,19 +16,10 @@
 set -euo pipefail
 SERVER=$(realpath "$1"); BENCH=$(realpath "$2"); FLOW=$3; HOLD=${4:-30}; CONCURRENCY=${5:-8}
 shift 3; shift $(( $# > 0 ? 1 : 0 )); shift $(( $# > 0 ? 1 : 0 ))
-INSTANCES=${INSTANCES:-1}; PORT=${PORT:-18492}; KEY=half-peak-admin-key-0123456789abcdef
-DATA=$(mktemp -d); PIDS=(); URLS=()
-# One key for all instances (32 random bytes, base64url), as a PostgreSQL deployment needs.
-SERVER_KEY=${SCA_SERVER_KEY:-$(head -c 32 /dev/urandom | base64 | tr "+/" "-_" | tr -d "=")}
-trap 'for p in "${PIDS[@]}"; do kill -TERM $p 2>/dev/null; wait $p 2>/dev/null; done; rm -rf "$DATA"' EXIT
-for i in $(seq 0 $((INSTANCES - 1))); do
-    mkdir -p "$DATA/$i"
-    env SCA_ADMIN_KEY=$KEY SCA_PORT=$((PORT + i)) SCA_DATA_DIR="$DATA/$i" SCA_CHALLENGE_LIMITS_PER_CLIENT=off \
-        SCA_SERVER_KEY=$SERVER_KEY "$@" \
-        "$SERVER" serve >"$DATA/server-$i.log" 2>&1 &
-    PIDS+=($!); URLS+=(--server "http://127.0.0.1:$((PORT + i))")
-    for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$((PORT + i))/health/live" >/dev/null 2>&1 && break; sleep 0.1; done
-done
+PORT=${PORT:-18492}; KEY=half-peak-admin-key-0123456789abcdef
+DATA=$(mktemp -d)
+source "$(dirname "$0")/instances.sh"
+start_instances "$@"
 rss() { awk '/VmRSS/ {print $2}' /proc/${PIDS[0]}/status; }
 echo "{\"idleRSSKilobytes\": $(rss), \"instances\": $INSTANCES}"
 PEAK_LINE=$("$BENCH" "${URLS[@]}" --admin-key $KEY --mode raw --flow "$FLOW" --duration 10 --concurrency "$CONCURRENCY" --json 2>/dev/null | tail -1)

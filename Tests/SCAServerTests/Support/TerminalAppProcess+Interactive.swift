@@ -55,26 +55,15 @@ extension TerminalAppProcess {
         process.standardOutput = standardOutput
         process.standardError = standardError
 
-        let (ended, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationStatus)
-            continuation.finish()
-        }
-        try ProcessLauncher.launch(process)
-        let pid = process.processIdentifier
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            kill(pid, SIGKILL)
-        }
-        defer { watchdog.cancel() }
+        let child = try ProcessLauncher.launch(process, killAfter: timeout)
+        defer { child.watchdog.cancel() }
         for reply in replies {
             while process.isRunning, try !reply.ready(printed()) { try await Task.sleep(for: .milliseconds(50)) }
             guard process.isRunning else { break }
             input.fileHandleForWriting.write(Data((try reply.line() + "\n").utf8))
         }
         try? input.fileHandleForWriting.close()
-        var status: Int32 = -1
-        for await code in ended { status = code }
+        let status = await child.status()
         return Result(
             status: status,
             stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),

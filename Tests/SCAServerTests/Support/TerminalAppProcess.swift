@@ -90,20 +90,7 @@ enum TerminalAppProcess {
         process.standardOutput = standardOutput
         process.standardError = standardError
 
-        let (ended, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationStatus)
-            continuation.finish()
-        }
-        try ProcessLauncher.launch(process)
-        let pid = process.processIdentifier
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            kill(pid, SIGKILL)
-        }
-        var status: Int32 = -1
-        for await code in ended { status = code }
-        watchdog.cancel()
+        let status = try await ProcessLauncher.launch(process, killAfter: timeout).status()
         return Result(
             status: status,
             stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
