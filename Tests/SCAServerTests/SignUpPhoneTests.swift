@@ -126,6 +126,11 @@ struct SignUpPhoneTests {
                 #expect(refused.status == 400, "\(request)")
                 #expect(refused.problem?.code == .requestInvalid, "\(request)")
             }
+            // An operator cannot take a number's placeholder e-mail before its owner signs up.
+            let reserved = try await api.post(
+                "/admin/v1/users", CreateUserRequest(email: "33612345678@Phone.Invalid", password: "a long passphrase"), admin: true)
+            #expect(reserved.status == 400)
+            #expect(reserved.problem?.code == .requestInvalid)
             #expect(try await api.services.users.list().isEmpty)
             #expect(try api.services.outbox?.messages().isEmpty == true)
             let events = try await api.services.store.auditEntries(after: 0, limit: 1_000).map(\.draft.event)
