@@ -73,7 +73,8 @@ public protocol FactorCollector: Sendable {
     func passkeyAssertion(for options: PasskeyRequestOptions, challenge: ChallengeResponse) async throws -> PasskeyAssertionCredential?
 
     /// Asks a new user, just created by a sign-up's e-mail code, for the password or PIN to set
-    /// as their second element (issue 17). The default refuses with ``SCAClientError/cancelled``:
+    /// as their second element (issue 17). `email` is the phone number for a sign-up by phone
+    /// (``SCAClient/signUpOrIn(phone:using:prefill:)``). The default refuses with ``SCAClientError/cancelled``:
     /// an app that offers ``SCAClient/signUpOrIn(email:using:prefill:)`` implements it.
     func newSecret(for email: String) async throws -> NewSecret
 }

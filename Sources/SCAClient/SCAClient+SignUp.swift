@@ -33,6 +33,37 @@ extension SCAClient {
         return try await logIn(email: email, using: collector, prefill: [secret.method: secret.value])
     }
 
+    /// Signs up or in with a phone number (a server with `signUp` `phone` or `email,phone`), as
+    /// ``signUpOrIn(email:using:prefill:)`` does with an address: the server offers the
+    /// number's SMS code whether it knows the number or not. A new user (created by that code,
+    /// holding an enrolment token) is asked for the second element
+    /// (``FactorCollector/newSecret(for:)`` with the number), which is set with the token; the
+    /// flow then signs in by the same number with it and a new SMS code, so it ends signed in
+    /// with strong customer authentication.
+    ///
+    /// - Parameters:
+    ///   - phone: the number, E.164 (`+33612345678`; spaces and dashes are dropped by the server).
+    ///   - collector: asks the user (codes, the second factor, the new secret).
+    ///   - prefill: secrets already typed, used on their method's first try.
+    /// - Returns: the login tokens, also saved in the token store.
+    /// - Throws: as ``signUpOrIn(email:using:prefill:)``; ``SCAClientError/server(_:)`` with
+    ///   `request.invalid` for a number that is not E.164.
+    public func signUpOrIn(
+        phone: String, using collector: any FactorCollector, prefill: [AuthenticationMethod: String] = [:]
+    ) async throws -> TokenResponse {
+        let challenge: ChallengeResponse = try await transport.send(
+            .post, "v1/signup-or-in", body: SignUpOrInRequest(phone: phone))
+        let first = try await authenticate(challenge: challenge, using: collector, prefill: prefill)
+        guard first.operation == .enrolment else { return first }
+        let secret = try await collector.newSecret(for: phone)
+        let _: EnrolmentResponse = try await transport.send(
+            .post, "v1/me/enrolment", body: secret.request, bearer: first.accessToken)
+        // The number is now a known login phone: signing up or in again is a normal login.
+        let login: ChallengeResponse = try await transport.send(
+            .post, "v1/signup-or-in", body: SignUpOrInRequest(phone: phone))
+        return try await authenticate(challenge: login, using: collector, prefill: [secret.method: secret.value])
+    }
+
     /// The signed-in user's own profile (`GET /v1/me`).
     /// - Throws: ``SCAClientError/notSignedIn`` without a session; ``SCAClientError/server(_:)``.
     public func me() async throws -> ProfileResponse {

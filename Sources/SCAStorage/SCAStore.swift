@@ -8,11 +8,13 @@ import SCACore
 public protocol SCAStore: Sendable {
     // MARK: Users
 
-    /// - Throws: `StoreError.conflict` when the id or e-mail is taken.
+    /// - Throws: `StoreError.conflict` when the id, e-mail or login phone is taken.
     func createUser(_ user: UserRecord) async throws
     func user(id: String) async throws -> UserRecord?
     /// - Parameter email: compared lower-cased.
     func user(email: String) async throws -> UserRecord?
+    /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone` (E.164, exact).
+    func user(loginPhone: String) async throws -> UserRecord?
     /// All users, oldest first.
     func users() async throws -> [UserRecord]
     /// Applies the non-nil fields of `update`.

@@ -6,7 +6,7 @@ extension PostgresStore {
     /// Stores a new user, its e-mail lower-cased, in one INSERT: the PRIMARY KEY and UNIQUE
     /// constraints decide between racing instances, and the constraint the server names tells
     /// which field was taken.
-    /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("email")` when taken.
+    /// - Throws: `StoreError.conflict("id")`, `("email")` or `("loginPhone")` when taken.
     public func createUser(_ user: UserRecord) async throws {
         let email = user.email.lowercased()
         let roles = try JSONColumn.text(user.roles)
@@ -17,18 +17,23 @@ extension PostgresStore {
                 INSERT INTO users (
                     id, email, phone, password_hash, pin_hash, sealed_totp_seed,
                     email_otp_enabled, roles, created_at, failed_attempts, temporary_blocks,
-                    locked_until, permanently_locked, last_totp_step, profile_json
+                    locked_until, permanently_locked, last_totp_step, profile_json, login_phone
                 ) VALUES (
                     \(user.id), \(email), \(user.phone), \(user.passwordHash), \(user.pinHash),
                     \(user.sealedTOTPSeed.map(bytea)), \(user.emailOTPEnabled), \(roles), \(user.createdAt.unixSeconds),
                     \(user.lockout.failedAttempts), \(user.lockout.temporaryBlocks),
                     \(user.lockout.lockedUntil?.unixSeconds), \(user.lockout.permanentlyLocked), \(user.lockout.lastTOTPStep),
-                    \(profile)
+                    \(profile), \(user.loginPhone)
                 )
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
             // The primary key is checked first, as the SQLite store checks the id first.
-            throw StoreError.conflict(error.constraintName == "users_pkey" ? "id" : "email")
+            let field = switch error.constraintName {
+            case "users_pkey": "id"
+            case "users_login_phone_key": "loginPhone"
+            default: "email"
+            }
+            throw StoreError.conflict(field)
         }
     }
 
@@ -39,6 +44,11 @@ extension PostgresStore {
     /// - Parameter email: compared lower-cased.
     public func user(email: String) async throws -> UserRecord? {
         try await rows("SELECT * FROM users WHERE email = \(email.lowercased())").first.map(UserRecord.init(row:))
+    }
+
+    /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone`.
+    public func user(loginPhone: String) async throws -> UserRecord? {
+        try await rows("SELECT * FROM users WHERE login_phone = \(loginPhone)").first.map(UserRecord.init(row:))
     }
 
     /// All users, oldest first (insertion order among equal creation dates).

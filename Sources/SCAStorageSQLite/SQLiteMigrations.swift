@@ -449,5 +449,14 @@ enum SQLiteMigrations {
         // v3-webhook-events (issue 10): the outbox carries consent events as well as operation
         // events, so its column names the event's subject rather than an operation.
         ("v3-webhook-events", "ALTER TABLE webhook_deliveries RENAME COLUMN operation_id TO subject_id;"),
+        // v3-signup-phone (issue 17): the E.164 number a user who signed up by phone signs in
+        // with. Unique (NULLs apart), unlike `phone`, which several users may share for SMS.
+        (
+            "v3-signup-phone",
+            """
+            ALTER TABLE users ADD COLUMN login_phone TEXT;
+            CREATE UNIQUE INDEX users_login_phone_key ON users (login_phone);
+            """
+        ),
     ]
 }

@@ -16,14 +16,19 @@ extension SQLiteStore {
             if try db.exists("SELECT 1 FROM users WHERE email = ?", arguments: [email]) {
                 throw StoreError.conflict("email")
             }
+            if let loginPhone = user.loginPhone,
+                try db.exists("SELECT 1 FROM users WHERE login_phone = ?", arguments: [loginPhone])
+            {
+                throw StoreError.conflict("loginPhone")
+            }
             do {
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO users (
                             id, email, phone, password_hash, pin_hash, sealed_totp_seed,
                             email_otp_enabled, roles, created_at, failed_attempts, temporary_blocks,
-                            locked_until, permanently_locked, last_totp_step, profile_json
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            locked_until, permanently_locked, last_totp_step, profile_json, login_phone
+                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).execute(
                     arguments: [
                         user.id, email, user.phone, user.passwordHash, user.pinHash,
@@ -31,6 +36,7 @@ extension SQLiteStore {
                         user.createdAt.unixSeconds, user.lockout.failedAttempts,
                         user.lockout.temporaryBlocks, user.lockout.lockedUntil?.unixSeconds,
                         user.lockout.permanentlyLocked, user.lockout.lastTOTPStep, try JSONColumn.text(user.profile),
+                        user.loginPhone,
                     ]
                 )
             } catch let error as DatabaseError where error.isUniquenessViolation {
@@ -51,6 +57,14 @@ extension SQLiteStore {
         let email = email.lowercased()
         return try await writer.read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE email = ?"), arguments: [email])
+                .map(UserRecord.init(row:))
+        }
+    }
+
+    /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone`.
+    public func user(loginPhone: String) async throws -> UserRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE login_phone = ?"), arguments: [loginPhone])
                 .map(UserRecord.init(row:))
         }
     }

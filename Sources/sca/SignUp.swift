@@ -3,15 +3,16 @@ import Foundation
 import SCAClient
 import SCACore
 
-/// `sca signup`: sign up or in with an e-mail code (issue 17). A known address signs in as
-/// `sca login` does; a new one (when the server allows sign-ups) is created by the code, sets
-/// a password, and signs in with it and a new e-mail code.
+/// `sca signup`: sign up or in with an e-mail code, or with `--phone` an SMS code (issue 17).
+/// A known address or number signs in as `sca login` does; a new one (when the server allows
+/// sign-ups of its kind) is created by the code, sets a password, and signs in with it and a
+/// new code.
 struct SignUp: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signup",
-        abstract: "Sign up or in with a code sent to your e-mail address.",
+        abstract: "Sign up or in with a code sent to your e-mail address (or, with --phone, your phone).",
         discussion: """
-            Scripts: sca signup --email E --code C1 [--code C2 …] --password-stdin (the password is the \
+            Scripts: sca signup --email E (or --phone +33…) --code C1 [--code C2 …] --password-stdin (the password is the \
             first line of standard input). Every code the run needs is taken from the --code values in \
             order (the sign-up's code, a retry after a wrong one, the code of the sign-in that follows a \
             sign-up); once they are used up, the next code is read from the next line of standard input.
@@ -22,6 +23,9 @@ struct SignUp: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The e-mail address (asked when absent).", valueName: "email"))
     var email: String?
 
+    @Option(help: ArgumentHelp("A phone number in E.164 form (+33612345678) instead of an e-mail address: the codes come by SMS.", valueName: "phone"))
+    var phone: String?
+
     @Option(
         help: ArgumentHelp(
             "A code sent to you, repeatable: used in the order codes are asked, then asked.", valueName: "code"))
@@ -31,8 +35,11 @@ struct SignUp: AsyncParsableCommand {
     var passwordStdin = false
 
     func validate() throws {
-        if passwordStdin && email == nil {
-            throw ValidationError("--password-stdin needs --email: standard input carries the password")
+        if email != nil && phone != nil {
+            throw ValidationError("give --email or --phone, not both")
+        }
+        if passwordStdin && email == nil && phone == nil {
+            throw ValidationError("--password-stdin needs --email or --phone: standard input carries the password")
         }
     }
 
@@ -46,7 +53,9 @@ struct SignUp: AsyncParsableCommand {
         }
         var profile = app.loadProfile()
         let address: String
-        if let email {
+        if let phone {
+            address = phone
+        } else if let email {
             address = email
         } else {
             guard let line = Terminal.ask("E-mail: "), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -57,13 +66,18 @@ struct SignUp: AsyncParsableCommand {
         let collector = SignUpCollector(
             terminal: TerminalCollector(
                 answers: TerminalCollector.Answers(
-                    method: .emailOTP, code: nil, password: password, biometric: .ask, confirm: false),
+                    method: phone != nil ? .smsOTP : .emailOTP, code: nil, password: password, biometric: .ask, confirm: false),
                 spinner: spinner),
-            codes: code, newPassword: password)
+            codes: code, newPassword: password, signUpCode: phone != nil ? .smsOTP : .emailOTP)
         let tokens = try await spinner.during("Contacting the server") {
-            try await app.client.signUpOrIn(email: address, using: collector)
+            if phone != nil {
+                try await app.client.signUpOrIn(phone: address, using: collector)
+            } else {
+                try await app.client.signUpOrIn(email: address, using: collector)
+            }
         }
-        profile.email = address
+        // The remembered e-mail is what `sca login` offers: a phone sign-up has none to offer.
+        profile.email = phone == nil ? address : nil
         profile.userId = TokenClaims(accessToken: tokens.accessToken)?.sub
         try? app.saveProfile(profile)
         if collector.signedUp {

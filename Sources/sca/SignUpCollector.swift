@@ -12,9 +12,12 @@ final class SignUpCollector: FactorCollector {
     private let codes: Mutex<[String]>
     private let newPassword: String?
     private let created = Mutex(false)
+    /// The code that signs up or in: `email_otp`, or `sms_otp` for `--phone`.
+    private let signUpCode: AuthenticationMethod
 
-    init(terminal: TerminalCollector, codes: [String], newPassword: String?) {
+    init(terminal: TerminalCollector, codes: [String], newPassword: String?, signUpCode: AuthenticationMethod = .emailOTP) {
         self.terminal = terminal
+        self.signUpCode = signUpCode
         self.codes = Mutex(codes)
         self.newPassword = newPassword
     }
@@ -23,8 +26,8 @@ final class SignUpCollector: FactorCollector {
     var signedUp: Bool { created.withLock { $0 } }
 
     func chooseMethod(from methods: [OfferedMethod], for challenge: ChallengeResponse) async throws -> AuthenticationMethod {
-        // The e-mail code first: it is what signs up or in.
-        if methods.contains(where: { $0.id == .emailOTP }) { return .emailOTP }
+        // The address's code first (e-mail, or SMS for a phone): it is what signs up or in.
+        if methods.contains(where: { $0.id == signUpCode }) { return signUpCode }
         return try await terminal.chooseMethod(from: methods, for: challenge)
     }
 

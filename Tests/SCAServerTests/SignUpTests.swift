@@ -198,7 +198,7 @@ struct SignUpTests {
         #expect(otherDomain.suffix(2) == ["delivered:false", "users:0"])
     }
 
-    @Test("sign-up settings: off by default; a phone mode or a bad domain is refused at start-up")
+    @Test("sign-up settings: off by default; an unknown mode or a bad domain is refused at start-up")
     func configuration() throws {
         let loader = ConfigurationLoader()
         #expect(try loader.load(file: nil, environment: [:], flags: [:]).signUp.mode == .off)
@@ -206,8 +206,11 @@ struct SignUpTests {
         #expect(on.signUp.mode == .email)
         #expect(on.signUp.emailDomains == ["bank.example", "staff.bank.example"])
         for flags in [
-            ["signUp": "phone"], ["signUp": "yes"], ["signUpEmailDomains": "not a domain"], ["signUpEmailDomains": "localhost"],
+            ["signUp": "yes"], ["signUp": "phone,email"], ["signUpEmailDomains": "not a domain"], ["signUpEmailDomains": "localhost"],
             ["signUp": "email", "methods.login": "password,totp"],
+            // Sign-up by phone is proven by its SMS code.
+            ["signUp": "phone", "methods.login": "password,email_otp"],
+            ["signUp": "email,phone", "methods.login": "password,email_otp"],
         ] {
             #expect(throws: ConfigurationError.self, "\(flags)") { try loader.load(file: nil, environment: [:], flags: flags) }
         }

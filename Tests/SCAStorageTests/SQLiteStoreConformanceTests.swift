@@ -184,6 +184,12 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.parallelFinalisationsWriteOneEvent() }
     }
     @Test func overdueConsentsAreListed() async throws { try await check { try await $0.overdueConsentsAreListed() } }
+    // Sign-up by phone (v3-signup-phone, issue 17).
+    @Test func loginPhoneLookup() async throws { try await check { try await $0.loginPhoneLookup() } }
+    @Test func parallelPhoneSignUpsCreateOneUser() async throws {
+        try await check { try await $0.parallelPhoneSignUpsCreateOneUser() }
+    }
+    // End of sign-up by phone.
 }
 
 /// Creates a directory that exists for the duration of `body` only.

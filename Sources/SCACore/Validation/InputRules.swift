@@ -33,6 +33,12 @@ public enum InputRules {
         pinLength.contains(pin.count) && pin.allSatisfy(\.isASCIIDigit) ? nil : "pin must be 4 to 12 digits"
     }
 
+    /// A phone number as typed (`+33 6 12-34.56 78`, `(+33) 612345678`) without its spaces,
+    /// dashes, dots and brackets; check the result with ``phoneProblem(_:)``.
+    public static func normalizedPhone(_ phone: String) -> String {
+        String(phone.filter { !($0.isWhitespace || "-.()".contains($0)) })
+    }
+
     /// E.164: `+` and 7 to 15 digits, not starting with 0.
     public static func phoneProblem(_ phone: String) -> String? {
         let digits = phone.dropFirst()

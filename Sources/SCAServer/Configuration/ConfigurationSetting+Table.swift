@@ -199,7 +199,7 @@ extension ConfigurationSetting {
         // Sign-up or in (issue 17).
         .value(
             "signUp", \.signUp.mode, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
-            "`off` or `email`: whether a new e-mail address proved by its code becomes a user (`POST /v1/signup-or-in`)"),
+            "`off`, `email`, `phone` or `email,phone`: whether a new e-mail address or E.164 phone number proved by its code becomes a user (`POST /v1/signup-or-in`)"),
         .value(
             "signUpEmailDomains", \.signUp.emailDomains,
             parse: { value, _ in

@@ -308,8 +308,12 @@ public struct ServerConfiguration: Sendable {
         }
         // Sign-up or in (issue 17).
         try signUp.validate()
-        if signUp.mode == .email, !policy(for: .login).methods.contains(.emailOTP) {
+        if signUp.mode.allowsEmail, !policy(for: .login).methods.contains(.emailOTP) {
             throw ConfigurationError("signUp email needs email_otp among methods.login: a sign-up is proven by its e-mail code")
+        }
+        // Sign-up by phone (issue 17).
+        if signUp.mode.allowsPhone, !policy(for: .login).methods.contains(.smsOTP) {
+            throw ConfigurationError("signUp phone needs sms_otp among methods.login: a sign-up is proven by its SMS code")
         }
         for claim in tokenClaims {
             guard !UserAttributes.reservedClaimNames.contains(claim) else {

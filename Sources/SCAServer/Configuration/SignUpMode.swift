@@ -1,9 +1,19 @@
 /// Who may create their own account with `POST /v1/signup-or-in` (issue 17): the value of
-/// `signUp`.
+/// `signUp`: one value per choice, `email,phone` for both.
 public enum SignUpMode: String, Sendable, CaseIterable {
     /// Nobody: the bank onboards its users itself. `signup-or-in` still signs known users in,
     /// and answers an unknown address exactly as when sign-up is on, only nothing is created.
     case off
     /// A new e-mail address proved by its one-time code becomes a user (see `signUpEmailDomains`).
     case email
+    /// A new phone number (E.164) proved by its SMS code becomes a user, with that number as
+    /// its login phone and SMS phone (issue 17).
+    case phone
+    /// Both: `signup-or-in` takes either an e-mail address or a phone number.
+    case emailAndPhone = "email,phone"
+
+    /// Whether a new e-mail address may become a user.
+    public var allowsEmail: Bool { self == .email || self == .emailAndPhone }
+    /// Whether a new phone number may become a user.
+    public var allowsPhone: Bool { self == .phone || self == .emailAndPhone }
 }

@@ -12,10 +12,25 @@ public struct SignUpSettings: Sendable, Equatable {
 
     /// Whether a new user may be created for this (normalized) address.
     func allows(email: String) -> Bool {
-        guard mode == .email else { return false }
-        guard !emailDomains.isEmpty else { return true }
-        guard let at = email.lastIndex(of: "@") else { return false }
-        return emailDomains.contains(String(email[email.index(after: at)...]))
+        guard mode.allowsEmail, let at = email.lastIndex(of: "@") else { return false }
+        let domain = String(email[email.index(after: at)...])
+        // The reserved domain of phone-only users' placeholder addresses is nobody's mailbox.
+        guard domain != Self.phonePlaceholderDomain else { return false }
+        return emailDomains.isEmpty || emailDomains.contains(domain)
+    }
+
+    /// Whether a new user may be created for this (normalized, E.164) phone number.
+    func allows(phone: String) -> Bool { mode.allowsPhone }
+
+    /// The domain of the e-mail a user who signed up with a phone number is stored with: the
+    /// `users` table needs a unique e-mail, and `.invalid` is reserved, so nothing is ever
+    /// delivered there (such a user's e-mail codes stay off; an operator may set a real address).
+    public static let phonePlaceholderDomain = "phone.invalid"
+
+    /// The placeholder e-mail of a user who signed up with `phone` (`+33612345678` →
+    /// `33612345678@phone.invalid`): unique as the number is.
+    public static func placeholderEmail(forPhone phone: String) -> String {
+        "\(phone.dropFirst())@\(phonePlaceholderDomain)"
     }
 
     /// - Throws: `ConfigurationError` for a domain that is not a plain lower-case host name.

@@ -196,7 +196,7 @@ struct HostedSignIn: Sendable {
         values["email"] = state.email ?? ""
         values["error"] = state.error
         // Sign up or in (issue 17): "New here?" only when sign-up is on.
-        if challenges.configuration.signUp.mode != .off { values["signUpLink"] = HostedSignUp.base }
+        if challenges.configuration.signUp.mode.allowsEmail { values["signUpLink"] = HostedSignUp.base }
         return renderer.page(
             "email", title: "Sign in", values,
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)

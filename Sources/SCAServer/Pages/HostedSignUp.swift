@@ -12,7 +12,8 @@ import SCACore
 /// asks for the second category as usual. A new user's code answers with an enrolment token,
 /// kept in the sealed page cookie, for the password page; the password set, the visit goes on
 /// as a full SCA of that user (the password just chosen, and a fresh e-mail code) and ends at
-/// the client with a code like any hosted sign-in. With `signUp` `off` nothing here answers.
+/// the client with a code like any hosted sign-in. Unless `signUp` allows e-mail (`email`,
+/// `email,phone`) nothing here answers: these pages sign up by e-mail only.
 struct HostedSignUp: Sendable {
     let signIn: HostedSignIn
     let signUp: SignUpService
@@ -23,7 +24,7 @@ struct HostedSignUp: Sendable {
     private var renderer: PageRenderer { signIn.renderer }
     private var cookies: PageCookies { signIn.cookies }
     private var challenges: ChallengeService { signIn.challenges }
-    private var isOn: Bool { signUp.configuration.signUp.mode != .off }
+    private var isOn: Bool { signUp.configuration.signUp.mode.allowsEmail }
 
     /// `GET /signin/signup`: the e-mail of a new account.
     func show(_ request: Request) throws -> Response {

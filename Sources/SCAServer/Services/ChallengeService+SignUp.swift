@@ -13,7 +13,7 @@ extension ChallengeService {
     func completeSignUp(_ claimed: ChallengeRecord, address: String, method: AuthenticationMethod) async throws -> ProofResponse {
         let user: UserRecord
         do {
-            user = try await signUpUser(address: address, challengeID: claimed.id)
+            user = try await signUpUser(address: address, method: method, challengeID: claimed.id)
         } catch {
             await releaseClaim(on: claimed.id)
             throw error
@@ -46,20 +46,27 @@ extension ChallengeService {
         throw Problem.contention
     }
 
-    /// The new user, verified by the code just proven: e-mail codes on, nothing else enrolled.
+    /// The new user, verified by the code just proven: e-mail codes on, nothing else enrolled;
+    /// or, for a phone (`method` `sms_otp`), that number as login phone and SMS phone, with the
+    /// placeholder e-mail the schema needs (``SignUpSettings/placeholderEmail(forPhone:)``).
     /// Of parallel sign-ups of one address one insert lands; the others find its user, which
     /// still awaits its second element, and enrol it too (they proved the same mailbox).
-    private func signUpUser(address: String, challengeID: String) async throws -> UserRecord {
-        let candidate = UserRecord(
-            id: runtime.makeID(prefix: "usr"), email: address, emailOTPEnabled: true, createdAt: runtime.now())
+    private func signUpUser(address: String, method: AuthenticationMethod, challengeID: String) async throws -> UserRecord {
+        let byPhone = method == .smsOTP
+        let candidate = byPhone
+            ? UserRecord(
+                id: runtime.makeID(prefix: "usr"), email: SignUpSettings.placeholderEmail(forPhone: address), phone: address,
+                createdAt: runtime.now(), loginPhone: address)
+            : UserRecord(id: runtime.makeID(prefix: "usr"), email: address, emailOTPEnabled: true, createdAt: runtime.now())
         do {
             try await store.createUser(candidate)
             await audit.record(
-                .signUpUserCreated, userID: candidate.id, challengeID: challengeID, method: .emailOTP,
-                details: ["methods": AuthenticationMethod.emailOTP.rawValue])
+                .signUpUserCreated, userID: candidate.id, challengeID: challengeID, method: method,
+                details: ["methods": method.rawValue])
             return candidate
         } catch StoreError.conflict {
-            guard let existing = try await store.user(email: address) else { throw Problem.contention }
+            let found = byPhone ? try await store.user(loginPhone: address) : try await store.user(email: address)
+            guard let existing = found else { throw Problem.contention }
             guard try await awaitsSecondElement(existing) else { throw Problem.enrolmentComplete }
             return existing
         }

@@ -45,11 +45,15 @@ public struct ChallengeService: Sendable {
     ///     offers the e-mail code whatever its profile, sign-up allowed or not.
     ///   - signUpAddress: for an unknown user, the address a new user may be created for once
     ///     its e-mail code is proven (``SignUpService``); nil when sign-up is not allowed.
+    ///   - loginPhone: sign-up or in by phone (issue 17): the normalized E.164 number typed,
+    ///     looked up as a login phone instead of `request.user`, and the SMS code offered.
+    ///   - signUpPhone: for an unknown number, the number a new user may be created for once its
+    ///     SMS code is proven; nil when sign-up by phone is not allowed.
     ///   - admitted: counted already in another budget (an operation's, issue 10), so not in
     ///     the client address's challenge budget.
     public func create(
         _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: Bool = false,
-        signUpAddress: String? = nil, admitted: Bool = false
+        signUpAddress: String? = nil, loginPhone: String? = nil, signUpPhone: String? = nil, admitted: Bool = false
     ) async throws -> ChallengeResponse {
         if !admitted { try await limiter.admitChallenge() }
         // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
@@ -57,9 +61,14 @@ public struct ChallengeService: Sendable {
         let transaction = try Self.validatedTransaction(request)
         let beneficiary = try Self.validatedBeneficiary(request)
         let discoverable = try discoverableLogin(request)
-        var user = discoverable ? nil : try await findUser(request.user)
+        var user: UserRecord?
+        if let loginPhone {
+            user = try await store.user(loginPhone: loginPhone)
+        } else if !discoverable {
+            user = try await findUser(request.user)
+        }
         // An unfinished sign-up (nothing but the mailbox) resumes as a sign-up (issue 17).
-        if signUpAddress != nil, let found = user, try await awaitsSecondElement(found) { user = nil }
+        if signUpAddress != nil || signUpPhone != nil, let found = user, try await awaitsSecondElement(found) { user = nil }
         let device = try await namedDevice(request.device, of: user)
         var hasSession = false
         if authorization != nil {
@@ -79,7 +88,9 @@ public struct ChallengeService: Sendable {
             for: RiskContext(operation: request.operation, transaction: transaction, user: user, device: device))
         var methods = policy.methods.filter(enrolled.contains)
         // A sign-up challenge offers the code for the typed address whatever the decoy profile.
-        if user == nil, signUpOrIn || signUpAddress != nil, !methods.contains(.emailOTP) { methods.append(.emailOTP) }
+        // By phone, the SMS code for the typed number instead.
+        let signUpCode: AuthenticationMethod = loginPhone != nil ? .smsOTP : .emailOTP
+        if user == nil, signUpOrIn || signUpAddress != nil, !methods.contains(signUpCode) { methods.append(signUpCode) }
         // When risk asks for more than the methods at hand can prove, say so now rather than
         // open a challenge that can never complete. (Only a raised bar: what a user has
         // enrolled for the base policy is never revealed here.)
@@ -105,8 +116,12 @@ public struct ChallengeService: Sendable {
             transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
             deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
-            decoy: user == nil && !discoverable ? codes.decoySubject(for: request.user) : nil)
-        if user == nil { challenge.decoy?.signUpAddress = signUpAddress }
+            decoy: user == nil && !discoverable
+                ? (loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil)
+        if user == nil {
+            challenge.decoy?.signUpAddress = signUpAddress
+            challenge.decoy?.signUpPhone = signUpPhone
+        }
         if let exemption, let user {
             return try await completeExempt(&challenge, exemption: exemption, user: user)
         }
@@ -286,7 +301,9 @@ public struct ChallengeService: Sendable {
                 (evaluation, extraCategory, details) = (outcome.evaluation, outcome.extraCategory, outcome.details)
             } else if let user {
                 evaluation = try await verifier.verify(proof, user: user, challenge: claimed, device: nil)
-            } else if claimed.decoy?.signUpAddress != nil, proof.method == .emailOTP {
+            } else if claimed.decoy?.signUpAddress != nil && proof.method == .emailOTP
+                || claimed.decoy?.signUpPhone != nil && proof.method == .smsOTP
+            {
                 // Sign-up or in (issue 17): the code sent to the typed address is checked for real.
                 evaluation = try await verifier.verifyDeliveredCode(proof, on: claimed)
             } else {
@@ -317,7 +334,7 @@ public struct ChallengeService: Sendable {
         }
         let passed = evaluation == .right
         logProof(proof.method, passed: passed, on: claimed.id)
-        if passed, user == nil, let address = claimed.decoy?.signUpAddress {
+        if passed, user == nil, let address = proof.method == .smsOTP ? claimed.decoy?.signUpPhone : claimed.decoy?.signUpAddress {
             await audit.record(
                 .proofAccepted, outcome: "accepted", challengeID: claimed.id, method: proof.method,
                 details: details.merging(["user": "unknown"]) { $1 })

@@ -25,6 +25,7 @@ struct CodeService: Sendable {
         var address: String? = method == .smsOTP ? user?.phone : user?.email
         // A sign-up challenge (issue 17) has no user yet: its code goes to the address typed.
         if user == nil, method == .emailOTP { address = challenge.decoy?.signUpAddress }
+        if user == nil, method == .smsOTP { address = challenge.decoy?.signUpPhone }
         if user != nil && address == nil { throw Problem.methodNotOffered(method) }
 
         let code = OneTimeCode.generate(digits: 6, using: runtime.random)
@@ -110,6 +111,16 @@ struct CodeService: Sendable {
         return DecoySubject(subjectKey: subjectKey, emailMask: "\(letter)****@\(domain)")
     }
 
+    /// A phone sign-up's decoy (issue 17): keyed by the typed number, its SMS mask that
+    /// number's, its e-mail mask made up as for a user id.
+    func decoySubject(forPhone phone: String) -> DecoySubject {
+        let subjectKey = limiter.subject("phone|\(phone)")
+        let digest = box.mac(Array("decoy-email|\(subjectKey)".utf8), purpose: "decoy-mask")
+        let letter = Character(UnicodeScalar(UInt8(ascii: "a") + digest[0] % 26))
+        let domain = ["gmail.com", "outlook.com", "yahoo.com"][Int(digest[1]) % 3]
+        return DecoySubject(subjectKey: subjectKey, emailMask: "\(letter)****@\(domain)", phoneMask: Self.maskPhone(phone))
+    }
+
     /// The mask a decoy shows: the e-mail mask kept at creation, or the mask of a plausible
     /// number of the configured shape, its digits drawn from the keyed hash of what was typed,
     /// so every decoy challenge for one address shows the same number.
@@ -117,7 +128,7 @@ struct CodeService: Sendable {
         let subject = challenge.decoy ?? DecoySubject(subjectKey: limiter.subject("challenge|\(challenge.id)"), emailMask: "****")
         switch channel {
         case .email, .push: return subject.emailMask  // (push carries no code: never asked)
-        case .sms: return Self.maskPhone(decoyPhone(subjectKey: subject.subjectKey))
+        case .sms: return subject.phoneMask ?? Self.maskPhone(decoyPhone(subjectKey: subject.subjectKey))
         }
     }
 
@@ -145,6 +156,7 @@ struct CodeService: Sendable {
         let typed = challenge.decoy?.subjectKey ?? limiter.subject("challenge|\(challenge.id)")
         return RateLimiter.SendSubjects(
             user: limiter.subject("decoy-user|\(typed)"),
-            destination: channel == .sms ? limiter.subject("decoy-phone|\(typed)") : typed)
+            // A phone sign-up's decoy was typed as a number: it shares that number's budget.
+            destination: channel == .sms && challenge.decoy?.phoneMask == nil ? limiter.subject("decoy-phone|\(typed)") : typed)
     }
 }

@@ -23,11 +23,13 @@ public struct SignUpService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
 
-    /// - Throws: `Problem.invalidRequest` (no e-mail, a phone, a malformed address),
-    ///   `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
+    /// - Throws: `Problem.invalidRequest` (neither or both of e-mail and phone, a malformed
+    ///   address or number), `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
     public func start(_ request: SignUpOrInRequest) async throws -> ChallengeResponse {
-        guard request.phone == nil else {
-            throw Problem.invalidRequest("phone: this server signs up and in with an e-mail address only")
+        switch (request.email, request.phone) {
+        case (nil, let phone?): return try await start(phone: phone)
+        case (_?, nil): break
+        default: throw Problem.invalidRequest("give exactly one of email and phone")
         }
         guard let email = request.email else { throw Problem.invalidRequest("email is required") }
         let normalized = InputRules.normalizedEmail(email)
@@ -37,6 +39,21 @@ public struct SignUpService: Sendable {
         return try await challenges.create(
             CreateChallengeRequest(operation: .login, user: UserReference(email: email)), signUpOrIn: true,
             signUpAddress: signUpAddress)
+    }
+
+    /// Sign-up or in by phone: the number normalized to E.164 is looked up as a login phone;
+    /// known, new, and new with sign-up off answer alike (the SMS code offered, the typed
+    /// number's mask), only a new number with sign-up allowed gets its code texted.
+    private func start(phone: String) async throws -> ChallengeResponse {
+        let normalized = InputRules.normalizedPhone(phone)
+        if let problem = InputRules.phoneProblem(normalized) {
+            // Counted like any challenge request, well-formed or not, before it is refused.
+            try await challenges.limiter.admitChallenge()
+            throw Problem.invalidRequest(problem)
+        }
+        return try await challenges.create(
+            CreateChallengeRequest(operation: .login, user: UserReference()), signUpOrIn: true, loginPhone: normalized,
+            signUpPhone: configuration.signUp.allows(phone: normalized) ? normalized : nil)
     }
 
     /// Adds the new user's second element with their enrolment token, used once: a password or

@@ -184,5 +184,10 @@ public struct UserService: Sendable {
             ?? password.flatMap(InputRules.passwordProblem) ?? pin.flatMap(InputRules.pinProblem)
             ?? phone.flatMap(InputRules.phoneProblem)
         if let problem { throw Problem.invalidRequest(problem) }
+        // The placeholder domain of phone sign-ups (issue 17) is nobody's: an operator giving it
+        // out would take a number's placeholder before its owner signs up.
+        if let email, InputRules.normalizedEmail(email).hasSuffix("@" + SignUpSettings.phonePlaceholderDomain) {
+            throw Problem.invalidRequest("email: @\(SignUpSettings.phonePlaceholderDomain) is reserved for users who signed up by phone")
+        }
     }
 }

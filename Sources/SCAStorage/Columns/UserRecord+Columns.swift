@@ -15,7 +15,8 @@ extension UserRecord: ColumnDecodable {
             roles: try columns.json("roles"),
             createdAt: try columns.date("created_at"),
             lockout: try LockoutState(columns: columns),
-            profile: try columns.optionalJSON("profile_json") ?? UserProfile()
+            profile: try columns.optionalJSON("profile_json") ?? UserProfile(),
+            loginPhone: try columns.value("login_phone")
         )
         activePasskeys = try columns.value("active_passkeys")
     }

@@ -14,10 +14,23 @@ public struct DecoySubject: Sendable, Equatable, Codable {
     /// and creates a user for once the code is proven. Kept only when sign-up is allowed for
     /// it: the person asked to be e-mailed there. Nil for every other decoy.
     public var signUpAddress: String?
+    /// Sign-up by phone (issue 17): the E.164 number a phone sign-up challenge texts its code
+    /// to and creates a user for once the code is proven; kept only when sign-up by phone is
+    /// allowed, as `signUpAddress` is for e-mail.
+    public var signUpPhone: String?
+    /// Sign-up by phone: the SMS mask a real user with the typed number would get, so a decoy
+    /// for a number shows that number (as a known user's challenge does) whether sign-up is on
+    /// or off. Nil for every other decoy (they show a plausible made-up number).
+    public var phoneMask: String?
 
-    public init(subjectKey: String, emailMask: String, signUpAddress: String? = nil) {
+    public init(
+        subjectKey: String, emailMask: String, signUpAddress: String? = nil, signUpPhone: String? = nil,
+        phoneMask: String? = nil
+    ) {
         self.subjectKey = subjectKey
         self.emailMask = emailMask
         self.signUpAddress = signUpAddress
+        self.signUpPhone = signUpPhone
+        self.phoneMask = phoneMask
     }
 }

@@ -1,12 +1,14 @@
 // Sign-up or in (issue 17).
 extension UserRecord {
-    /// Whether this user has nothing but a proven mailbox: made by a sign-up that has not
+    /// Whether this user has nothing but a proven mailbox (or, signed up by phone, the proven
+    /// login phone as its only SMS phone): made by a sign-up that has not
     /// added its second element yet (or an account given nothing else). Only such a user may
     /// be handed an enrolment token; anyone with more signs in with SCA to change it.
     /// - Parameters:
     ///   - activeDevices: the user's devices that are not removed.
     ///   - passkeys: the user's registered passkeys.
     public func awaitsSecondElement(activeDevices: Int, passkeys: Int) -> Bool {
-        passwordHash == nil && pinHash == nil && sealedTOTPSeed == nil && phone == nil && activeDevices == 0 && passkeys == 0
+        passwordHash == nil && pinHash == nil && sealedTOTPSeed == nil && (phone == nil || phone == loginPhone)
+            && activeDevices == 0 && passkeys == 0
     }
 }

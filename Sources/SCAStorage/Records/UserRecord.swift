@@ -23,13 +23,19 @@ public struct UserRecord: Sendable, Equatable {
     /// passkey operations, so a challenge knows whether to offer one without another read.
     /// Read-only here: creating or updating a user never writes it.
     public var activePasskeys = 0
+    /// The E.164 number this user signs in with (v3-signup-phone, issue 17): set when the user
+    /// signed up with a phone number, unique among users. Unlike `phone` (where SMS codes go,
+    /// shared by several users at times) it identifies the user.
+    public var loginPhone: String?
 
     public init(
         id: String, email: String, phone: String? = nil, passwordHash: String? = nil,
         pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool = false,
-        roles: [String] = [], createdAt: Date, lockout: LockoutState = LockoutState(), profile: UserProfile = UserProfile()
+        roles: [String] = [], createdAt: Date, lockout: LockoutState = LockoutState(), profile: UserProfile = UserProfile(),
+        loginPhone: String? = nil
     ) {
         self.profile = profile
+        self.loginPhone = loginPhone
         self.id = id
         self.email = email
         self.phone = phone
