@@ -23,14 +23,9 @@ extension SCAClient {
     public func signUpOrIn(
         email: String, using collector: any FactorCollector, prefill: [AuthenticationMethod: String] = [:]
     ) async throws -> TokenResponse {
-        let challenge: ChallengeResponse = try await transport.send(
-            .post, "v1/signup-or-in", body: SignUpOrInRequest(email: email))
-        let first = try await authenticate(challenge: challenge, using: collector, prefill: prefill)
-        guard first.operation == .enrolment else { return first }
-        let secret = try await collector.newSecret(for: email)
-        let _: EnrolmentResponse = try await transport.send(
-            .post, "v1/me/enrolment", body: secret.request, bearer: first.accessToken)
-        return try await logIn(email: email, using: collector, prefill: [secret.method: secret.value])
+        try await signUpOrIn(SignUpOrInRequest(email: email), named: email, using: collector, prefill: prefill) { prefill in
+            try await logIn(email: email, using: collector, prefill: prefill)
+        }
     }
 
     /// Signs up or in with a phone number (a server with `signUp` `phone` or `email,phone`), as
@@ -51,17 +46,28 @@ extension SCAClient {
     public func signUpOrIn(
         phone: String, using collector: any FactorCollector, prefill: [AuthenticationMethod: String] = [:]
     ) async throws -> TokenResponse {
-        let challenge: ChallengeResponse = try await transport.send(
-            .post, "v1/signup-or-in", body: SignUpOrInRequest(phone: phone))
+        let request = SignUpOrInRequest(phone: phone)
+        return try await signUpOrIn(request, named: phone, using: collector, prefill: prefill) { prefill in
+            // The number is now a known login phone: signing up or in again is a normal login.
+            let login: ChallengeResponse = try await transport.send(.post, "v1/signup-or-in", body: request)
+            return try await authenticate(challenge: login, using: collector, prefill: prefill)
+        }
+    }
+
+    /// The flow both sign-ups share: the code of `request`'s address or number, then for a new
+    /// user the second element set with the enrolment token and `logIn` with it prefilled.
+    private func signUpOrIn(
+        _ request: SignUpOrInRequest, named identifier: String, using collector: any FactorCollector,
+        prefill: [AuthenticationMethod: String],
+        logIn: ([AuthenticationMethod: String]) async throws -> TokenResponse
+    ) async throws -> TokenResponse {
+        let challenge: ChallengeResponse = try await transport.send(.post, "v1/signup-or-in", body: request)
         let first = try await authenticate(challenge: challenge, using: collector, prefill: prefill)
         guard first.operation == .enrolment else { return first }
-        let secret = try await collector.newSecret(for: phone)
+        let secret = try await collector.newSecret(for: identifier)
         let _: EnrolmentResponse = try await transport.send(
             .post, "v1/me/enrolment", body: secret.request, bearer: first.accessToken)
-        // The number is now a known login phone: signing up or in again is a normal login.
-        let login: ChallengeResponse = try await transport.send(
-            .post, "v1/signup-or-in", body: SignUpOrInRequest(phone: phone))
-        return try await authenticate(challenge: login, using: collector, prefill: [secret.method: secret.value])
+        return try await logIn([secret.method: secret.value])
     }
 
     /// The signed-in user's own profile (`GET /v1/me`).
