@@ -300,6 +300,17 @@ public protocol SCAStore: Sendable {
     /// - Returns: nil when there is no such challenge.
     func proofContext(challengeID: String) async throws -> ProofContext?
 
+    // MARK: Opening a challenge in one read and one write (issue 14)
+
+    /// The user `user` names and the device `deviceID` names, in one read; nil parts for what
+    /// is not named or not found.
+    func challengeContext(user: UserLookup?, deviceID: String?) async throws -> ChallengeContext
+    /// ``insertChallenge(_:)`` and, in the same write transaction, the append of `entry` (as
+    /// ``appendAuditEntry(_:)`` would, serialised with every other append): both or neither.
+    /// - Returns: the entry appended.
+    /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when a challenge with this id exists.
+    func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry
+
     // MARK: Status changes with their webhook event (v3-webhook-events, issue 10)
 
     /// ``updateOperation(_:expectedVersion:)`` and, in the same transaction, the outbox write

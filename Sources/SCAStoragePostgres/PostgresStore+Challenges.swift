@@ -8,26 +8,71 @@ extension PostgresStore {
     public func insertChallenge(_ challenge: ChallengeRecord) async throws {
         let columns = try ChallengeColumns(challenge)
         do {
-            _ = try await rows(
-                """
-                INSERT INTO challenges (
-                    id, user_id, operation, verdict, required_categories, methods, nonce,
-                    transaction_json, transaction_digest, device_id, state, accepted_methods,
-                    rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                    decoy_json, pending_method, exemption, extra_categories, version
-                ) VALUES (
-                    \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
-                    \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
-                    \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
-                    \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
-                    \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
-                    \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(columns.extraCategories),
-                    \(challenge.version)
-                )
-                """)
+            try await leased { [self] connection in try await insertChallenge(challenge, columns: columns, connection) }
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
         }
+    }
+
+    /// The challenge and its `challenge.created` entry in one transaction (issue 14). The
+    /// insert locks nothing another transaction waits for, and the audit advisory lock comes
+    /// last, as in every transaction that appends.
+    public func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
+        let columns = try ChallengeColumns(challenge)
+        do {
+            return try await transaction { [self] connection in
+                try await insertChallenge(challenge, columns: columns, connection)
+                return try await appendAuditEntry(entry, connection)
+            }
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("id")
+        }
+    }
+
+    /// One pooled connection for the user and the device a new challenge names.
+    public func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
+        try await leased { [self] connection in
+            var user: UserRecord?
+            switch lookup {
+            case .id(let id)?:
+                user = try await connection.rows("SELECT * FROM users WHERE id = \(id)", logger: logger).first.map(UserRecord.init(row:))
+            case .email(let email)?:
+                user = try await connection.rows("SELECT * FROM users WHERE email = \(email.lowercased())", logger: logger)
+                    .first.map(UserRecord.init(row:))
+            case .loginPhone(let phone)?:
+                user = try await connection.rows("SELECT * FROM users WHERE login_phone = \(phone)", logger: logger)
+                    .first.map(UserRecord.init(row:))
+            case nil:
+                break
+            }
+            var device: DeviceRecord?
+            if let deviceID {
+                device = try await connection.rows("SELECT * FROM devices WHERE id = \(deviceID)", logger: logger)
+                    .first.map(DeviceRecord.init(row:))
+            }
+            return ChallengeContext(user: user, device: device)
+        }
+    }
+
+    private func insertChallenge(_ challenge: ChallengeRecord, columns: ChallengeColumns, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(
+            """
+            INSERT INTO challenges (
+                id, user_id, operation, verdict, required_categories, methods, nonce,
+                transaction_json, transaction_digest, device_id, state, accepted_methods,
+                rejected_methods, failed_attempts, created_at, expires_at, completed_at,
+                decoy_json, pending_method, exemption, extra_categories, version
+            ) VALUES (
+                \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
+                \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
+                \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
+                \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
+                \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
+                \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(columns.extraCategories),
+                \(challenge.version)
+            )
+            """,
+            logger: logger)
     }
 
     public func challenge(id: String) async throws -> ChallengeRecord? {

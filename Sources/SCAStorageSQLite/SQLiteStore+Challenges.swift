@@ -7,22 +7,50 @@ extension SQLiteStore {
     /// - Throws: `StoreError.conflict("id")` when a challenge with this id exists.
     public func insertChallenge(_ challenge: ChallengeRecord) async throws {
         let columns = try ChallengeColumns.arguments(challenge)
-        try await writer.write { db in
-            do {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO challenges (
-                            id, user_id, operation, verdict, required_categories, methods, nonce,
-                            transaction_json, transaction_digest, device_id, state, accepted_methods,
-                            rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                            decoy_json, pending_method, exemption, extra_categories, version
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """).execute(
-                    arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version])
-                )
-            } catch let error as DatabaseError where error.isUniquenessViolation {
-                throw StoreError.conflict("id")
+        try await writer.write { db in try Self.insertChallenge(challenge, columns: columns, db) }
+    }
+
+    /// The challenge and its `challenge.created` entry in one write transaction (issue 14).
+    public func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
+        // Encoded before entering the write transaction, so the writer is held no longer than needed.
+        let columns = try ChallengeColumns.arguments(challenge)
+        return try await writer.write { db in
+            try Self.insertChallenge(challenge, columns: columns, db)
+            return try Self.appendAuditEntry(entry, db)
+        }
+    }
+
+    /// The user and the device a new challenge names, in one read transaction.
+    public func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
+        try await writer.read { db in
+            let user: UserRecord? = try lookup.flatMap { lookup in
+                let (sql, key): (String, String) =
+                    switch lookup {
+                    case .id(let id): ("SELECT * FROM users WHERE id = ?", id)
+                    case .email(let email): ("SELECT * FROM users WHERE email = ?", email.lowercased())
+                    case .loginPhone(let phone): ("SELECT * FROM users WHERE login_phone = ?", phone)
+                    }
+                return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map(UserRecord.init(row:))
             }
+            let device = try deviceID.flatMap { try Self.device(db, id: $0) }
+            return ChallengeContext(user: user, device: device)
+        }
+    }
+
+    private static func insertChallenge(_ challenge: ChallengeRecord, columns: StatementArguments, _ db: Database) throws {
+        do {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO challenges (
+                        id, user_id, operation, verdict, required_categories, methods, nonce,
+                        transaction_json, transaction_digest, device_id, state, accepted_methods,
+                        rejected_methods, failed_attempts, created_at, expires_at, completed_at,
+                        decoy_json, pending_method, exemption, extra_categories, version
+                    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: StatementArguments([challenge.id]) + columns + StatementArguments([challenge.version]))
+        } catch let error as DatabaseError where error.isUniquenessViolation {
+            throw StoreError.conflict("id")
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// over a real SQLite file by tracing the statements the store runs.
 @Suite("Proof transactions")
 struct ProofTransactionTests {
-    @Test("device-signed cold start: each proof is one write transaction; opening the challenge reads no passkeys")
+    @Test("device-signed cold start: opening the challenge and each proof are one write transaction and one read; no passkeys read")
     func coldStartTransactions() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-txn-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -25,8 +25,8 @@ struct ProofTransactionTests {
             let challenge = try created.decode(ChallengeResponse.self)
             let creation = log.reset()
             #expect(!creation.statements.contains { $0.contains("FROM passkeys") }, "the user row says whether to offer one")
-            // The challenge and its audit entry.
-            #expect(creation.writes == 2)
+            #expect(creation.writes == 1, "the challenge and its audit entry: one commit")
+            #expect(creation.reads == 1, "the user and the device together")
 
             let partial = try await api.prove(challenge.challengeId, try device.proof(.deviceKey, for: challenge))
             #expect(try partial.decode(ProofResponse.self).status == .partial)

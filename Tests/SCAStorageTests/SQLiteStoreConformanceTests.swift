@@ -190,6 +190,17 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.parallelPhoneSignUpsCreateOneUser() }
     }
     // End of sign-up by phone.
+    // Opening a challenge in one read and one write (issue 14).
+    @Test func challengeContextReadsUserAndDevice() async throws {
+        try await check { try await $0.challengeContextReadsUserAndDevice() }
+    }
+    @Test func challengeInsertAuditsInTheSameWrite() async throws {
+        try await check { try await $0.challengeInsertAuditsInTheSameWrite() }
+    }
+    @Test func parallelChallengeInsertsKeepOneChain() async throws {
+        try await check { try await $0.parallelChallengeInsertsKeepOneChain() }
+    }
+    // End of opening a challenge.
 }
 
 /// Creates a directory that exists for the duration of `body` only.

@@ -61,15 +61,12 @@ public struct ChallengeService: Sendable {
         let transaction = try Self.validatedTransaction(request)
         let beneficiary = try Self.validatedBeneficiary(request)
         let discoverable = try discoverableLogin(request)
-        var user: UserRecord?
-        if let loginPhone {
-            user = try await store.user(loginPhone: loginPhone)
-        } else if !discoverable {
-            user = try await findUser(request.user)
-        }
+        // The user and the device named, in one read.
+        let context = try await lookUp(request, loginPhone: loginPhone, discoverable: discoverable)
+        var user = context.user
         // An unfinished sign-up (nothing but the mailbox) resumes as a sign-up (issue 17).
         if signUpAddress != nil || signUpPhone != nil, let found = user, try await awaitsSecondElement(found) { user = nil }
-        let device = try await namedDevice(request.device, of: user)
+        let device = try Self.namedDevice(request.device, found: context.device, of: user)
         var hasSession = false
         if authorization != nil {
             let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], consume: false)
@@ -125,13 +122,21 @@ public struct ChallengeService: Sendable {
         if let exemption, let user {
             return try await completeExempt(&challenge, exemption: exemption, user: user)
         }
-        try await store.insertChallenge(challenge)
-        logger.debug("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
         // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
-        await audit.record(
-            .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-            operation: challenge.operation, details: ["requiredCategories": "\(required)"])
+        try await insert(
+            challenge,
+            auditing: audit.prepare(
+                .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+                operation: challenge.operation, details: ["requiredCategories": "\(required)"]))
+        logger.debug("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
         return try await describeWithOptions(challenge)
+    }
+
+    /// Stores a new challenge and its `challenge.created` entry in one write (issue 14), and
+    /// counts the event once both are committed.
+    private func insert(_ challenge: ChallengeRecord, auditing created: PreparedAuditEvent) async throws {
+        _ = try await store.insertChallenge(challenge, auditing: created.draft)
+        audit.committed([created])
     }
 
     /// A `login` challenge without a user, for a discoverable passkey (`methodHint` `passkey`,
@@ -165,10 +170,11 @@ public struct ChallengeService: Sendable {
         challenge.state = .completed
         challenge.completedAt = challenge.createdAt
         challenge.exemption = exemption
-        try await store.insertChallenge(challenge)
-        await audit.record(
-            .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-            operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue])
+        try await insert(
+            challenge,
+            auditing: audit.prepare(
+                .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+                operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue]))
         let issued = try await tokens.issue(for: challenge, userID: user.id)
         logger.debug(
             "challenge exempted",
@@ -604,31 +610,44 @@ public struct ChallengeService: Sendable {
         return challenge
     }
 
+    /// The user a request names (by login phone, id or e-mail; none for a discoverable login)
+    /// and the device it names, each checked for form before one read
+    /// (``SCAStore/challengeContext(user:deviceID:)``).
+    /// - Throws: `Problem.invalidRequest` for a malformed reference; nothing is read then.
+    private func lookUp(_ request: CreateChallengeRequest, loginPhone: String?, discoverable: Bool) async throws -> ChallengeContext {
+        let lookup: UserLookup? =
+            if let loginPhone { .loginPhone(loginPhone) } else if discoverable { nil } else { try Self.userLookup(request.user) }
+        var deviceID: String?
+        if let reference = request.device {
+            guard InputRules.isWellFormedID(reference.deviceId, prefix: "dev") else {
+                throw Problem.invalidRequest("device.deviceId is malformed")
+            }
+            deviceID = reference.deviceId
+        }
+        guard lookup != nil || deviceID != nil else { return ChallengeContext(user: nil, device: nil) }
+        return try await store.challengeContext(user: lookup, deviceID: deviceID)
+    }
+
     /// The device a request names: it must exist, be the user's, and be active. An unknown
     /// user has no devices, so a decoy answers like a real user naming someone else's device.
-    /// - Throws: `Problem` 400 (malformed id), 404 `device.not_found`, 403 `device.blocked` /
-    ///   `device.removed`.
-    private func namedDevice(_ reference: DeviceReference?, of user: UserRecord?) async throws -> DeviceRecord? {
-        guard let reference else { return nil }
-        guard InputRules.isWellFormedID(reference.deviceId, prefix: "dev") else {
-            throw Problem.invalidRequest("device.deviceId is malformed")
-        }
-        guard let user, let device = try await store.device(id: reference.deviceId), device.userID == user.id else {
-            throw Problem.deviceNotFound
-        }
+    /// - Parameter found: the device read by the id `reference` names.
+    /// - Throws: `Problem` 404 `device.not_found`, 403 `device.blocked` / `device.removed`.
+    private static func namedDevice(_ reference: DeviceReference?, found: DeviceRecord?, of user: UserRecord?) throws -> DeviceRecord? {
+        guard reference != nil else { return nil }
+        guard let user, let device = found, device.userID == user.id else { throw Problem.deviceNotFound }
         guard device.status == .active else { throw Problem.deviceUnusable(device.status) }
         return device
     }
 
-    private func findUser(_ reference: UserReference) async throws -> UserRecord? {
+    private static func userLookup(_ reference: UserReference) throws -> UserLookup {
         switch (reference.email, reference.userId) {
         case (let email?, nil):
             let normalized = InputRules.normalizedEmail(email)
             if let problem = InputRules.emailProblem(normalized) { throw Problem.invalidRequest("user.\(problem)") }
-            return try await store.user(email: normalized)
+            return .email(normalized)
         case (nil, let userID?):
             guard InputRules.isWellFormedID(userID, prefix: "usr") else { throw Problem.invalidRequest("user.userId is malformed") }
-            return try await store.user(id: userID)
+            return .id(userID)
         default:
             throw Problem.invalidRequest("user must have exactly one of email and userId")
         }
