@@ -15,6 +15,7 @@ import SCAStorage
 /// A judged proof is the exception (issue 14): its entries (the proof, a completion or failure,
 /// the tokens issued) are prepared here and appended in the proof's own write transaction
 /// (``SCAStore/commitProof(_:)``), so the change and its record commit together or not at all.
+/// So is a new challenge's `challenge.created` (``SCAStore/insertChallenge(_:auditing:)``).
 public struct AuditTrail: Sendable {
     let store: any SCAStore
     let metrics: ServerMetrics
