@@ -39,10 +39,39 @@ struct ProofTransactionTests {
             let second = log.reset()
             #expect(second.writes == 1, "and the completion with its session and three audit entries")
             #expect(second.reads == 1, "the tokens' claims come from the user read with the challenge")
-            print("proof transactions: creation \(creation.writes) writes \(creation.reads) reads; proofs \(first.writes)+\(second.writes) writes, \(first.reads)+\(second.reads) reads")
+            print("proof transactions: creation \(creation.writes) writes \(creation.reads) reads \(creation.statements.count) statements; proofs \(first.writes)+\(second.writes) writes, \(first.reads)+\(second.reads) reads, \(first.statements.count)+\(second.statements.count) statements")
 
             let entries = try await api.services.store.auditEntries(after: 0, limit: 100).map(\.draft.event)
             #expect(Array(entries.suffix(5)) == ["challenge.created", "proof.accepted", "proof.accepted", "token.issued", "challenge.completed"])
+        }
+    }
+}
+
+extension ProofTransactionTests {
+    /// A knowledge proof is reserved before it is evaluated (its attempt counted, the challenge
+    /// claimed), so a guess is never checked unless its attempt is counted and of many parallel
+    /// proofs on one challenge one is checked: that reservation is a write of its own, before
+    /// the proof's commit. Judging a password first would save it and lose that guarantee.
+    @Test("a password proof: opening the challenge is one write and one read; the proof is its reservation and its commit")
+    func passwordProofTransactions() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-txn-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = StatementLog()
+        let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path) { log.append($0) }
+        try await TestServer(store: store).run { api in
+            _ = try await api.createUser("knows@example.com")
+            log.reset()
+            let challenge = try await api.startChallenge(email: "knows@example.com")
+            let creation = log.reset()
+            #expect(creation.writes == 1, "the challenge and its audit entry: one commit")
+            #expect(creation.reads == 1, "the user by e-mail")
+
+            let proof = try await api.prove(challenge.challengeId, .password, "correct horse battery")
+            #expect(try proof.decode(ProofResponse.self).status == .partial)
+            let counts = log.reset()
+            #expect(counts.writes == 2, "the claim with its reserved attempt, then the judged proof with its audit entry")
+            #expect(counts.reads == 1, "the challenge and its user together")
+            print("password proof: creation \(creation.writes) writes \(creation.reads) reads \(creation.statements.count) statements; proof \(counts.writes) writes \(counts.reads) reads \(counts.statements.count) statements")
         }
     }
 }
