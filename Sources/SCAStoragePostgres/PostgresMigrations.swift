@@ -581,5 +581,55 @@ enum PostgresMigrations {
                 "CREATE UNIQUE INDEX users_login_phone_key ON users (login_phone)",
             ]
         ),
+        // v3-audit-append (issue 14): an append links its entries in the database, in the
+        // statement that inserts them, instead of over four round trips (lock, read the last
+        // entry, insert, commit) during which every other append on the database waited for the
+        // lock. The function takes the same advisory lock as before (so instances of the previous
+        // version, during a rolling upgrade, still take turns with it), then reads the last link
+        // with a snapshot taken after the lock, and hashes each entry as `AuditEntry` does: the
+        // caller sends the canonical content cut around `prevHash` and `sequence`
+        // (`AuditEntry.canonicalParts`), and checks the hashes it gets back.
+        (
+            "v3-audit-append",
+            [
+                """
+                CREATE FUNCTION sca_append_audit(entries TEXT)
+                RETURNS TABLE (entry_sequence BIGINT, entry_prev_hash TEXT, entry_hash TEXT)
+                LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    entry RECORD;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(lockNamespace), hashtext(coalesce(current_schema(), '')) # \(auditLock));
+                    SELECT a.sequence, a.hash INTO entry_sequence, entry_hash
+                    FROM audit_entries a ORDER BY a.sequence DESC LIMIT 1;
+                    entry_sequence := coalesce(entry_sequence, 0);
+                    entry_hash := coalesce(entry_hash, repeat('0', 64));
+                    FOR entry IN
+                        SELECT * FROM json_to_recordset(entries::json) AS e(
+                            time_ms BIGINT, event TEXT, actor TEXT, user_id TEXT, device_id TEXT, challenge_id TEXT,
+                            session_id TEXT, client_address TEXT, request_id TEXT, outcome TEXT, details TEXT,
+                            head TEXT, middle TEXT, tail TEXT)
+                    LOOP
+                        entry_prev_hash := entry_hash;
+                        entry_sequence := entry_sequence + 1;
+                        entry_hash := encode(sha256(
+                            decode(entry_prev_hash, 'hex') || decode(entry.head, 'base64')
+                            || convert_to('"' || entry_prev_hash || '"', 'UTF8') || decode(entry.middle, 'base64')
+                            || convert_to(entry_sequence::text, 'UTF8') || decode(entry.tail, 'base64')), 'hex');
+                        INSERT INTO audit_entries (
+                            sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id,
+                            client_address, request_id, outcome, details, prev_hash, hash
+                        ) VALUES (
+                            entry_sequence, entry.time_ms, entry.event, entry.actor, entry.user_id, entry.device_id,
+                            entry.challenge_id, entry.session_id, entry.client_address, entry.request_id, entry.outcome,
+                            entry.details, entry_prev_hash, entry_hash
+                        );
+                        RETURN NEXT;
+                    END LOOP;
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 }

@@ -4,40 +4,83 @@ import SCACore
 import SCAStorage
 
 extension PostgresStore {
-    /// One transaction that first takes this schema's audit advisory lock, then reads the
-    /// last link and inserts the next: appends from every instance on the database run one
-    /// after another, so the chain never forks. (A row lock on the last entry would not guard
-    /// the empty table; the advisory lock does.)
+    /// One statement (`sca_append_audit`, schema step `v3-audit-append`): it takes this schema's
+    /// audit advisory lock, reads the last link and inserts the next, so appends from every
+    /// instance on the database run one after another and the chain never forks. (A row lock on
+    /// the last entry would not guard the empty table; the advisory lock does.)
     public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
-        try await transaction { [self] connection in try await appendAuditEntry(draft, connection) }
+        let query = try Self.appendQuery([draft])
+        let linked = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
+        guard let entry = try Self.entries([draft], linkedBy: linked).first else {
+            throw PostgresStoreError(reason: "the audit append returned no entry")
+        }
+        return entry
     }
 
-    /// The append of ``appendAuditEntry(_:)`` inside a caller's transaction (a proof's,
-    /// ``commitProof(_:)``): it takes the audit advisory lock there, held until that transaction
-    /// ends, so it must be the last lock the transaction takes.
-    func appendAuditEntry(_ draft: AuditEntryDraft, _ connection: PostgresConnection) async throws -> AuditEntry {
-        try await connection.lockSchema(PostgresMigrations.auditLock, logger: logger)
-        let last = try await connection.rows(
-            "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1", logger: logger
-        ).first.map(Columns.init)
-        let entry = AuditEntry(
-            sequence: (try last?.value("sequence", as: Int64.self) ?? 0) + 1, draft: draft,
-            prevHash: try last?.value("hash", as: String.self) ?? AuditEntry.genesisHash)
-        let details = try JSONColumn.text(draft.details)
-        _ = try await connection.rows(
-            """
-            INSERT INTO audit_entries (
-                sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id,
-                client_address, request_id, outcome, details, prev_hash, hash
-            ) VALUES (
-                \(entry.sequence), \(AuditEntry.milliseconds(draft.time)), \(draft.event), \(draft.actor),
-                \(draft.userID), \(draft.deviceID), \(draft.challengeID), \(draft.sessionID),
-                \(draft.clientAddress), \(draft.requestID), \(draft.outcome), \(details),
-                \(entry.prevHash), \(entry.hash)
-            )
-            """,
-            logger: logger)
-        return entry
+    /// The appends of ``appendAuditEntry(_:)`` inside a caller's transaction (a proof's,
+    /// ``commitProof(_:)``), in order, in one statement: it takes the audit advisory lock there,
+    /// held until that transaction ends, so it must be the last lock the transaction takes and
+    /// best its last statement.
+    func appendAuditEntries(_ drafts: [AuditEntryDraft], _ connection: PostgresConnection) async throws -> [AuditEntry] {
+        guard !drafts.isEmpty else { return [] }
+        return try Self.entries(drafts, linkedBy: try await connection.rows(try Self.appendQuery(drafts), logger: logger))
+    }
+
+    /// `SELECT … FROM sca_append_audit(…)` for `drafts`, after `prefix` (a data-modifying
+    /// `WITH`, so that one statement writes a row and its entry).
+    static func appendQuery(_ drafts: [AuditEntryDraft], prefix: PostgresQuery? = nil) throws -> PostgresQuery {
+        var query = prefix ?? ""
+        query.sql += " SELECT entry_sequence, entry_prev_hash, entry_hash FROM sca_append_audit("
+        try query.binds.append(appendArgument(drafts))
+        query.sql += "$\(query.binds.count))"
+        return query
+    }
+
+    /// The drafts as `sca_append_audit` reads them: a JSON array of their columns and the parts
+    /// of their canonical content, written directly (strings escaped as RFC 8785 writes them).
+    static func appendArgument(_ drafts: [AuditEntryDraft]) throws -> String {
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        json.reserveCapacity(1024 * drafts.count)
+        for (index, draft) in drafts.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            let parts = AuditEntry.canonicalParts(of: draft)
+            let members: [(String, String?)] = [
+                ("event", draft.event), ("actor", draft.actor), ("user_id", draft.userID), ("device_id", draft.deviceID),
+                ("challenge_id", draft.challengeID), ("session_id", draft.sessionID), ("client_address", draft.clientAddress),
+                ("request_id", draft.requestID), ("outcome", draft.outcome), ("details", try JSONColumn.text(draft.details)),
+                ("head", Data(parts.head).base64EncodedString()), ("middle", Data(parts.middle).base64EncodedString()),
+                ("tail", Data(parts.tail).base64EncodedString()),
+            ]
+            json += #"{"time_ms":"#.utf8
+            json += String(AuditEntry.milliseconds(draft.time)).utf8
+            for (name, value) in members {
+                json += ",\"\(name)\":".utf8
+                if let value { JCS.appendString(value, to: &json) } else { json += "null".utf8 }
+            }
+            json.append(UInt8(ascii: "}"))
+        }
+        json.append(UInt8(ascii: "]"))
+        return String(decoding: json, as: UTF8.self)
+    }
+
+    /// The entries the database linked, each checked against the hash `AuditEntry` computes:
+    /// a database that hashed otherwise (or a sequence past 2^53, which the canonical form
+    /// writes as a double) fails the append, and its transaction, instead of storing a link
+    /// the verifier would reject.
+    static func entries(_ drafts: [AuditEntryDraft], linkedBy rows: [PostgresRow]) throws -> [AuditEntry] {
+        guard rows.count == drafts.count else {
+            throw PostgresStoreError(reason: "the audit append linked \(rows.count) entries for \(drafts.count)")
+        }
+        return try zip(drafts, rows).map { draft, row in
+            let columns = Columns(row)
+            let entry = AuditEntry(
+                sequence: try columns.value("entry_sequence", as: Int64.self), draft: draft,
+                prevHash: try columns.value("entry_prev_hash", as: String.self))
+            guard try columns.value("entry_hash", as: String.self) == entry.hash else {
+                throw PostgresStoreError(column: "hash", reason: "of audit entry \(entry.sequence) differs from the canonical hash")
+            }
+            return entry
+        }
     }
 
     public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {

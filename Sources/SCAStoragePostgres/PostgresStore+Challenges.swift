@@ -14,16 +14,21 @@ extension PostgresStore {
         }
     }
 
-    /// The challenge and its `challenge.created` entry in one transaction (issue 14). The
-    /// insert locks nothing another transaction waits for, and the audit advisory lock comes
-    /// last, as in every transaction that appends.
+    /// The challenge and its `challenge.created` entry in one statement, so one round trip and
+    /// its own transaction (issue 14): the insert is a data-modifying `WITH` of the audit append,
+    /// and a duplicate id fails both. The audit advisory lock is held only while the statement
+    /// runs, not across round trips.
     public func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
         let columns = try ChallengeColumns(challenge)
+        var insert = Self.insertQuery(challenge, columns: columns)
+        insert.sql = "WITH inserted AS (" + insert.sql + ")"
+        let query = try Self.appendQuery([entry], prefix: insert)
         do {
-            return try await transaction { [self] connection in
-                try await insertChallenge(challenge, columns: columns, connection)
-                return try await appendAuditEntry(entry, connection)
+            let rows = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
+            guard let linked = try Self.entries([entry], linkedBy: rows).first else {
+                throw PostgresStoreError(reason: "the audit append returned no entry")
             }
+            return linked
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
         }
@@ -55,24 +60,26 @@ extension PostgresStore {
     }
 
     private func insertChallenge(_ challenge: ChallengeRecord, columns: ChallengeColumns, _ connection: PostgresConnection) async throws {
-        _ = try await connection.rows(
-            """
-            INSERT INTO challenges (
-                id, user_id, operation, verdict, required_categories, methods, nonce,
-                transaction_json, transaction_digest, device_id, state, accepted_methods,
-                rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                decoy_json, pending_method, exemption, extra_categories, version
-            ) VALUES (
-                \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
-                \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
-                \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
-                \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
-                \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
-                \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(columns.extraCategories),
-                \(challenge.version)
-            )
-            """,
-            logger: logger)
+        _ = try await connection.rows(Self.insertQuery(challenge, columns: columns), logger: logger)
+    }
+
+    private static func insertQuery(_ challenge: ChallengeRecord, columns: ChallengeColumns) -> PostgresQuery {
+        """
+        INSERT INTO challenges (
+            id, user_id, operation, verdict, required_categories, methods, nonce,
+            transaction_json, transaction_digest, device_id, state, accepted_methods,
+            rejected_methods, failed_attempts, created_at, expires_at, completed_at,
+            decoy_json, pending_method, exemption, extra_categories, version
+        ) VALUES (
+            \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
+            \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
+            \(challenge.transactionDigest), \(challenge.deviceID), \(columns.state), \(columns.acceptedMethods),
+            \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
+            \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
+            \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(columns.extraCategories),
+            \(challenge.version)
+        )
+        """
     }
 
     public func challenge(id: String) async throws -> ChallengeRecord? {

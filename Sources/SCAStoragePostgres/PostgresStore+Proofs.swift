@@ -42,8 +42,7 @@ extension PostgresStore {
                 if let opening = commit.session {
                     try await createSession(opening.session, refreshToken: opening.refreshToken, connection)
                 }
-                var entries: [AuditEntry] = []
-                for draft in commit.audit { entries.append(try await appendAuditEntry(draft, connection)) }
+                let entries = try await appendAuditEntries(commit.audit, connection)
                 return .committed(lockout: step, device: device, audit: entries)
             }
         } catch let refusal as ProofCommitRefusal {

@@ -458,5 +458,8 @@ enum SQLiteMigrations {
             CREATE UNIQUE INDEX users_login_phone_key ON users (login_phone);
             """
         ),
+        // v3-audit-append (issue 14) links PostgreSQL's audit entries in the database; SQLite's
+        // single writer links them in Swift as before. Recorded so that both histories read alike.
+        ("v3-audit-append", "SELECT 1;"),
     ]
 }

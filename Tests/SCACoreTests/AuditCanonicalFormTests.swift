@@ -143,6 +143,22 @@ struct AuditCanonicalFormTests {
         }
     }
 
+    @Test("the parts a store links with rebuild the hash: previous hash bytes, head, quoted previous hash, middle, digits, tail")
+    func partsRebuildTheHash() {
+        for entry in Self.entries(count: 2_000, seed: 2027) where entry.sequence <= 1 << 53 {
+            // What PostgreSQL computes under the audit lock, with only hex previous hashes.
+            let hex = Array(entry.prevHash.utf8)
+            guard hex.count == 64 else { continue }
+            let previous = stride(from: 0, to: 64, by: 2).compactMap { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) }
+            guard previous.count == 32 else { continue }
+            let parts = AuditEntry.canonicalParts(of: entry.draft)
+            var hashed = previous + parts.head
+            hashed += Array("\"\(entry.prevHash)\"".utf8) + parts.middle + Array(String(entry.sequence).utf8) + parts.tail
+            #expect(SHA256.hash(data: hashed).map { String(format: "%02x", $0) }.joined() == entry.hash)
+            #expect(parts.head.last == UInt8(ascii: ":") && parts.middle.first == UInt8(ascii: ","))
+        }
+    }
+
     @Test("a chain written with the previous hashes verifies, and an edited entry still breaks it")
     func legacyChainVerifies() throws {
         var chain: [AuditEntry] = []

@@ -61,6 +61,7 @@ struct SQLiteStoreFileTests {
                 "v1-audit", "v2-rate-limits", "v2-unknown-address-lockout", "v3-unknown-address-columns",
                 "v3-admin-keys", "v3-risk", "v3-partners", "v3-passkeys", "v3-operations",
                 "v3-passkey-proofs", "v3-signup", "v3-partner-webhooks", "v3-proof-path", "v3-webhook-events", "v3-signup-phone",
+                "v3-audit-append",
             ]
         )
     }

@@ -53,6 +53,37 @@ public struct AuditEntry: Sendable, Equatable {
     /// what `JCS.canonicalize(contentJSON)` gives (a test holds them equal over odd strings,
     /// times and sequences), so chains written by earlier versions still verify.
     public func canonicalContent() -> [UInt8] {
+        let parts = Self.canonicalParts(of: draft)
+        var output = parts.head
+        output.reserveCapacity(parts.head.count + parts.middle.count + parts.tail.count + 96)
+        JCS.appendString(prevHash, to: &output)
+        output.append(contentsOf: parts.middle)
+        // As a JSON number: exact integers print as their digits; beyond 2^53 the number is the
+        // double's, as in `contentJSON`.
+        if sequence.magnitude <= 1 << 53 {
+            output.append(contentsOf: String(sequence).utf8)
+        } else {
+            output.append(contentsOf: JCS.serialize(number: Double(sequence)).utf8)
+        }
+        output.append(contentsOf: parts.tail)
+        return output
+    }
+
+    /// ``canonicalContent()`` cut around the two members that depend on the chain's head, so
+    /// that a store can link an entry where it reads the head, under the lock that serialises
+    /// appends (PostgreSQL links in the same statement): the content is `head`, `prevHash` as a
+    /// JSON string, `middle`, the sequence in decimal digits (up to 2^53), then `tail`.
+    public struct CanonicalParts: Sendable, Equatable {
+        /// Up to `"prevHash":`.
+        public var head: [UInt8]
+        /// From the comma after `prevHash` to `"sequence":`.
+        public var middle: [UInt8]
+        /// From the comma after the sequence to the closing brace.
+        public var tail: [UInt8]
+    }
+
+    /// The parts of a draft's canonical content that do not depend on where it lands.
+    public static func canonicalParts(of draft: AuditEntryDraft) -> CanonicalParts {
         var output: [UInt8] = []
         output.reserveCapacity(512)
         // Member names in UTF-16 order (RFC 8785 §3.2.3), fixed because the names are.
@@ -89,25 +120,21 @@ public struct AuditEntry: Sendable, Equatable {
         member("outcome")
         JCS.appendString(draft.outcome, to: &output)
         member("prevHash")
-        JCS.appendString(prevHash, to: &output)
+        let head = output
+        output = []
         member("requestId")
         optional(draft.requestID)
         member("sequence")
-        // As a JSON number: exact integers print as their digits; beyond 2^53 the number is the
-        // double's, as in `contentJSON`.
-        if sequence.magnitude <= 1 << 53 {
-            output.append(contentsOf: String(sequence).utf8)
-        } else {
-            output.append(contentsOf: JCS.serialize(number: Double(sequence)).utf8)
-        }
+        let middle = output
+        output = []
         member("sessionId")
         optional(draft.sessionID)
         member("time")
-        JCS.appendString(Self.rfc3339(draft.time), to: &output)
+        JCS.appendString(rfc3339(draft.time), to: &output)
         member("userId")
         optional(draft.userID)
         output.append(UInt8(ascii: "}"))
-        return output
+        return CanonicalParts(head: head, middle: middle, tail: output)
     }
 
     /// The entry without its hash. Absent ids are `null`; `time` is RFC 3339 UTC with

@@ -57,7 +57,7 @@ public enum JCS {
 
     /// Appends `string` as a canonical JSON string: for writers that build canonical bytes
     /// directly, such as ``AuditEntry/canonicalContent()``.
-    static func appendString(_ string: String, to output: inout [UInt8]) {
+    public static func appendString(_ string: String, to output: inout [UInt8]) {
         let hex: StaticString = "0123456789abcdef"
         let digits = UnsafeBufferPointer(start: hex.utf8Start, count: 16)
         output.append(UInt8(ascii: "\""))
