@@ -56,11 +56,10 @@ struct HostedSignIn: Sendable {
         // A discoverable passkey login is one step: the passkey proves both categories.
         values["progress"] = challenge.methods.map(\.id) == [.passkey]
             ? "One step: your passkey checks it is you." : FactorForms.progress(challenge)
-        // Sign up or in (issue 17): the code page asks for the e-mail code first, whoever the
-        // address belongs to, so a new, a known and a refused address see the same page.
-        let shown = HostedSignUp.codeFirst(challenge, signUp: state.signUp == true)
-        values["methods"] = FactorForms.methods(shown, base: Self.base, state: state)
-        values["passkey"] = FactorForms.passkey(shown, base: Self.base, state: state, label: "Sign in with a passkey")
+        // Sign up or in (issue 17): the challenge itself offers only the code at first
+        // (`ChallengeRecord.offeredMethods`), so a new, a known and a refused address see the same page.
+        values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
+        values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
         values["cancelAction"] = "\(Self.base)/cancel"
         values["cancelLabel"] = "Cancel and return to \(state.clientName ?? "the application")"
         state.notice = nil

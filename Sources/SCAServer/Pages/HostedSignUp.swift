@@ -165,18 +165,6 @@ struct HostedSignUp: Sendable {
         return PageRenderer.redirect(to: passwordPath, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
 
-    /// The challenge as the code page of a sign-up shows it: only the e-mail code until
-    /// possession is proven (then the rest, as on any sign-in).
-    static func codeFirst(_ challenge: ChallengeResponse, signUp: Bool) -> ChallengeResponse {
-        guard signUp, !challenge.satisfiedCategories.contains(.possession),
-            challenge.methods.contains(where: { $0.id == .emailOTP })
-        else { return challenge }
-        var shown = challenge
-        shown.methods = challenge.methods.filter { $0.id == .emailOTP }
-        shown.passkey = nil
-        return shown
-    }
-
     private func notOffered() -> Response {
         renderer.page(
             "error", title: "Not available",
