@@ -104,7 +104,7 @@ public struct ChallengeService: Sendable {
         let now = runtime.now()
         var challenge = ChallengeRecord(
             id: challengeID, userID: user?.id, operation: request.operation,
-            verdict: policy.verdict, requiredCategories: required,
+            verdict: signUpOrIn == nil ? policy.verdict : SignUpOrIn.verdict, requiredCategories: required,
             methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
             transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
             deviceID: request.device?.deviceId,

@@ -24,6 +24,12 @@ public struct SignUpOrIn: Sendable, Equatable {
     /// Whether a new user may be created for `address` once its code is proven.
     var signUpAllowed: Bool
 
+    /// A sign-up-or-in challenge is judged proof by proof, whatever the login policy's verdict:
+    /// its code must be proven before anything else is shown (under the deferred verdict a
+    /// wrong code would be collected and open the known user's methods to whoever typed the
+    /// address), and after the code one element is left, which a deferred round could not hide.
+    static let verdict: Verdict = .immediate
+
     static func email(_ normalized: String, signUpAllowed: Bool) -> SignUpOrIn {
         SignUpOrIn(code: .emailOTP, address: normalized, signUpAllowed: signUpAllowed)
     }
