@@ -50,7 +50,7 @@ struct HostedSignIn: Sendable {
             return emailPage(flash, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         var values = common(state)
-        values["email"] = state.email
+        values["email"] = state.email ?? state.phone
         values["notice"] = state.notice
         values["error"] = state.error
         // A discoverable passkey login is one step: the passkey proves both categories.
@@ -77,6 +77,7 @@ struct HostedSignIn: Sendable {
         // A plain sign-in now, whatever "New here?" started before (issue 17).
         state.signUp = nil
         state.enrolmentToken = nil
+        state.phone = nil
         do {
             let challenge = try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(email: address)))
             state.challengeID = challenge.challengeId
@@ -195,7 +196,7 @@ struct HostedSignIn: Sendable {
         values["email"] = state.email ?? ""
         values["error"] = state.error
         // Sign up or in (issue 17): "New here?" only when sign-up is on.
-        if challenges.configuration.signUp.mode.allowsEmail { values["signUpLink"] = HostedSignUp.base }
+        values.merge(HostedSignUp.links(for: challenges.configuration.signUp.mode)) { $1 }
         return renderer.page(
             "email", title: "Sign in", values,
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)

@@ -24,4 +24,6 @@ struct PageState: Codable, Sendable {
     var signUp: Bool?
     /// A new user's enrolment token, between their code and their password (sealed like the rest).
     var enrolmentToken: String?
+    /// The number typed for "Continue with your phone number" (instead of `email`).
+    var phone: String?
 }
