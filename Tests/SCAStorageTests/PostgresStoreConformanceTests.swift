@@ -192,4 +192,6 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelPhoneSignUpsCreateOneUser() }
     }
     // End of sign-up by phone.
+    // An operator sets a login phone (issue 17 leftovers).
+    @Test func loginPhoneUpdate() async throws { try await check { try await $0.loginPhoneUpdate() } }
 }

@@ -92,7 +92,7 @@ public struct SignUpService: Sendable {
                 update.sealedTOTPSeed = try users.box.seal(seed, context: UserService.totpSealingContext)
                 response.totp = TOTPEnrollmentResponse(
                     secret: Base32.encode(seed),
-                    otpauthUri: TOTP.otpauthURI(secret: seed, account: user.email, issuer: configuration.issuer))
+                    otpauthUri: TOTP.otpauthURI(secret: seed, account: UserService.totpAccount(of: user), issuer: configuration.issuer))
                 elements.append("totp")
             }
             if setsProfile { update.profile = profile }
