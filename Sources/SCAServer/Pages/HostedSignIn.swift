@@ -75,7 +75,6 @@ struct HostedSignIn: Sendable {
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = address
         // A plain sign-in now, whatever "New here?" started before (issue 17).
-        state.signUp = nil
         state.enrolmentToken = nil
         state.phone = nil
         do {

@@ -88,7 +88,6 @@ struct HostedSignUp: Sendable {
         do {
             let challenge = try await signUp.start(byPhone ? SignUpOrInRequest(phone: typed) : SignUpOrInRequest(email: typed))
             state.challengeID = challenge.challengeId
-            state.signUp = true
             state.error = nil
             // Every sign-up-or-in challenge offers the typed address's code (a decoy's is never sent).
             let code: AuthenticationMethod = byPhone ? .smsOTP : .emailOTP
@@ -152,7 +151,6 @@ struct HostedSignUp: Sendable {
                 return PageRenderer.redirect(to: Self.passwordPath, cookie: try cookies.cookie(PageCookies.signIn, state))
             case .enrolmentComplete:
                 state.enrolmentToken = nil
-                state.signUp = nil
                 state.challengeID = nil
                 state.error = "Your account is set up already. Please sign in."
             default:
@@ -166,7 +164,6 @@ struct HostedSignUp: Sendable {
             return PageRenderer.redirect(to: HostedSignIn.base, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         state.enrolmentToken = nil
-        state.signUp = nil
         state.challengeID = nil
         do {
             // The new user by id: a phone sign-up's user has no e-mail to name them by.

@@ -209,6 +209,9 @@ public struct ChallengeService: Sendable {
             throw Problem.methodNotOffered(request.method)
         }
         let user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
+        // A sign-up-or-in decoy reads as a known user's challenge does (issue 17), finding
+        // nobody (a challenge id is no user's id): the same store calls before the answer.
+        if challenge.userID == nil, challenge.decoy?.codeFirst != nil { _ = try await store.user(id: challenge.id) }
         return try await codes.send(request.method, for: challenge, to: user)
     }
 
