@@ -35,6 +35,9 @@ struct AuthenticationLoop: Sendable {
 
     /// What the loop knows so far in this flow.
     private struct State {
+        /// The challenge as last described: a `partial` answer may offer methods it did not
+        /// before (a sign-up-or-in shows a known user's methods once the code is proven).
+        var challenge: ChallengeResponse
         var satisfied: Set<Category>
         var prefill: [AuthenticationMethod: String]
         var unusable: Set<AuthenticationMethod> = []
@@ -67,7 +70,7 @@ struct AuthenticationLoop: Sendable {
     }
 
     private func loop(prefill: [AuthenticationMethod: String]) async throws -> TokenResponse {
-        var state = State(satisfied: Set(challenge.satisfiedCategories), prefill: prefill)
+        var state = State(challenge: challenge, satisfied: Set(challenge.satisfiedCategories), prefill: prefill)
         if challenge.operation == .payment {
             // The user approves exactly what every proof will be bound to. A payment whose amount
             // and payee cannot be shown cannot be approved, nor one whose payee could show other
@@ -98,6 +101,10 @@ struct AuthenticationLoop: Sendable {
                 }
                 state.satisfied = Set(answer.satisfiedCategories)
                 state.failures[method] = nil
+                if let methods = answer.methods, methods != state.challenge.methods {
+                    // New methods (and their passkey options) with the challenge's description.
+                    state.challenge = try await transport.send(.get, challengePath)
+                }
                 // A proof the server took without counting its category would be asked again and
                 // again; never offer it a second time.
                 if !state.satisfied.contains(method.category) { state.unusable.insert(method) }
@@ -126,7 +133,7 @@ struct AuthenticationLoop: Sendable {
                     }
                 }
                 state.round = []
-                for offered in challenge.methods {
+                for offered in state.challenge.methods {
                     state.failures[offered.id] = Failure(code: problem.code, remainingAttempts: problem.remainingAttempts)
                 }
             } catch SCAClientError.server(let problem) where problem.code == .methodNotOffered {
@@ -139,7 +146,7 @@ struct AuthenticationLoop: Sendable {
     /// order. Device methods only for the bound device the challenge names.
     private func candidates(_ state: State) -> [OfferedMethod] {
         configuration.methodOrder.compactMap { method in
-            guard let offered = challenge.methods.first(where: { $0.id == method }),
+            guard let offered = state.challenge.methods.first(where: { $0.id == method }),
                 !state.satisfied.contains(offered.category), !state.unusable.contains(method)
             else { return nil }
             if method.isDeviceSignature {
@@ -157,7 +164,7 @@ struct AuthenticationLoop: Sendable {
         if let retry = state.retry, candidates.contains(where: { $0.id == retry }) { return retry }
         if let first = candidates.first, first.id.isDeviceSignature { return first.id }
         if let prefilled = candidates.first(where: { state.prefill[$0.id] != nil }) { return prefilled.id }
-        let choice = try await collector.chooseMethod(from: candidates, for: challenge)
+        let choice = try await collector.chooseMethod(from: candidates, for: state.challenge)
         guard candidates.contains(where: { $0.id == choice }) else {
             throw SCAClientError.noUsableMethod(missingCategories: max(0, challenge.requiredCategories - state.satisfied.count))
         }
@@ -189,8 +196,8 @@ struct AuthenticationLoop: Sendable {
             return ProofRequest(method: method, deviceId: device.deviceId, signature: Base64URL.encode(signature))
         case .passkey, .passkeyUserVerified:
             // A user-verified assertion proves two categories; the server's answer says which.
-            guard method == .passkey, let options = challenge.passkey,
-                let assertion = try await collector.passkeyAssertion(for: options, challenge: challenge)
+            guard method == .passkey, let options = state.challenge.passkey,
+                let assertion = try await collector.passkeyAssertion(for: options, challenge: state.challenge)
             else {
                 state.unusable.insert(method)
                 return nil

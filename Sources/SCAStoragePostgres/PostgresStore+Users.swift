@@ -86,13 +86,14 @@ extension PostgresStore {
                     sealed_totp_seed = COALESCE(\(update.sealedTOTPSeed.map(bytea))::BYTEA, sealed_totp_seed),
                     email_otp_enabled = COALESCE(\(update.emailOTPEnabled)::BOOLEAN, email_otp_enabled),
                     roles = COALESCE(\(roles)::TEXT, roles),
-                    profile_json = COALESCE(\(profile)::TEXT, profile_json)
+                    profile_json = COALESCE(\(profile)::TEXT, profile_json),
+                    login_phone = COALESCE(\(update.loginPhone)::TEXT, login_phone)
                 WHERE id = \(id)
                 RETURNING *
                 """, logger: logger)
             }
         } catch let error as PSQLError where error.isUniqueViolation {
-            throw StoreError.conflict("email")
+            throw StoreError.conflict(error.constraintName == "users_login_phone_key" ? "loginPhone" : "email")
         }
         guard let row = updated.first else { throw StoreError.notFound }
         return try UserRecord(row: row)

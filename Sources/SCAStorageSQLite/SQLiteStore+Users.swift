@@ -97,6 +97,12 @@ extension SQLiteStore {
                 }
                 user.email = email
             }
+            if let loginPhone = update.loginPhone, loginPhone != user.loginPhone {
+                if try db.exists("SELECT 1 FROM users WHERE login_phone = ? AND id <> ?", arguments: [loginPhone, id]) {
+                    throw StoreError.conflict("loginPhone")
+                }
+                user.loginPhone = loginPhone
+            }
             if let phone = update.phone { user.phone = phone }
             if let passwordHash = update.passwordHash { user.passwordHash = passwordHash }
             if let pinHash = update.pinHash { user.pinHash = pinHash }
@@ -109,13 +115,13 @@ extension SQLiteStore {
                     sql: """
                         UPDATE users
                         SET email = ?, phone = ?, password_hash = ?, pin_hash = ?, sealed_totp_seed = ?,
-                            email_otp_enabled = ?, roles = ?, profile_json = ?
+                            email_otp_enabled = ?, roles = ?, profile_json = ?, login_phone = ?
                         WHERE id = ?
                         """).execute(
                     arguments: [
                         user.email, user.phone, user.passwordHash, user.pinHash,
                         user.sealedTOTPSeed.map { Data($0) }, user.emailOTPEnabled, try JSONColumn.text(user.roles),
-                        try JSONColumn.text(user.profile), id,
+                        try JSONColumn.text(user.profile), user.loginPhone, id,
                     ]
                 )
             } catch let error as DatabaseError where error.isUniquenessViolation {

@@ -203,4 +203,6 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelChallengeInsertsKeepOneChain() }
     }
     // End of opening a challenge.
+    // An operator sets a login phone (issue 17 leftovers).
+    @Test func loginPhoneUpdate() async throws { try await check { try await $0.loginPhoneUpdate() } }
 }

@@ -201,6 +201,8 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.parallelChallengeInsertsKeepOneChain() }
     }
     // End of opening a challenge.
+    // An operator sets a login phone (issue 17 leftovers).
+    @Test func loginPhoneUpdate() async throws { try await check { try await $0.loginPhoneUpdate() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.

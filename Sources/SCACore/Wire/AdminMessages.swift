@@ -36,19 +36,23 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
     public var pin: String?
     public var phone: String?
     public var emailCodes: Bool?
+    /// The number the user signs up or in with (`POST /v1/signup-or-in` by phone, issue 17),
+    /// E.164 as sign-up normalizes it; unique among users. Only an operator sets it.
+    public var loginPhone: String?
 
     public init(
         email: String? = nil, password: String? = nil, pin: String? = nil, phone: String? = nil,
-        emailCodes: Bool? = nil
+        emailCodes: Bool? = nil, loginPhone: String? = nil
     ) {
         self.email = email
         self.password = password
         self.pin = pin
         self.phone = phone
         self.emailCodes = emailCodes
+        self.loginPhone = loginPhone
     }
 
-    enum CodingKeys: String, CodingKey { case email, password, pin, phone, emailCodes }
+    enum CodingKeys: String, CodingKey { case email, password, pin, phone, emailCodes, loginPhone }
 
     /// Absent fields are left alone; `null` is refused (`emailCodes must not be null`), since
     /// the schema types every field without null and "leave alone" and "clear" must not be
@@ -64,6 +68,7 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
         pin = try container.decodeIfPresent(String.self, forKey: .pin)
         phone = try container.decodeIfPresent(String.self, forKey: .phone)
         emailCodes = try container.decodeIfPresent(Bool.self, forKey: .emailCodes)
+        loginPhone = try container.decodeIfPresent(String.self, forKey: .loginPhone)
     }
 }
 

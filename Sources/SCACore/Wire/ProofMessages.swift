@@ -45,6 +45,10 @@ public struct ProofResponse: Codable, Sendable, Equatable {
     public var operation: OperationKind?
     public var amr: [AuthenticationMethod]?
     public var acr: String?
+    /// With `partial`: the methods the challenge offers now, to prove what remains. A
+    /// sign-up-or-in challenge (issue 17) lists here, once its code is proven, the methods it
+    /// did not show before; passkey options for them come with `GET /v1/challenges/{id}`.
+    public var methods: [OfferedMethod]?
 
     public init(status: ProofStatus, satisfiedCategories: [Category], remainingCategories: Int) {
         self.status = status

@@ -50,17 +50,16 @@ struct HostedSignIn: Sendable {
             return emailPage(flash, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         var values = common(state)
-        values["email"] = state.email
+        values["email"] = state.email ?? state.phone
         values["notice"] = state.notice
         values["error"] = state.error
         // A discoverable passkey login is one step: the passkey proves both categories.
         values["progress"] = challenge.methods.map(\.id) == [.passkey]
             ? "One step: your passkey checks it is you." : FactorForms.progress(challenge)
-        // Sign up or in (issue 17): the code page asks for the e-mail code first, whoever the
-        // address belongs to, so a new, a known and a refused address see the same page.
-        let shown = HostedSignUp.codeFirst(challenge, signUp: state.signUp == true)
-        values["methods"] = FactorForms.methods(shown, base: Self.base, state: state)
-        values["passkey"] = FactorForms.passkey(shown, base: Self.base, state: state, label: "Sign in with a passkey")
+        // Sign up or in (issue 17): the challenge itself offers only the code at first
+        // (`ChallengeRecord.offeredMethods`), so a new, a known and a refused address see the same page.
+        values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
+        values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
         values["cancelAction"] = "\(Self.base)/cancel"
         values["cancelLabel"] = "Cancel and return to \(state.clientName ?? "the application")"
         state.notice = nil
@@ -76,8 +75,8 @@ struct HostedSignIn: Sendable {
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = address
         // A plain sign-in now, whatever "New here?" started before (issue 17).
-        state.signUp = nil
         state.enrolmentToken = nil
+        state.phone = nil
         do {
             let challenge = try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(email: address)))
             state.challengeID = challenge.challengeId
@@ -196,7 +195,7 @@ struct HostedSignIn: Sendable {
         values["email"] = state.email ?? ""
         values["error"] = state.error
         // Sign up or in (issue 17): "New here?" only when sign-up is on.
-        if challenges.configuration.signUp.mode.allowsEmail { values["signUpLink"] = HostedSignUp.base }
+        values.merge(HostedSignUp.links(for: challenges.configuration.signUp.mode)) { $1 }
         return renderer.page(
             "email", title: "Sign in", values,
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)

@@ -20,8 +20,8 @@ struct PageState: Codable, Sendable {
     var notice: String?
     var error: String?
     // Sign up or in (issue 17).
-    /// The visit went through "New here?": its code page asks for the e-mail code first.
-    var signUp: Bool?
     /// A new user's enrolment token, between their code and their password (sealed like the rest).
     var enrolmentToken: String?
+    /// The number typed for "Continue with your phone number" (instead of `email`).
+    var phone: String?
 }

@@ -1,13 +1,15 @@
 /// The mustache templates of the hosted sign-up (issue 17, ``HostedSignUp``): the "New here?"
-/// link of the sign-in page (a partial), the e-mail of a new account and its password. `{{ }}`
-/// escapes HTML, as in ``PageTemplates``.
+/// links of the sign-in page (a partial), the e-mail or phone number of a new account and its
+/// password. `{{ }}` escapes HTML, as in ``PageTemplates``.
 enum SignUpPageTemplates {
     static let all: [String: String] = [
-        "signUpLink": signUpLink, "signup-email": email, "signup-password": password,
+        "signUpLink": signUpLink, "signup-email": email, "signup-phone": phone, "signup-password": password,
     ]
 
     static let signUpLink = """
-        <p class="signup">New here? <a href="{{signUpLink}}">Continue with your e-mail</a></p>
+        <p class="signup">New here? {{#signUpEmailLink}}<a href="{{signUpEmailLink}}">Continue with your e-mail</a>{{/signUpEmailLink}}\
+        {{#signUpBoth}} or {{/signUpBoth}}\
+        {{#signUpPhoneLink}}<a href="{{signUpPhoneLink}}">Continue with your phone number</a>{{/signUpPhoneLink}}</p>
         """
 
     static let email = """
@@ -20,6 +22,24 @@ enum SignUpPageTemplates {
         <label for="email">E-mail address</label>
         <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}">
         <button type="submit">Send me a code</button>
+        </form>
+        <p class="signup">Have an account? <a href="{{signInLink}}">Sign in</a></p>
+        <form method="post" action="/signin/cancel" class="inline">
+        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
+        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
+        </form>
+        """
+
+    static let phone = """
+        <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
+        <h1>Create your account</h1>
+        <p class="hint">We text a code to your phone. If you have an account with this number already, the code signs you in.</p>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/signin/signup/phone">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="phone">Phone number, with its country code</label>
+        <input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" placeholder="+33 6 12 34 56 78" required value="{{phone}}">
+        <button type="submit">Text me a code</button>
         </form>
         <p class="signup">Have an account? <a href="{{signInLink}}">Sign in</a></p>
         <form method="post" action="/signin/cancel" class="inline">

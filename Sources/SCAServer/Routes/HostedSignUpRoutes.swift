@@ -1,8 +1,9 @@
 import Hummingbird
 import SCACore
 
-/// The hosted sign-up pages (issue 17, ``HostedSignUp``): `GET`/`POST /signin/signup` and
-/// `GET`/`POST /signin/password`. With `signUp` `off` each answers 404.
+/// The hosted sign-up pages (issue 17, ``HostedSignUp``): `GET`/`POST /signin/signup` (e-mail),
+/// `GET`/`POST /signin/signup/phone` and `GET`/`POST /signin/password`. Each answers 404 unless
+/// `signUp` allows its way.
 struct HostedSignUpRoutes<Context: RequestContext> {
     let pages: HostedSignUp
     let maxBodySize: Int
@@ -10,6 +11,8 @@ struct HostedSignUpRoutes<Context: RequestContext> {
     func register(on router: some RouterMethods<Context>) {
         router.get("signin/signup") { request, _ in try pages.show(request) }
         router.post("signin/signup") { request, _ in try await pages.start(request, form: try await pageForm(request)) }
+        router.get("signin/signup/phone") { request, _ in try pages.showPhone(request) }
+        router.post("signin/signup/phone") { request, _ in try await pages.startPhone(request, form: try await pageForm(request)) }
         router.get("signin/password") { request, _ in try pages.showPassword(request) }
         router.post("signin/password") { request, _ in try await pages.setPassword(request, form: try await pageForm(request)) }
     }

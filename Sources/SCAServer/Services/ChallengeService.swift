@@ -41,19 +41,13 @@ public struct ChallengeService: Sendable {
     /// - Throws: also `Problem.riskRefused` when monitoring refuses; 401 for a bad token and
     ///   403 `auth.forbidden` for another user's.
     /// - Parameters:
-    ///   - signUpOrIn: opened by `POST /v1/signup-or-in` (issue 17): an unknown user's decoy
-    ///     offers the e-mail code whatever its profile, sign-up allowed or not.
-    ///   - signUpAddress: for an unknown user, the address a new user may be created for once
-    ///     its e-mail code is proven (``SignUpService``); nil when sign-up is not allowed.
-    ///   - loginPhone: sign-up or in by phone (issue 17): the normalized E.164 number typed,
-    ///     looked up as a login phone instead of `request.user`, and the SMS code offered.
-    ///   - signUpPhone: for an unknown number, the number a new user may be created for once its
-    ///     SMS code is proven; nil when sign-up by phone is not allowed.
+    ///   - signUpOrIn: opened by `POST /v1/signup-or-in` (issue 17) for this address (a number
+    ///     is looked up as a login phone instead of `request.user`): what the challenge is and
+    ///     offers is ``SignUpOrIn``'s decision, the same for every address.
     ///   - admitted: counted already in another budget (an operation's, issue 10), so not in
     ///     the client address's challenge budget.
     public func create(
-        _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: Bool = false,
-        signUpAddress: String? = nil, loginPhone: String? = nil, signUpPhone: String? = nil, admitted: Bool = false
+        _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: SignUpOrIn? = nil, admitted: Bool = false
     ) async throws -> ChallengeResponse {
         if !admitted { try await limiter.admitChallenge() }
         // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
@@ -61,12 +55,27 @@ public struct ChallengeService: Sendable {
         let transaction = try Self.validatedTransaction(request)
         let beneficiary = try Self.validatedBeneficiary(request)
         let discoverable = try discoverableLogin(request)
+<<<<<<< HEAD
         // The user and the device named, in one read.
         let context = try await lookUp(request, loginPhone: loginPhone, discoverable: discoverable)
         var user = context.user
         // An unfinished sign-up (nothing but the mailbox) resumes as a sign-up (issue 17).
         if signUpAddress != nil || signUpPhone != nil, let found = user, try await awaitsSecondElement(found) { user = nil }
         let device = try Self.namedDevice(request.device, found: context.device, of: user)
+=======
+        var user: UserRecord?
+        if let loginPhone = signUpOrIn?.loginPhone {
+            user = try await store.user(loginPhone: loginPhone)
+        } else if !discoverable {
+            user = try await findUser(request.user)
+        }
+        // Sign up or in (issue 17): decided from that read alone, the same way for every address.
+        let signUpPlan = signUpOrIn?.plan(
+            found: user, policy: configuration.policy(for: request.operation).methods, decoyMethods: configuration.decoyMethods,
+            passkeyUsable: user.map(passkeyProofs.hasUsablePasskey) ?? false)
+        if let signUpPlan { user = signUpPlan.user }
+        let device = try await namedDevice(request.device, of: user)
+>>>>>>> signup-oracle
         var hasSession = false
         if authorization != nil {
             let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], consume: false)
@@ -83,11 +92,7 @@ public struct ChallengeService: Sendable {
         let required = risk.requiredCategories(
             base: policy.requiredCategories,
             for: RiskContext(operation: request.operation, transaction: transaction, user: user, device: device))
-        var methods = policy.methods.filter(enrolled.contains)
-        // A sign-up challenge offers the code for the typed address whatever the decoy profile.
-        // By phone, the SMS code for the typed number instead.
-        let signUpCode: AuthenticationMethod = loginPhone != nil ? .smsOTP : .emailOTP
-        if user == nil, signUpOrIn || signUpAddress != nil, !methods.contains(signUpCode) { methods.append(signUpCode) }
+        let methods = signUpPlan?.methods ?? policy.methods.filter(enrolled.contains)
         // When risk asks for more than the methods at hand can prove, say so now rather than
         // open a challenge that can never complete. (Only a raised bar: what a user has
         // enrolled for the base policy is never revealed here.)
@@ -108,16 +113,15 @@ public struct ChallengeService: Sendable {
         let now = runtime.now()
         var challenge = ChallengeRecord(
             id: challengeID, userID: user?.id, operation: request.operation,
-            verdict: policy.verdict, requiredCategories: required,
+            verdict: signUpOrIn == nil ? policy.verdict : SignUpOrIn.verdict, requiredCategories: required,
             methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
             transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
             deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
-            decoy: user == nil && !discoverable
-                ? (loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil)
-        if user == nil {
-            challenge.decoy?.signUpAddress = signUpAddress
-            challenge.decoy?.signUpPhone = signUpPhone
+            decoy: user == nil && !discoverable || signUpOrIn != nil
+                ? (signUpOrIn?.loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil)
+        if let signUpOrIn, let signUpPlan, let typed = challenge.decoy {
+            challenge.decoy = signUpPlan.marking(typed, code: signUpOrIn.code)
         }
         if let exemption, let user {
             return try await completeExempt(&challenge, exemption: exemption, user: user)
@@ -156,7 +160,10 @@ public struct ChallengeService: Sendable {
     /// The description with the passkey request options, for a pending challenge offering one.
     private func describeWithOptions(_ challenge: ChallengeRecord) async throws -> ChallengeResponse {
         var response = Self.describe(challenge)
-        response.passkey = try await passkeyProofs.options(for: challenge)
+        // Options only for what is offered now: none while a sign-up-or-in asks for its code.
+        var offered = challenge
+        offered.methods = challenge.offeredMethods
+        response.passkey = try await passkeyProofs.options(for: offered)
         return response
     }
 
@@ -216,10 +223,13 @@ public struct ChallengeService: Sendable {
     public func sendCode(_ request: SendCodeRequest, for challengeID: String) async throws -> CodeSentResponse {
         let challenge = try await load(challengeID)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
-        guard request.method.isDeliveredCode, challenge.methods.contains(request.method) else {
+        guard request.method.isDeliveredCode, challenge.offeredMethods.contains(request.method) else {
             throw Problem.methodNotOffered(request.method)
         }
         let user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
+        // A sign-up-or-in decoy reads as a known user's challenge does (issue 17), finding
+        // nobody (a challenge id is no user's id): the same store calls before the answer.
+        if challenge.userID == nil, challenge.decoy?.codeFirst != nil { _ = try await store.user(id: challenge.id) }
         return try await codes.send(request.method, for: challenge, to: user)
     }
 
@@ -251,7 +261,7 @@ public struct ChallengeService: Sendable {
         }
         let challenge = try await expireIfDue(context.challenge)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
-        guard challenge.methods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
+        guard challenge.offeredMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
         var user = context.user
         // A discoverable passkey login: the assertion names the user (an unknown credential
         // is answered as a wrong proof, counted against the challenge).
@@ -578,7 +588,10 @@ public struct ChallengeService: Sendable {
             return ProofResponse(satisfiedCategories: step.challenge.acceptedCategories.sorted(), tokens: tokens)
         case .partial(let collected, let left):
             // Deferred: rejected elements count as collected, so nothing is revealed yet.
-            return ProofResponse(status: .partial, satisfiedCategories: collected, remainingCategories: left)
+            var partial = ProofResponse(status: .partial, satisfiedCategories: collected, remainingCategories: left)
+            // What to prove next (a sign-up-or-in shows its other methods only now, issue 17).
+            partial.methods = step.challenge.offeredMethods.map(OfferedMethod.init)
+            return partial
         }
     }
 
@@ -690,7 +703,7 @@ public struct ChallengeService: Sendable {
             challengeId: challenge.id, operation: challenge.operation, state: challenge.state,
             expiresAt: challenge.expiresAt, requiredCategories: challenge.requiredCategories,
             satisfiedCategories: challenge.collectedCategories.sorted(),
-            verdict: challenge.verdict, methods: challenge.methods.map(OfferedMethod.init), nonce: challenge.nonce,
+            verdict: challenge.verdict, methods: challenge.offeredMethods.map(OfferedMethod.init), nonce: challenge.nonce,
             transactionDigest: challenge.transactionDigest,
             display: challenge.transaction.map {
                 TransactionDisplay(

@@ -27,6 +27,10 @@ struct CodeService: Sendable {
         if user == nil, method == .emailOTP { address = challenge.decoy?.signUpAddress }
         if user == nil, method == .smsOTP { address = challenge.decoy?.signUpPhone }
         if user != nil && address == nil { throw Problem.methodNotOffered(method) }
+        // A known user whose code cannot count behind a sign-up-or-in decoy (issue 17): a
+        // notice goes where the code would, by the same path and budgets; the code stays unsent.
+        var notice: String?
+        if user == nil, address == nil, let decoy = challenge.decoy, decoy.codeFirst == method { notice = decoy.notice }
 
         let code = OneTimeCode.generate(digits: 6, using: runtime.random)
         let now = runtime.now()
@@ -47,7 +51,16 @@ struct CodeService: Sendable {
             channel, to: budgetSubjects(channel, address: address, user: user, challenge: challenge), userID: user?.id,
             challengeID: challenge.id)
         let masked: String
-        if let address {
+        if let notice {
+            do {
+                try await messages.send(
+                    OutboundMessage(channel: channel, to: notice, text: SignUpNotice.text(for: channel, issuer: configuration.issuer), sentAt: now))
+            } catch {
+                logger.error("sign-up notice not delivered", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
+                throw Problem.deliveryFailed
+            }
+            masked = decoyMask(channel, for: challenge)
+        } else if let address {
             do {
                 try await messages.send(OutboundMessage(channel: channel, to: address, text: Self.text(code: code, for: challenge, lifetime: configuration.codeLifetime), sentAt: now))
             } catch {
@@ -61,8 +74,8 @@ struct CodeService: Sendable {
         logger.debug("code sent", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
         // A decoy's code is stored but never sent; the trail says so (clients never see it).
         await audit.record(
-            .codeSent, outcome: address == nil ? "not_sent" : "success", userID: user?.id, challengeID: challenge.id,
-            method: method, channel: channel)
+            .codeSent, outcome: notice != nil ? "notice_sent" : address == nil ? "not_sent" : "success", userID: user?.id,
+            challengeID: challenge.id, method: method, channel: channel)
         return CodeSentResponse(sentTo: masked, resendAfter: configuration.codeResendInterval)
     }
 

@@ -4,12 +4,14 @@ import SCAStorage
 
 /// Sign up or in with a one-time code (issue 17). `POST /v1/signup-or-in` opens a login
 /// challenge for the typed address that answers the same whether the address is known, new,
-/// or new with sign-up off; only what proving its e-mail code does differs:
-/// - a known user: the code is the possession element of a normal login, SCA still needs a
-///   second category;
+/// or new with sign-up off: it offers only the address's code (``SignUpOrIn``). Only what
+/// proving that code does differs:
+/// - a known user: the code is the possession element of a normal login; the answer is
+///   `partial` and lists their other methods, as SCA still needs a second category;
 /// - a new address with sign-up allowed (`signUp`, `signUpEmailDomains`): the user is created
 ///   with that address verified, and the answer is `enrolment` with an enrolment token;
-/// - otherwise the challenge is a decoy: its code is never sent, nothing is created.
+/// - otherwise the challenge is a decoy: its code is never sent, nothing is created; a known
+///   user whose code cannot count is sent a notice instead (``SignUpNotice``).
 ///
 /// The enrolment token (`op` `enrolment`, `acr` `single-factor`, ten minutes, once) adds the
 /// second element here and is refused by every other route (`auth.enrolment_only`).
@@ -35,10 +37,9 @@ public struct SignUpService: Sendable {
         let normalized = InputRules.normalizedEmail(email)
         // Whether sign-up is allowed for it is the configuration's, never the address's: the
         // answer below has the same shape either way.
-        let signUpAddress = configuration.signUp.allows(email: normalized) ? normalized : nil
         return try await challenges.create(
-            CreateChallengeRequest(operation: .login, user: UserReference(email: email)), signUpOrIn: true,
-            signUpAddress: signUpAddress)
+            CreateChallengeRequest(operation: .login, user: UserReference(email: email)),
+            signUpOrIn: .email(normalized, signUpAllowed: configuration.signUp.allows(email: normalized)))
     }
 
     /// Sign-up or in by phone: the number normalized to E.164 is looked up as a login phone;
@@ -52,8 +53,8 @@ public struct SignUpService: Sendable {
             throw Problem.invalidRequest(problem)
         }
         return try await challenges.create(
-            CreateChallengeRequest(operation: .login, user: UserReference()), signUpOrIn: true, loginPhone: normalized,
-            signUpPhone: configuration.signUp.allows(phone: normalized) ? normalized : nil)
+            CreateChallengeRequest(operation: .login, user: UserReference()),
+            signUpOrIn: .phone(normalized, signUpAllowed: configuration.signUp.allows(phone: normalized)))
     }
 
     /// Adds the new user's second element with their enrolment token, used once: a password or
@@ -91,7 +92,7 @@ public struct SignUpService: Sendable {
                 update.sealedTOTPSeed = try users.box.seal(seed, context: UserService.totpSealingContext)
                 response.totp = TOTPEnrollmentResponse(
                     secret: Base32.encode(seed),
-                    otpauthUri: TOTP.otpauthURI(secret: seed, account: user.email, issuer: configuration.issuer))
+                    otpauthUri: TOTP.otpauthURI(secret: seed, account: UserService.totpAccount(of: user), issuer: configuration.issuer))
                 elements.append("totp")
             }
             if setsProfile { update.profile = profile }

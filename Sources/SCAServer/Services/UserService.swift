@@ -77,6 +77,7 @@ public struct UserService: Sendable {
         if request.pin != nil { fields.append("pin") }
         if request.phone != nil { fields.append("phone") }
         if request.emailCodes != nil { fields.append("emailCodes") }
+        if request.loginPhone != nil { fields.append("loginPhone") }
         return fields.joined(separator: ",")
     }
 
@@ -84,13 +85,20 @@ public struct UserService: Sendable {
     private func write(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
         let email = request.email.map(InputRules.normalizedEmail)
         try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
+        // A login phone as sign-up by phone takes it (issue 17): normalized to E.164, then checked.
+        let loginPhone = request.loginPhone.map(InputRules.normalizedPhone)
+        if let problem = loginPhone.flatMap(InputRules.phoneProblem) { throw Problem.invalidRequest("loginPhone: \(problem)") }
         let update = UserUpdate(
             email: email, phone: request.phone, passwordHash: try await hash(request.password),
-            pinHash: try await hash(request.pin), emailOTPEnabled: request.emailCodes)
+            pinHash: try await hash(request.pin), emailOTPEnabled: request.emailCodes, loginPhone: loginPhone)
         do {
             return try await store.updateUser(id: userID, update)
         } catch StoreError.notFound {
             throw Problem.userNotFound
+        } catch StoreError.conflict("loginPhone") {
+            var taken = Problem.userExists
+            taken.detail = "another user signs in with this phone number"
+            throw taken
         } catch StoreError.conflict {
             throw Problem.userExists
         }
@@ -106,7 +114,17 @@ public struct UserService: Sendable {
         try await store.updateUser(id: userID, UserUpdate(sealedTOTPSeed: sealed))
         await audit.record(.adminTOTPEnrolled, userID: userID)
         return TOTPEnrollmentResponse(
-            secret: Base32.encode(seed), otpauthUri: TOTP.otpauthURI(secret: seed, account: user.email, issuer: issuer))
+            secret: Base32.encode(seed), otpauthUri: TOTP.otpauthURI(secret: seed, account: Self.totpAccount(of: user), issuer: issuer))
+    }
+
+    /// The account an authenticator app shows for `user`'s TOTP: their e-mail, or for a user
+    /// who signed up by phone and still has the placeholder e-mail (`<digits>@phone.invalid`,
+    /// issue 17), their login phone, which is what they know the account by.
+    static func totpAccount(of user: UserRecord) -> String {
+        guard let loginPhone = user.loginPhone, user.email == SignUpSettings.placeholderEmail(forPhone: loginPhone) else {
+            return user.email
+        }
+        return loginPhone
     }
 
     /// An operator's act, recorded as `admin.user_unblocked`.

@@ -29,7 +29,8 @@ public struct ChallengeRecord: Sendable, Equatable {
     public var expiresAt: Date
     public var completedAt: Date?
     public var version: Int
-    /// A decoy's stand-in for the user it does not have (nil for a real user's challenge).
+    /// A decoy's stand-in for the user it does not have (nil for a real user's challenge, except
+    /// one opened by sign-up or in, issue 17: what was typed and its code-first marker).
     public var decoy: DecoySubject?
     /// The method of the proof being checked right now, if any: a challenge checks one proof
     /// at a time, so a round can never hold two guesses at one element, and a right code sent

@@ -99,12 +99,16 @@ public struct UserUpdate: Sendable, Equatable {
     /// Applies only when the stored user still meets this (issue 17: compare-and-set);
     /// otherwise the store throws `StoreError.conflict("precondition")` and changes nothing.
     public var precondition: UserPrecondition?
+    /// A new login phone (issue 17: an operator's change), E.164; unique among users, else the
+    /// store throws `StoreError.conflict("loginPhone")` and changes nothing.
+    public var loginPhone: String?
 
     public init(
         email: String? = nil, phone: String? = nil, passwordHash: String? = nil,
         pinHash: String? = nil, sealedTOTPSeed: [UInt8]? = nil, emailOTPEnabled: Bool? = nil, roles: [String]? = nil,
-        profile: UserProfile? = nil, precondition: UserPrecondition? = nil
+        profile: UserProfile? = nil, precondition: UserPrecondition? = nil, loginPhone: String? = nil
     ) {
+        self.loginPhone = loginPhone
         self.profile = profile
         self.precondition = precondition
         self.email = email
