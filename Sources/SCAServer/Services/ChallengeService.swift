@@ -55,27 +55,15 @@ public struct ChallengeService: Sendable {
         let transaction = try Self.validatedTransaction(request)
         let beneficiary = try Self.validatedBeneficiary(request)
         let discoverable = try discoverableLogin(request)
-<<<<<<< HEAD
         // The user and the device named, in one read.
-        let context = try await lookUp(request, loginPhone: loginPhone, discoverable: discoverable)
+        let context = try await lookUp(request, loginPhone: signUpOrIn?.loginPhone, discoverable: discoverable)
         var user = context.user
-        // An unfinished sign-up (nothing but the mailbox) resumes as a sign-up (issue 17).
-        if signUpAddress != nil || signUpPhone != nil, let found = user, try await awaitsSecondElement(found) { user = nil }
-        let device = try Self.namedDevice(request.device, found: context.device, of: user)
-=======
-        var user: UserRecord?
-        if let loginPhone = signUpOrIn?.loginPhone {
-            user = try await store.user(loginPhone: loginPhone)
-        } else if !discoverable {
-            user = try await findUser(request.user)
-        }
         // Sign up or in (issue 17): decided from that read alone, the same way for every address.
         let signUpPlan = signUpOrIn?.plan(
             found: user, policy: configuration.policy(for: request.operation).methods, decoyMethods: configuration.decoyMethods,
             passkeyUsable: user.map(passkeyProofs.hasUsablePasskey) ?? false)
         if let signUpPlan { user = signUpPlan.user }
-        let device = try await namedDevice(request.device, of: user)
->>>>>>> signup-oracle
+        let device = try Self.namedDevice(request.device, found: context.device, of: user)
         var hasSession = false
         if authorization != nil {
             let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], consume: false)
