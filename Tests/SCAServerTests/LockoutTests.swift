@@ -1,6 +1,7 @@
 import Foundation
 import SCACore
 import SCAServer
+import SCAStorage
 import Testing
 
 @Suite("Lockout (RTS art. 4): consecutive failures per user")
@@ -82,6 +83,27 @@ struct LockoutTests {
             #expect(try await api.send(.post, "/admin/v1/users/\(userID)/unblock", admin: true).status == 200)
             let after = try await api.startChallenge(email: "esc@example.com")
             #expect(try await api.prove(after.challengeId, .password, "correct horse battery").status == 200)
+        }
+    }
+
+    @Test("a user who signed up by phone is alerted by SMS only, never at their placeholder e-mail")
+    func phoneUserAlertedBySMS() async throws {
+        try await TestServer { $0.policies[.login] = OperationPolicy(verdict: .immediate) }.run { api in
+            let userID = try await api.createUser("phone-alert@example.com", phone: "+33612345617")
+            let placeholder = SignUpSettings.placeholderEmail(forPhone: "+33612345617")
+            _ = try await api.services.store.updateUser(id: userID, UserUpdate(email: placeholder, loginPhone: "+33612345617"))
+            for _ in 0..<3 {
+                let challenge = try await api.startChallenge(.login, userID: userID, device: nil).decode(ChallengeResponse.self)
+                for _ in 0..<5 { try await api.prove(challenge.challengeId, .password, "wrong password!") }
+                if let seconds = try await api.prove(challenge.challengeId, .password, "wrong password!").headers[.retryAfter]
+                    .flatMap(Double.init)
+                {
+                    api.clock.advance(by: seconds)
+                }
+            }
+            let alerts = try #require(api.services.outbox).messages().filter { $0.text.contains("blocked") }
+            #expect(alerts.contains { $0.to == "+33612345617" && $0.text.contains("permanently") })
+            #expect(!alerts.isEmpty && alerts.allSatisfy { $0.to == "+33612345617" })
         }
     }
 

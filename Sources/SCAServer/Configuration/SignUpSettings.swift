@@ -33,6 +33,11 @@ public struct SignUpSettings: Sendable, Equatable {
         "\(phone.dropFirst())@\(phonePlaceholderDomain)"
     }
 
+    /// Whether `email` is such a placeholder, to which nothing is ever sent.
+    public static func isPlaceholder(email: String) -> Bool {
+        email.hasSuffix("@" + phonePlaceholderDomain)
+    }
+
     /// - Throws: `ConfigurationError` for a domain that is not a plain lower-case host name.
     func validate() throws {
         for domain in emailDomains {

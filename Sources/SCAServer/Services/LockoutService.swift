@@ -134,9 +134,11 @@ struct LockoutService: Sendable {
     }
 
     /// Security alerts go to every channel the user has; a failed delivery is logged, never
-    /// allowed to change the answer to the attempt.
+    /// allowed to change the answer to the attempt. A user who signed up by phone has only a
+    /// placeholder e-mail (issue 17): their alert goes by SMS alone.
     private func alert(_ user: UserRecord, _ text: String) async {
-        var recipients: [(OutboundMessage.Channel, String)] = [(.email, user.email)]
+        var recipients: [(OutboundMessage.Channel, String)] = []
+        if !SignUpSettings.isPlaceholder(email: user.email) { recipients.append((.email, user.email)) }
         if let phone = user.phone { recipients.append((.sms, phone)) }
         for (channel, address) in recipients {
             do {
