@@ -78,6 +78,10 @@ public protocol SCAStore: Sendable {
     /// - Returns: `.consumed` exactly once per code; `.alreadyUsed` when it matches a code used
     ///   before (a right code presented again), `.rejected` otherwise.
     func consumeCode(challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date) async throws -> CodeConsumption
+    // A proof's code is read, judged purely and used in the proof's commit (issue 14).
+    /// The challenge's current code for `method`, as stored; nil when none was issued. A read:
+    /// a proof uses the code in its commit (``FactorUse/deliveredCode(challengeID:method:codeHash:now:)``).
+    func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord?
 
     // MARK: Sessions and tokens
 

@@ -203,4 +203,8 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelChallengeInsertsKeepOneChain() }
     }
     // End of opening a challenge.
+    // A code or TOTP step used in the proof's commit (issue 14, code-commit).
+    @Test func proofCommitUsesACodeOnce() async throws { try await check { try await $0.proofCommitUsesACodeOnce() } }
+    @Test func proofCommitUsesATOTPStepOnce() async throws { try await check { try await $0.proofCommitUsesATOTPStepOnce() } }
+    @Test func parallelProofsUseAFactorOnce() async throws { try await check { try await $0.parallelProofsUseAFactorOnce() } }
 }

@@ -201,6 +201,10 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.parallelChallengeInsertsKeepOneChain() }
     }
     // End of opening a challenge.
+    // A code or TOTP step used in the proof's commit (issue 14, code-commit).
+    @Test func proofCommitUsesACodeOnce() async throws { try await check { try await $0.proofCommitUsesACodeOnce() } }
+    @Test func proofCommitUsesATOTPStepOnce() async throws { try await check { try await $0.proofCommitUsesATOTPStepOnce() } }
+    @Test func parallelProofsUseAFactorOnce() async throws { try await check { try await $0.parallelProofsUseAFactorOnce() } }
 }
 
 /// Creates a directory that exists for the duration of `body` only.
