@@ -18,11 +18,11 @@ struct FactorVerifier: Sendable {
             self.use = use
         }
 
-        init(_ judgement: FactorJudgement) {
+        init(judgement: FactorJudgement) {
             switch judgement {
-            case .right(let use): self.init(.right, use: use)
-            case .wrong: self.init(.wrong(device: nil))
-            case .replayed: self.init(.replayed)
+            case .right(let use): self.init(ProofEvaluation.right, use: use)
+            case .wrong: self.init(ProofEvaluation.wrong(device: nil))
+            case .replayed: self.init(ProofEvaluation.replayed)
             }
         }
     }
@@ -75,7 +75,7 @@ struct FactorVerifier: Sendable {
         switch proof.method {
         case .password, .pin:
             let right = try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
-            return Verification(right ? .right : .wrong(device: nil))
+            return Verification(right ? ProofEvaluation.right : .wrong(device: nil))
         case .totp:
             guard let sealed = user.sealedTOTPSeed else { return Verification(.wrong(device: nil)) }
             let seed = try box.open(sealed, context: UserService.totpSealingContext)
@@ -85,7 +85,7 @@ struct FactorVerifier: Sendable {
             // A code is accepted once: its step is burnt for this user, older steps with it. A
             // code of a burnt step is a right code seen before (a replay, or the loser of a
             // race with the same code), not a guess.
-            return Verification(FactorJudgement.totpStep(step, userID: user.id, lastAccepted: user.lockout.lastTOTPStep))
+            return Verification(judgement: FactorJudgement.totpStep(step, userID: user.id, lastAccepted: user.lockout.lastTOTPStep))
         case .smsOTP, .emailOTP:
             return try await checkDeliveredCode(proof, on: challenge)
         case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
@@ -99,7 +99,7 @@ struct FactorVerifier: Sendable {
     func checkDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> Verification {
         let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
         let stored = try await store.oneTimeCode(challengeID: challenge.id, method: proof.method)
-        return Verification(FactorJudgement.deliveredCode(hash, against: stored, now: runtime.now()))
+        return Verification(judgement: FactorJudgement.deliveredCode(hash, against: stored, now: runtime.now()))
     }
 
     /// A delivered code, consumed at once in a write of its own: for a sign-up challenge (a
