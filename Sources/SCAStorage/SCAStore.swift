@@ -78,6 +78,10 @@ public protocol SCAStore: Sendable {
     /// - Returns: `.consumed` exactly once per code; `.alreadyUsed` when it matches a code used
     ///   before (a right code presented again), `.rejected` otherwise.
     func consumeCode(challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date) async throws -> CodeConsumption
+    // A proof's code is read, judged purely and used in the proof's commit (issue 14).
+    /// The challenge's current code for `method`, as stored; nil when none was issued. A read:
+    /// a proof uses the code in its commit (``FactorUse/deliveredCode(challengeID:method:codeHash:now:)``).
+    func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord?
 
     // MARK: Sessions and tokens
 
@@ -291,7 +295,8 @@ public protocol SCAStore: Sendable {
 
     /// Applies everything one proof changes in one write transaction, or nothing: the lockout
     /// plan (refused: `.refused`), the challenge's compare-and-set (lost: `.versionConflict`),
-    /// the signature burn (seen before: `.signatureUsed`), the device's outcome, the session a
+    /// the signature burn (seen before: `.signatureUsed`), the one-time factor's use (used or
+    /// replaced since it was read: `.factorUsed`), the device's outcome, the session a
     /// completing proof opens, and the audit entries, appended in order as
     /// ``appendAuditEntry(_:)`` would, serialised with every other append. Each part keeps the
     /// once-only guarantee of its single operation, across threads and instances.

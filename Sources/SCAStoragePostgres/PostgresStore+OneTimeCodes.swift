@@ -54,14 +54,10 @@ extension PostgresStore {
     public func consumeCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
     ) async throws -> CodeConsumption {
-        let consumed = try await rows(
-            """
-            UPDATE one_time_codes SET used = TRUE
-            WHERE challenge_id = \(challengeID) AND method = \(method.rawValue) AND code_hash = \(bytea(codeHash))
-                AND NOT used AND expires_at > \(now.unixSeconds)
-            RETURNING challenge_id
-            """)
-        if consumed.count == 1 { return .consumed }
+        let consumed = try await leased { [self] connection in
+            try await useCode(challengeID: challengeID, method: method, codeHash: codeHash, now: now, connection)
+        }
+        if consumed { return .consumed }
         // Used is final, so a separate read cannot be wrong about it: a right code that
         // another presentation used first.
         let used = try await rows(
@@ -70,5 +66,27 @@ extension PostgresStore {
             WHERE challenge_id = \(challengeID) AND method = \(method.rawValue) AND code_hash = \(bytea(codeHash)) AND used
             """)
         return used.isEmpty ? .rejected : .alreadyUsed
+    }
+
+    public func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
+        try await rows("SELECT * FROM one_time_codes WHERE challenge_id = \(challengeID) AND method = \(method.rawValue)")
+            .first.map(OneTimeCodeRecord.init(row:))
+    }
+
+    /// Marks the code used if it is still the one stored, unused and unexpired: one conditional
+    /// UPDATE, so of several concurrent uses one wins (alone, or inside a proof's transaction).
+    /// - Returns: whether this call used it.
+    func useCode(
+        challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date, _ connection: PostgresConnection
+    ) async throws -> Bool {
+        let used = try await connection.rows(
+            """
+            UPDATE one_time_codes SET used = TRUE
+            WHERE challenge_id = \(challengeID) AND method = \(method.rawValue) AND code_hash = \(bytea(codeHash))
+                AND NOT used AND expires_at > \(now.unixSeconds)
+            RETURNING challenge_id
+            """,
+            logger: logger)
+        return used.count == 1
     }
 }

@@ -3,10 +3,12 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// One proof, one transaction: the lockout plan, the challenge's compare-and-set, the signature
-// burn, the device's outcome and the audit entries commit together or not at all. Locks are
-// taken in the order every other transaction takes them (the subject's row, the challenge's,
-// the device's, then the audit advisory lock last), so proofs from any instance neither
+// One proof, one transaction: the lockout plan, the one-time factor's use, the challenge's
+// compare-and-set, the signature burn, the device's outcome and the audit entries commit
+// together or not at all. Locks are taken in the order every other transaction takes them (the
+// subject's row, then a used factor's row (the user's for a TOTP step, so the subject's again;
+// the code's, which a code's issue also takes before the challenge's), the challenge's, the
+// device's, then the audit advisory lock last), so proofs from any instance neither
 // deadlock with each other nor with single operations, and the audit lock is held only for
 // the appends at the end.
 extension PostgresStore {
@@ -19,6 +21,9 @@ extension PostgresStore {
                     let applied = try await applyLockout(change, connection)
                     if case .refused(let reservation) = applied { throw ProofCommitRefusal(.refused(reservation)) }
                     step = applied
+                }
+                if let use = commit.factor {
+                    guard try await apply(use, connection) else { throw ProofCommitRefusal(.factorUsed) }
                 }
                 if let challenge = commit.challenge, let columns {
                     guard try await updateChallenge(challenge, columns: columns, expectedVersion: commit.expectedVersion, connection) else {
@@ -65,6 +70,26 @@ extension PostgresStore {
                 device = try await connection.rows("SELECT * FROM devices WHERE id = \(id)", logger: logger).first.map(DeviceRecord.init(row:))
             }
             return ProofContext(challenge: challenge, user: user, device: device)
+        }
+    }
+
+    /// Uses the factor if it is still unused (a compare-and-set in one statement, which waits
+    /// for a racing transaction on the same row and then sees its outcome).
+    /// - Returns: false when it was used (or replaced) since it was read.
+    private func apply(_ use: FactorUse, _ connection: PostgresConnection) async throws -> Bool {
+        switch use {
+        case .deliveredCode(let challengeID, let method, let codeHash, let now):
+            return try await useCode(challengeID: challengeID, method: method, codeHash: codeHash, now: now, connection)
+        case .totpStep(let userID, let step):
+            // The step is stored only if newer: every older step is burnt with it.
+            let updated = try await connection.rows(
+                """
+                UPDATE users SET last_totp_step = \(step)
+                WHERE id = \(userID) AND (last_totp_step IS NULL OR last_totp_step < \(step))
+                RETURNING id
+                """,
+                logger: logger)
+            return !updated.isEmpty
         }
     }
 

@@ -56,19 +56,35 @@ extension SQLiteStore {
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
     ) async throws -> CodeConsumption {
         try await writer.write { db in
-            try db.cachedStatement(
-                sql: """
-                    UPDATE one_time_codes SET used = 1
-                    WHERE challenge_id = ? AND method = ? AND code_hash = ? AND used = 0 AND expires_at > ?
-                    """).execute(
-                arguments: [challengeID, method.rawValue, Data(codeHash), now.unixSeconds]
-            )
-            if db.changesCount == 1 { return .consumed }
+            if try Self.useCode(challengeID: challengeID, method: method, codeHash: codeHash, now: now, db) { return .consumed }
             // In the same transaction: a right code that another presentation used first.
             let used = try db.exists(
                 "SELECT 1 FROM one_time_codes WHERE challenge_id = ? AND method = ? AND code_hash = ? AND used = 1",
                 arguments: [challengeID, method.rawValue, Data(codeHash)])
             return used ? .alreadyUsed : .rejected
         }
+    }
+
+    public func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM one_time_codes WHERE challenge_id = ? AND method = ?"),
+                arguments: [challengeID, method.rawValue]
+            ).map(OneTimeCodeRecord.init(row:))
+        }
+    }
+
+    /// Marks the code used if it is still the one stored, unused and unexpired: one conditional
+    /// UPDATE, so of several concurrent uses one wins (alone, or inside a proof's commit).
+    /// - Returns: whether this call used it.
+    static func useCode(challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date, _ db: Database) throws -> Bool {
+        try db.cachedStatement(
+            sql: """
+                UPDATE one_time_codes SET used = 1
+                WHERE challenge_id = ? AND method = ? AND code_hash = ? AND used = 0 AND expires_at > ?
+                """).execute(
+            arguments: [challengeID, method.rawValue, Data(codeHash), now.unixSeconds]
+        )
+        return db.changesCount == 1
     }
 }

@@ -3,8 +3,9 @@ import GRDB
 import SCACore
 import SCAStorage
 
-// One proof, one write transaction: the lockout plan, the challenge's compare-and-set, the
-// signature burn, the device's outcome and the audit entries commit together or not at all.
+// One proof, one write transaction: the lockout plan, the one-time factor's use, the
+// challenge's compare-and-set, the signature burn, the device's outcome and the audit entries
+// commit together or not at all.
 // GRDB's single writer (`BEGIN IMMEDIATE` across processes) runs proofs, and the audit
 // appends inside them, one after another, so counters are counted in turn and the chain
 // never forks.
@@ -19,6 +20,9 @@ extension SQLiteStore {
                     let applied = try Self.applyLockout(change, db)
                     if case .refused(let reservation) = applied { throw ProofCommitRefusal(.refused(reservation)) }
                     step = applied
+                }
+                if let use = commit.factor {
+                    guard try Self.apply(use, db) else { throw ProofCommitRefusal(.factorUsed) }
                 }
                 if let challenge = commit.challenge, let columns {
                     guard try Self.updateChallenge(id: challenge.id, columns: columns, expectedVersion: commit.expectedVersion, db) else {
@@ -61,6 +65,21 @@ extension SQLiteStore {
             }
             let device = try challenge.deviceID.flatMap { try Self.device(db, id: $0) }
             return ProofContext(challenge: challenge, user: user, device: device)
+        }
+    }
+
+    /// Uses the factor if it is still unused (a compare-and-set in one statement).
+    /// - Returns: false when it was used (or replaced) since it was read.
+    private static func apply(_ use: FactorUse, _ db: Database) throws -> Bool {
+        switch use {
+        case .deliveredCode(let challengeID, let method, let codeHash, let now):
+            return try useCode(challengeID: challengeID, method: method, codeHash: codeHash, now: now, db)
+        case .totpStep(let userID, let step):
+            // The step is stored only if newer: every older step is burnt with it.
+            try db.cachedStatement(
+                sql: "UPDATE users SET last_totp_step = ? WHERE id = ? AND (last_totp_step IS NULL OR last_totp_step < ?)"
+            ).execute(arguments: [step, userID, step])
+            return db.changesCount == 1
         }
     }
 

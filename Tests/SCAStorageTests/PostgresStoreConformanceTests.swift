@@ -205,4 +205,8 @@ struct PostgresStoreConformanceTests {
     // End of opening a challenge.
     // An operator sets a login phone (issue 17 leftovers).
     @Test func loginPhoneUpdate() async throws { try await check { try await $0.loginPhoneUpdate() } }
+    // A code or TOTP step used in the proof's commit (issue 14, code-commit).
+    @Test func proofCommitUsesACodeOnce() async throws { try await check { try await $0.proofCommitUsesACodeOnce() } }
+    @Test func proofCommitUsesATOTPStepOnce() async throws { try await check { try await $0.proofCommitUsesATOTPStepOnce() } }
+    @Test func parallelProofsUseAFactorOnce() async throws { try await check { try await $0.parallelProofsUseAFactorOnce() } }
 }

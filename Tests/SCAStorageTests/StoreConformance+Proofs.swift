@@ -213,6 +213,118 @@ extension StoreConformance {
     }
 }
 
+// A code or TOTP step used in the proof's commit (issue 14): read without a write, judged,
+// and used by `commitProof` only if still unused; a lost use applies nothing of the commit.
+extension StoreConformance {
+    /// The code as issued, read back; used by a commit with everything else the proof changes;
+    /// a second commit of the same use, a replaced code's use and an expired one's are refused
+    /// with nothing applied.
+    func proofCommitUsesACodeOnce() async throws {
+        try await store.createUser(makeUser())
+        try await store.insertChallenge(makeChallenge())
+        #expect(try await store.oneTimeCode(challengeID: "c1", method: .emailOTP) == nil)
+        #expect(
+            try await store.issueCode(
+                challengeID: "c1", method: .emailOTP, codeHash: [4, 2], now: t0, expiresAt: t0 + 300, minimumInterval: 30,
+                maximumSends: 3) == .issued(sendCount: 1))
+        let stored = try #require(try await store.oneTimeCode(challengeID: "c1", method: .emailOTP))
+        #expect(stored == OneTimeCodeRecord(challengeID: "c1", method: .emailOTP, codeHash: [4, 2], sentAt: t0, expiresAt: t0 + 300, sendCount: 1))
+        #expect(try await store.oneTimeCode(challengeID: "c1", method: .smsOTP) == nil)
+
+        func commit(version: Int, use: FactorUse) -> ProofCommit {
+            var next = makeChallenge()
+            next.acceptedMethods = [.emailOTP]
+            return ProofCommit(
+                challenge: next, expectedVersion: version,
+                lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .release)), factor: use,
+                audit: [makeAuditDraft("proof.accepted", at: t0 + 1)])
+        }
+        let use = FactorUse.deliveredCode(challengeID: "c1", method: .emailOTP, codeHash: [4, 2], now: t0 + 1)
+        guard case .committed(_, nil, let entries) = try await store.commitProof(commit(version: 0, use: use)) else {
+            Issue.record("the first use is not committed")
+            return
+        }
+        #expect(entries.count == 1)
+        #expect(try await store.oneTimeCode(challengeID: "c1", method: .emailOTP)?.used == true)
+        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [4, 2], now: t0 + 2) == .alreadyUsed)
+
+        // Used: the same use again, from the version it would be decided on, is refused.
+        let refusedLockout = LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .failure))
+        var again = commit(version: 1, use: use)
+        again.lockout = refusedLockout
+        #expect(try await store.commitProof(again) == .factorUsed)
+
+        // Replaced by a new code (a used code holds no resend back): the old one's use is refused,
+        // as is the new one's once it has expired.
+        #expect(
+            try await store.issueCode(
+                challengeID: "c1", method: .emailOTP, codeHash: [9], now: t0 + 3, expiresAt: t0 + 10, minimumInterval: 30,
+                maximumSends: 3) == .issued(sendCount: 2))
+        #expect(try await store.commitProof(again) == .factorUsed)
+        var expired = commit(version: 1, use: .deliveredCode(challengeID: "c1", method: .emailOTP, codeHash: [9], now: t0 + 10))
+        expired.lockout = refusedLockout
+        #expect(try await store.commitProof(expired) == .factorUsed)
+
+        #expect(try await store.challenge(id: "c1")?.version == 1, "no refused commit changed the challenge")
+        #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 0, "nor counted an attempt")
+        #expect(try await store.auditEntries(after: 0, limit: 10).count == 1, "nor appended an entry")
+        #expect(try await store.oneTimeCode(challengeID: "c1", method: .emailOTP)?.used == false, "nor used the expired code")
+        #expect(try await store.consumeCode(challengeID: "c1", method: .emailOTP, codeHash: [9], now: t0 + 9) == .consumed)
+    }
+
+    /// A TOTP step is stored by the commit only if newer than the last one accepted; the step
+    /// itself or an older one again is refused with nothing applied.
+    func proofCommitUsesATOTPStepOnce() async throws {
+        try await store.createUser(makeUser())
+        func commit(_ step: Int64) -> ProofCommit {
+            ProofCommit(
+                challenge: nil, expectedVersion: 0,
+                lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .failure)),
+                factor: .totpStep(userID: "u1", step: step), audit: [makeAuditDraft("proof.accepted", at: t0)])
+        }
+        guard case .committed = try await store.commitProof(commit(100)) else {
+            Issue.record("a first step is not committed")
+            return
+        }
+        #expect(try await store.user(id: "u1")?.lockout.lastTOTPStep == 100)
+        #expect(try await store.commitProof(commit(100)) == .factorUsed)
+        #expect(try await store.commitProof(commit(99)) == .factorUsed)
+        #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 1, "only the committed proof's attempt")
+        #expect(try await store.auditEntries(after: 0, limit: 10).count == 1)
+        guard case .committed = try await store.commitProof(commit(101)) else {
+            Issue.record("a newer step is not committed")
+            return
+        }
+        #expect(try await store.user(id: "u1")?.lockout.lastTOTPStep == 101)
+        #expect(try await store.acceptTOTPStep(userID: "u1", step: 101) == false, "burnt as acceptTOTPStep burns it")
+    }
+
+    /// Twenty commits at once using the same code, and twenty using the same TOTP step, each
+    /// with a reserved attempt and an audit entry: one of each commits, the others apply nothing.
+    func parallelProofsUseAFactorOnce() async throws {
+        try await store.createUser(makeUser())
+        try await store.insertChallenge(makeChallenge())
+        _ = try await store.issueCode(
+            challengeID: "c1", method: .smsOTP, codeHash: [1], now: t0, expiresAt: t0 + 300, minimumInterval: 30, maximumSends: 3)
+        let store = self.store
+        for use in [FactorUse.deliveredCode(challengeID: "c1", method: .smsOTP, codeHash: [1], now: t0), .totpStep(userID: "u1", step: 7)] {
+            let commit = ProofCommit(
+                challenge: nil, expectedVersion: 0,
+                lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .failure)), factor: use,
+                audit: [makeAuditDraft("proof.accepted", at: t0)])
+            let results = try await inParallel(20) { try await store.commitProof(commit) }
+            #expect(results.filter { if case .committed = $0 { true } else { false } }.count == 1, "\(use)")
+            #expect(results.filter { $0 == .factorUsed }.count == 19, "\(use)")
+        }
+        #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 2, "one attempt per winning commit")
+        let entries = try await store.auditEntries(after: 0, limit: 100)
+        #expect(entries.count == 2)
+        #expect(AuditChainVerifier.verify(entries) == nil)
+        #expect(try await store.oneTimeCode(challengeID: "c1", method: .smsOTP)?.used == true)
+        #expect(try await store.user(id: "u1")?.lockout.lastTOTPStep == 7)
+    }
+}
+
 /// Hands out 0, 1, 2, … to parallel tasks.
 private actor Counter {
     private var value = 0

@@ -233,8 +233,10 @@ public struct ChallengeService: Sendable {
     /// and a round takes one proof per category. A right code presented again is refused
     /// without being counted: it is not a guess.
     ///
-    /// What a judged proof changes (the challenge, the attempt counters, a burnt signature, the
-    /// device, a session, the audit entries) is one write (``SCAStore/commitProof(_:)``). A
+    /// What a judged proof changes (the challenge, the attempt counters, a burnt signature, a
+    /// used code or TOTP step, the device, a session, the audit entries) is one write
+    /// (``SCAStore/commitProof(_:)``): a code or TOTP step is judged on what was read and used
+    /// by that write only if still unused, or the proof is judged again (a replay). A
     /// device signature, judged by pure code, needs no claim: its claim is that same write,
     /// made from the version it was judged against.
     /// - Throws: `Problem`: 400, 401 (`sca.proof_rejected`, `sca.authentication_failed`), 404,
@@ -287,69 +289,83 @@ public struct ChallengeService: Sendable {
             return try await record(
                 JudgedProof(
                     method: proof.method, passed: passed, extra: nil, details: [:], user: user, subject: subject,
-                    device: device, burn: burn, claim: .unclaimed),
+                    device: device, burn: burn, factor: nil, claim: .unclaimed),
                 on: challenge)
         }
 
         let (claimed, startsAttempt) = try await claim(proof.method, on: challenge, subject: subject)
-        let evaluation: ProofEvaluation
-        var extraCategory: Category?
-        var details: [String: String] = [:]
-        do {
-            if proof.method == .passkey {
-                let outcome = if let user {
-                    try await passkeyProofs.verify(proof, user: user, challenge: claimed)
+        // The user a TOTP code is judged against: read again when its step was used meanwhile.
+        var judgedUser = user
+        for _ in 0..<Self.maxUpdateRetries {
+            let evaluation: ProofEvaluation
+            var use: FactorUse?
+            var extraCategory: Category?
+            var details: [String: String] = [:]
+            do {
+                if proof.method == .passkey {
+                    let outcome = if let user {
+                        try await passkeyProofs.verify(proof, user: user, challenge: claimed)
+                    } else {
+                        passkeyProofs.unknownOwner(proof, on: claimed)
+                    }
+                    (evaluation, extraCategory, details) = (outcome.evaluation, outcome.extraCategory, outcome.details)
+                } else if let user = judgedUser {
+                    let verification = try await verifier.verify(proof, user: user, challenge: claimed)
+                    (evaluation, use) = (verification.evaluation, verification.use)
+                } else if claimed.decoy?.signUpAddress != nil && proof.method == .emailOTP
+                    || claimed.decoy?.signUpPhone != nil && proof.method == .smsOTP
+                {
+                    // Sign-up or in (issue 17): the code sent to the typed address is checked for real.
+                    evaluation = try await verifier.consumeDeliveredCode(proof, on: claimed)
                 } else {
-                    passkeyProofs.unknownOwner(proof, on: claimed)
+                    // The same work a real check would do, and always wrong.
+                    try await verifier.imitateVerification(of: proof, on: claimed)
+                    evaluation = .wrong(device: nil)
                 }
-                (evaluation, extraCategory, details) = (outcome.evaluation, outcome.extraCategory, outcome.details)
-            } else if let user {
-                evaluation = try await verifier.verify(proof, user: user, challenge: claimed, device: nil)
-            } else if claimed.decoy?.signUpAddress != nil && proof.method == .emailOTP
-                || claimed.decoy?.signUpPhone != nil && proof.method == .smsOTP
-            {
-                // Sign-up or in (issue 17): the code sent to the typed address is checked for real.
-                evaluation = try await verifier.verifyDeliveredCode(proof, on: claimed)
-            } else {
-                // The same work a real check would do, and always wrong.
-                try await verifier.imitateVerification(of: proof, on: claimed)
-                evaluation = .wrong(device: nil)
+            } catch {
+                // Refused before anything was evaluated: give the attempt back, so a busy server
+                // never counts towards a block. (Other failures keep it counted: fail safe.)
+                if startsAttempt, error is PasswordHashingBusy {
+                    try await lockout.releaseAttempt(for: subject)
+                }
+                await unclaim(proof.method, on: claimed.id)
+                throw error
             }
-        } catch {
-            // Refused before anything was evaluated: give the attempt back, so a busy server
-            // never counts towards a block. (Other failures keep it counted: fail safe.)
-            if startsAttempt, error is PasswordHashingBusy {
-                try await lockout.releaseAttempt(for: subject)
-            }
-            await unclaim(proof.method, on: claimed.id)
-            throw error
-        }
 
-        // A right code seen before is no guess: refused (once is once) and not counted.
-        if evaluation == .replayed {
-            logProof(proof.method, passed: nil, on: claimed.id)
-            await audit.record(
-                .proofRejected, outcome: "replayed", userID: user?.id, challengeID: claimed.id,
-                method: proof.method, details: details.merging(user == nil ? ["user": "unknown"] : [:]) { $1 })
-            if startsAttempt { try await lockout.releaseAttempt(for: subject) }
-            await unclaim(proof.method, on: claimed.id)
-            let current = try await load(claimed.id)
-            throw current.state == .pending ? Problem.codeAlreadyUsed : Problem.challengeClosed(current.state)
+            // A right code seen before is no guess: refused (once is once) and not counted.
+            if evaluation == .replayed {
+                logProof(proof.method, passed: nil, on: claimed.id)
+                await audit.record(
+                    .proofRejected, outcome: "replayed", userID: user?.id, challengeID: claimed.id,
+                    method: proof.method, details: details.merging(user == nil ? ["user": "unknown"] : [:]) { $1 })
+                if startsAttempt { try await lockout.releaseAttempt(for: subject) }
+                await unclaim(proof.method, on: claimed.id)
+                let current = try await load(claimed.id)
+                throw current.state == .pending ? Problem.codeAlreadyUsed : Problem.challengeClosed(current.state)
+            }
+            let passed = evaluation == .right
+            logProof(proof.method, passed: passed, on: claimed.id)
+            if passed, user == nil, let address = proof.method == .smsOTP ? claimed.decoy?.signUpPhone : claimed.decoy?.signUpAddress {
+                await audit.record(
+                    .proofAccepted, outcome: "accepted", challengeID: claimed.id, method: proof.method,
+                    details: details.merging(["user": "unknown"]) { $1 })
+                if startsAttempt { try await lockout.releaseAttempt(for: subject) }
+                return try await completeSignUp(claimed, address: address, method: proof.method)
+            }
+            do {
+                return try await record(
+                    JudgedProof(
+                        method: proof.method, passed: passed, extra: extraCategory, details: details, user: user, subject: subject,
+                        device: nil, burn: nil, factor: use, claim: .claimed(startsAttempt: startsAttempt)),
+                    on: claimed)
+            } catch is FactorUsedMeanwhile {
+                // The code (or TOTP step) was used, or replaced, between the read and the commit,
+                // which then changed nothing: judged again on it as it now is, a replay when
+                // another proof used it. The claim and the reserved attempt still hold.
+                if proof.method == .totp, let id = user?.id { judgedUser = try await store.user(id: id) }
+            }
         }
-        let passed = evaluation == .right
-        logProof(proof.method, passed: passed, on: claimed.id)
-        if passed, user == nil, let address = proof.method == .smsOTP ? claimed.decoy?.signUpPhone : claimed.decoy?.signUpAddress {
-            await audit.record(
-                .proofAccepted, outcome: "accepted", challengeID: claimed.id, method: proof.method,
-                details: details.merging(["user": "unknown"]) { $1 })
-            if startsAttempt { try await lockout.releaseAttempt(for: subject) }
-            return try await completeSignUp(claimed, address: address, method: proof.method)
-        }
-        return try await record(
-            JudgedProof(
-                method: proof.method, passed: passed, extra: extraCategory, details: details, user: user, subject: subject,
-                device: nil, burn: nil, claim: .claimed(startsAttempt: startsAttempt)),
-            on: claimed)
+        throw Problem.contention
     }
 
     private func logProof(_ method: AuthenticationMethod, passed: Bool?, on challengeID: String) {
@@ -405,7 +421,7 @@ public struct ChallengeService: Sendable {
                 return (next, startsAttempt)
             case .refused(let reservation):
                 throw lockout.problem(for: reservation)
-            case .versionConflict, .signatureUsed:
+            case .versionConflict, .signatureUsed, .factorUsed:
                 challenge = try await load(challenge.id)
             }
         }
@@ -443,6 +459,9 @@ public struct ChallengeService: Sendable {
                     .proofRejected, outcome: "replayed", userID: proof.user?.id, deviceID: proof.device?.id,
                     challengeID: challenge.id, method: proof.method)
                 throw Problem.codeAlreadyUsed
+            case .factorUsed:
+                // Nothing was applied: the caller judges the factor again.
+                throw FactorUsedMeanwhile()
             case .versionConflict:
                 challenge = try await load(challenge.id)
             }
@@ -533,7 +552,7 @@ public struct ChallengeService: Sendable {
             challenge: next != challenge || proof.claim == .unclaimed ? next : nil, expectedVersion: challenge.version,
             lockout: needsLockout ? lockout.change(for: proof.subject, reserve: reserve, settlement: finalSettlement) : nil,
             signature: proof.burn.map { SignatureBurn(hash: $0, expiresAt: challenge.expiresAt, now: now) },
-            device: device, session: session, audit: events.map(\.draft))
+            factor: proof.passed ? proof.factor : nil, device: device, session: session, audit: events.map(\.draft))
         return RecordStep(commit: commit, challenge: next, outcome: outcome, tokens: tokens, events: events)
     }
 

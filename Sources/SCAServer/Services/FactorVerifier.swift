@@ -3,9 +3,30 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// Checks one typed factor against what is enrolled. Every "once" rule is a store operation:
-/// a TOTP step is burnt, a delivered code is consumed.
+/// Checks one typed factor against what is enrolled. A one-time factor is judged on what was
+/// read, without a write: a right one comes back with its ``FactorUse``, which the proof's commit
+/// applies as a compare-and-set (``SCAStore/commitProof(_:)``), so "once" still holds.
 struct FactorVerifier: Sendable {
+    /// What checking a typed factor found, and what a right one-time factor uses up when its
+    /// proof commits.
+    struct Verification: Sendable, Equatable {
+        var evaluation: ProofEvaluation
+        var use: FactorUse?
+
+        init(_ evaluation: ProofEvaluation, use: FactorUse? = nil) {
+            self.evaluation = evaluation
+            self.use = use
+        }
+
+        init(judgement: FactorJudgement) {
+            switch judgement {
+            case .right(let use): self.init(ProofEvaluation.right, use: use)
+            case .wrong: self.init(ProofEvaluation.wrong(device: nil))
+            case .replayed: self.init(ProofEvaluation.replayed)
+            }
+        }
+    }
+
     let store: any SCAStore
     let hasher: PasswordHasher
     /// Where scrypt runs: bounded, so a burst of password proofs queues or is refused.
@@ -43,38 +64,48 @@ struct FactorVerifier: Sendable {
         }
     }
 
-    /// - Parameter device: the challenge's device, already checked to be the user's and active,
-    ///   for device signatures.
-    /// - Returns: right, wrong, or a right code presented again (not a guess).
+    /// - Parameter user: as read for this proof; its last accepted TOTP step is what a TOTP
+    ///   code is judged against (a step accepted since makes the commit's use fail).
+    /// - Returns: right (with the one-time factor it uses), wrong, or a right code presented
+    ///   again (not a guess). Nothing is written.
     /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full (nothing was
     ///   evaluated), or an I/O failure.
-    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord, device: DeviceRecord?) async throws -> ProofEvaluation {
+    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord) async throws -> Verification {
         let credential = proof.credential ?? ""
         switch proof.method {
         case .password, .pin:
             let right = try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
-            return right ? .right : .wrong(device: nil)
+            return Verification(right ? ProofEvaluation.right : .wrong(device: nil))
         case .totp:
-            guard let sealed = user.sealedTOTPSeed else { return .wrong(device: nil) }
+            guard let sealed = user.sealedTOTPSeed else { return Verification(.wrong(device: nil)) }
             let seed = try box.open(sealed, context: UserService.totpSealingContext)
             guard let step = TOTP(secret: seed).matchingStep(for: credential, at: runtime.now(), drift: 1) else {
-                return .wrong(device: nil)
+                return Verification(.wrong(device: nil))
             }
             // A code is accepted once: its step is burnt for this user, older steps with it. A
             // code of a burnt step is a right code seen before (a replay, or the loser of a
             // race with the same code), not a guess.
-            return try await store.acceptTOTPStep(userID: user.id, step: step) ? .right : .replayed
+            return Verification(judgement: FactorJudgement.totpStep(step, userID: user.id, lastAccepted: user.lockout.lastTOTPStep))
         case .smsOTP, .emailOTP:
-            return try await verifyDeliveredCode(proof, on: challenge)
+            return try await checkDeliveredCode(proof, on: challenge)
         case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
             // Judged by `judgeSignature` (committed with the proof) and PasskeyProofs, never here.
-            return .wrong(device: nil)
+            return Verification(.wrong(device: nil))
         }
     }
 
-    /// A delivered code, consumed once: it is bound to the challenge, so no user is needed
-    /// (a sign-up challenge has none yet; issue 17).
-    func verifyDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> ProofEvaluation {
+    /// A delivered code against the challenge's stored one, read and judged: used by the
+    /// proof's commit when right. It is bound to the challenge, so no user is needed.
+    func checkDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> Verification {
+        let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
+        let stored = try await store.oneTimeCode(challengeID: challenge.id, method: proof.method)
+        return Verification(judgement: FactorJudgement.deliveredCode(hash, against: stored, now: runtime.now()))
+    }
+
+    /// A delivered code, consumed at once in a write of its own: for a sign-up challenge (a
+    /// sign-up challenge has no user yet; issue 17), whose right code completes it without a
+    /// proof's commit.
+    func consumeDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> ProofEvaluation {
         let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
         switch try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now()) {
         case .consumed: return .right
@@ -101,14 +132,13 @@ struct FactorVerifier: Sendable {
     }
 
     /// Does the work a real check would, for a decoy challenge: a password hash for knowledge,
-    /// a code lookup for delivered codes (a decoy's codes are stored, never sent).
+    /// a code read and judged for delivered codes (a decoy's codes are stored, never sent).
     func imitateVerification(of proof: ProofRequest, on challenge: ChallengeRecord) async throws {
         switch proof.method {
         case .password, .pin:
             _ = try await verifySecret(proof.credential ?? "", against: decoyHash)
         case .smsOTP, .emailOTP:
-            let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
-            _ = try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now())
+            _ = try await checkDeliveredCode(proof, on: challenge)
         case .totp, .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
             break
         }

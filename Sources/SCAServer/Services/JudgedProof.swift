@@ -24,5 +24,8 @@ struct JudgedProof: Sendable {
     let device: DeviceRecord?
     /// A right signature's burn hash: recorded once, or the proof is a replay.
     let burn: [UInt8]?
+    /// A right one-time code's or TOTP step's use: committed with the proof, or it was used
+    /// meanwhile and the proof is judged again.
+    let factor: FactorUse?
     let claim: Claim
 }

@@ -12,6 +12,9 @@ public enum ProofCommitResult: Sendable, Equatable {
     case versionConflict
     /// The signature was burnt before: a replay, or the loser of a race with the same one.
     case signatureUsed
+    /// The one-time factor (``FactorUse``) was used, or replaced, after it was read: the proof
+    /// is judged again on the factor as it now is.
+    case factorUsed
 }
 
 /// Thrown inside a backend's proof transaction to roll it back with the answer it carries.

@@ -6,8 +6,8 @@ import SCACore
 /// transaction fails) none of it.
 ///
 /// The checks, in order: the lockout plan may refuse the attempt (blocked, allowance taken),
-/// the challenge must still have `expectedVersion` (compare-and-set), and a signature to burn
-/// must not have been burnt before.
+/// the challenge must still have `expectedVersion` (compare-and-set), a signature to burn
+/// must not have been burnt before, and a one-time factor to use must still be unused.
 public struct ProofCommit: Sendable, Equatable {
     /// The challenge as the proof leaves it, stored with version `expectedVersion + 1`; nil when
     /// the challenge is not changed (a late answer on a challenge closed meanwhile).
@@ -18,6 +18,9 @@ public struct ProofCommit: Sendable, Equatable {
     /// A device signature to burn (``SCAStore/markSignatureUsed(_:expiresAt:now:)`` in the same
     /// transaction): the commit is refused when it was seen before.
     public var signature: SignatureBurn?
+    /// A one-time code or TOTP step to use up (compare-and-set in the same transaction): the
+    /// commit is refused when it was used meanwhile.
+    public var factor: FactorUse?
     /// What the proof does to the signing device.
     public var device: DeviceChange?
     /// The session a completing proof opens (``SCAStore/createSession(_:refreshToken:)``).
@@ -27,12 +30,13 @@ public struct ProofCommit: Sendable, Equatable {
 
     public init(
         challenge: ChallengeRecord?, expectedVersion: Int, lockout: LockoutChange? = nil, signature: SignatureBurn? = nil,
-        device: DeviceChange? = nil, session: SessionOpening? = nil, audit: [AuditEntryDraft] = []
+        factor: FactorUse? = nil, device: DeviceChange? = nil, session: SessionOpening? = nil, audit: [AuditEntryDraft] = []
     ) {
         self.challenge = challenge
         self.expectedVersion = expectedVersion
         self.lockout = lockout
         self.signature = signature
+        self.factor = factor
         self.device = device
         self.session = session
         self.audit = audit

@@ -1,0 +1,39 @@
+import Foundation
+import SCACore
+
+/// What a presented one-time factor is, judged purely on what was read, and what a right one
+/// uses up when its proof commits (``FactorUse``). The read may be overtaken before the commit;
+/// the commit's compare-and-set catches that (``ProofCommitResult/factorUsed``).
+public enum FactorJudgement: Sendable, Equatable {
+    /// Right and unused: the proof commits with `use`.
+    case right(use: FactorUse)
+    /// Wrong, expired, or nothing to match: a guess, counted.
+    case wrong
+    /// A right factor used before: not a guess, refused all the same (once is once).
+    case replayed
+
+    /// A delivered code against the challenge's stored code for its method. A code matching a
+    /// used one is a replay whether or not it has expired since (as ``SCAStore/consumeCode``
+    /// answers `.alreadyUsed`); an unused one must still be valid at `now`.
+    public static func deliveredCode(_ codeHash: [UInt8], against stored: OneTimeCodeRecord?, now: Date) -> FactorJudgement {
+        guard let stored, Self.equal(stored.codeHash, codeHash) else { return .wrong }
+        if stored.used { return .replayed }
+        guard now < stored.expiresAt else { return .wrong }
+        return .right(use: .deliveredCode(challengeID: stored.challengeID, method: stored.method, codeHash: codeHash, now: now))
+    }
+
+    /// A TOTP code's matching time step against the last step the user had accepted: a step
+    /// not newer is a code seen before (a replay, or the loser of a race with the same code).
+    public static func totpStep(_ step: Int64, userID: String, lastAccepted: Int64?) -> FactorJudgement {
+        if let lastAccepted, step <= lastAccepted { return .replayed }
+        return .right(use: .totpStep(userID: userID, step: step))
+    }
+
+    /// Compares two keyed hashes without stopping at the first difference.
+    private static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}
