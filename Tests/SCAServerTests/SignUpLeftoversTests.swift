@@ -16,6 +16,7 @@ struct SignUpLeftoversTests {
                 .patch, "/admin/v1/users/\(ann)", body: try WireJSON.encoder().encode(UpdateUserRequest(loginPhone: "+44 7700 900-123")),
                 admin: true)
             #expect(set.status == 200)
+            #expect(try set.decode(UserResponse.self).loginPhone == "+447700900123")
             #expect(try await api.services.store.user(loginPhone: "+447700900123")?.id == ann)
 
             let taken = try await api.send(

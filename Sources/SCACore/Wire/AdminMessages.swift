@@ -98,11 +98,15 @@ public struct UserResponse: Codable, Sendable, Equatable {
     public var lock: LockStatus
     public var devices: [DeviceResponse]
     public var createdAt: Date
+    /// The number the user signs in with, if any (sign-up by phone, or set by an operator).
+    public var loginPhone: String?
 
     public init(
         userId: String, email: String, phone: String?, roles: [String],
-        methods: [AuthenticationMethod], lock: LockStatus, devices: [DeviceResponse] = [], createdAt: Date
+        methods: [AuthenticationMethod], lock: LockStatus, devices: [DeviceResponse] = [], createdAt: Date,
+        loginPhone: String? = nil
     ) {
+        self.loginPhone = loginPhone
         self.userId = userId
         self.email = email
         self.phone = phone

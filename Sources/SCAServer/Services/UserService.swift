@@ -185,7 +185,7 @@ public struct UserService: Sendable {
                 state: state, failedAttempts: lock.failedAttempts, temporaryBlocks: lock.temporaryBlocks,
                 lockedUntil: state == "temporary" ? lock.lockedUntil : nil),
             devices: try await store.devices(userID: user.id).map(DeviceService.describe),
-            createdAt: user.createdAt)
+            createdAt: user.createdAt, loginPhone: user.loginPhone)
     }
 
     private func hash(_ secret: String?) async throws -> String? {
