@@ -37,11 +37,11 @@ struct AuditCheckpointCommandTests {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try ProcessLauncher.launch(process)
-        process.waitUntilExit()
+        let status = ProcessLauncher.waitForExit(process)
         try output.close()
         try errors.close()
         return Run(
-            status: process.terminationStatus, output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+            status: status, output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
             errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
     }
 

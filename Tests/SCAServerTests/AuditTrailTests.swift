@@ -288,8 +288,8 @@ struct AuditCommandTests {
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice
         try ProcessLauncher.launch(process)
-        process.waitUntilExit()
+        let status = ProcessLauncher.waitForExit(process)
         try handle.close()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: outputFile), as: UTF8.self))
+        return (status, String(decoding: try Data(contentsOf: outputFile), as: UTF8.self))
     }
 }

@@ -28,9 +28,22 @@ struct DemoBrowserTests {
         let instructions = try await services.registerDemoPartner()
 
         let (listening, ready) = AsyncStream<Void>.makeStream()
-        let server = Task { try await services.application { _ in ready.yield() }.runService() }
+        let server = Task {
+            // A port taken meanwhile (freePort picks one, the server binds it later) ends the
+            // wait below with an error instead of leaving it waiting for ever.
+            defer { ready.finish() }
+            try await services.application { _ in ready.yield() }.runService()
+        }
         defer { server.cancel() }
-        for await _ in listening { break }
+        var started = false
+        for await _ in listening {
+            started = true
+            break
+        }
+        guard started else {
+            _ = try await server.value
+            throw WebDriverError(message: "the demo server stopped before it listened")
+        }
 
         let shots = BrowserTests.shots
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)

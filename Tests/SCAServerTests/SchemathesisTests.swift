@@ -61,11 +61,7 @@ struct SchemathesisTests {
         process.standardOutput = try FileHandle(forWritingTo: report)
         process.standardError = process.standardOutput
         process.standardInput = FileHandle.nullDevice
-        let (exited, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
-        try ProcessLauncher.launch(process)
-        var status: Int32 = -1
-        for await code in exited { status = code }
+        let status = try await ProcessLauncher.launch(process, killAfter: .seconds(240)).status()
         await server.stop()
 
         let output = (try? String(contentsOf: report, encoding: .utf8)) ?? ""

@@ -18,10 +18,7 @@ struct AdminCommand {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try ProcessLauncher.launch(process) } catch { continuation.resume(throwing: error) }
-        }
+        let status = try await ProcessLauncher.launch(process, killAfter: .seconds(120)).status()
         return AdminCommand(
             status: status,
             output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),

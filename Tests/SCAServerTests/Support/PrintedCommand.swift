@@ -19,7 +19,7 @@ enum PrintedCommand {
         process.standardOutput = pipe
         try ProcessLauncher.launch(process)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ProcessLauncher.waitForExit(process)
         return data
     }
 }

@@ -81,7 +81,7 @@ final class WebDriver: @unchecked Sendable {
         _ = try? await Self.request("DELETE", base.appendingPathComponent("session/\(session)"), nil)
         // chromedriver may outlive SIGTERM; this one is ours, by its pid.
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await ProcessLauncher.exitStatus(of: process.processIdentifier)
     }
 
     func setWindow(width: Int, height: Int) async throws {
