@@ -4,7 +4,17 @@
 enum SignUpPageTemplates {
     static let all: [String: String] = [
         "signUpLink": signUpLink, "signup-email": email, "signup-phone": phone, "signup-password": password,
+        "signUpFooter": footer,
     ]
+
+    /// Below the e-mail and phone forms: back to sign-in, or cancel back to the partner.
+    static let footer = """
+        <p class="signup">Have an account? <a href="{{signInLink}}">Sign in</a></p>
+        <form method="post" action="/signin/cancel" class="inline">
+        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
+        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
+        </form>
+        """
 
     static let signUpLink = """
         <p class="signup">New here? {{#signUpEmailLink}}<a href="{{signUpEmailLink}}">Continue with your e-mail</a>{{/signUpEmailLink}}\
@@ -23,11 +33,7 @@ enum SignUpPageTemplates {
         <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}">
         <button type="submit">Send me a code</button>
         </form>
-        <p class="signup">Have an account? <a href="{{signInLink}}">Sign in</a></p>
-        <form method="post" action="/signin/cancel" class="inline">
-        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
-        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
-        </form>
+        {{> signUpFooter}}
         """
 
     static let phone = """
@@ -41,11 +47,7 @@ enum SignUpPageTemplates {
         <input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" placeholder="+33 6 12 34 56 78" required value="{{phone}}">
         <button type="submit">Text me a code</button>
         </form>
-        <p class="signup">Have an account? <a href="{{signInLink}}">Sign in</a></p>
-        <form method="post" action="/signin/cancel" class="inline">
-        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
-        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
-        </form>
+        {{> signUpFooter}}
         """
 
     static let password = """
