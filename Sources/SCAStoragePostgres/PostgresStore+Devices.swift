@@ -85,13 +85,17 @@ extension PostgresStore {
         }
     }
 
+    /// One statement, so one round trip inside a proof's transaction: the other expired hashes
+    /// are deleted on the way, and this hash is inserted, or taken over when its earlier use has
+    /// expired (the conflict's update applies only then); a live one answers no row. Two calls
+    /// racing for one hash meet on its unique index, and the second sees the first's row.
     func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date, _ connection: PostgresConnection) async throws -> Bool {
-        _ = try await connection.rows(
-            "DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds)", logger: logger)
         let inserted = try await connection.rows(
             """
+            WITH expired AS (DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds) AND hash <> \(bytea(hash)))
             INSERT INTO used_signatures (hash, expires_at) VALUES (\(bytea(hash)), \(expiresAt.unixSeconds))
-            ON CONFLICT (hash) DO NOTHING RETURNING hash
+            ON CONFLICT (hash) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE used_signatures.expires_at < \(now.unixSeconds)
+            RETURNING hash
             """,
             logger: logger)
         return inserted.count == 1
