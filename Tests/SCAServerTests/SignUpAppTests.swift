@@ -21,12 +21,7 @@ struct SignUpAppTests {
         let outbox = try #require(server.services.outbox)
 
         try await server.run { url in
-            /// The `count`-th code sent to the address, once it is in the outbox.
-            func code(_ count: Int) -> TerminalAppProcess.Reply {
-                TerminalAppProcess.Reply(
-                    ready: { _ in try outbox.messages().filter { $0.to == email }.count >= count },
-                    line: { String(try outbox.messages().filter { $0.to == email }[count - 1].text.prefix(6)) })
-            }
+            func code(_ count: Int) -> TerminalAppProcess.Reply { .code(count, sentTo: email, in: outbox) }
             // The password, then the sign-up's code, then the code of the sign-in that follows it.
             let run = try await TerminalAppProcess.interact(
                 ["signup", "--email", email, "--password-stdin", "--server", url.absoluteString], home: home,
@@ -69,9 +64,7 @@ struct SignUpAppTests {
                     TerminalAppProcess.Reply(
                         ready: { printed in printed.contains("Code (r to resend") },
                         line: { String(try #require(try outbox.messages().last { $0.to == email }).text.prefix(6)) }),
-                    TerminalAppProcess.Reply(
-                        ready: { _ in try outbox.messages().filter { $0.to == email }.count >= 2 },
-                        line: { String(try outbox.messages().filter { $0.to == email }[1].text.prefix(6)) }),
+                    .code(2, sentTo: email, in: outbox),
                 ])
             #expect(run.status == 0, run.diagnostics)
             #expect(run.stdout.contains("account created for \(email)"), run.diagnostics)

@@ -20,12 +20,7 @@ struct SignUpPhoneAppTests {
         let outbox = try #require(server.services.outbox)
 
         try await server.run { url in
-            /// The `count`-th code texted to the number, once it is in the outbox.
-            func code(_ count: Int) -> TerminalAppProcess.Reply {
-                TerminalAppProcess.Reply(
-                    ready: { _ in try outbox.messages().filter { $0.to == phone }.count >= count },
-                    line: { String(try outbox.messages().filter { $0.to == phone }[count - 1].text.prefix(6)) })
-            }
+            func code(_ count: Int) -> TerminalAppProcess.Reply { .code(count, sentTo: phone, in: outbox) }
             // The password, then the sign-up's code, then the code of the sign-in that follows it.
             let run = try await TerminalAppProcess.interact(
                 ["signup", "--phone", phone, "--password-stdin", "--server", url.absoluteString], home: home,

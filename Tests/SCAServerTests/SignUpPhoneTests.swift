@@ -64,23 +64,7 @@ struct SignUpPhoneTests {
     @Test("sign-up by phone off (or e-mail only): the same answers as on, no SMS sent, nothing created")
     func noOracle() async throws {
         func answers(_ customize: @escaping (inout ServerConfiguration) -> Void) async throws -> [String] {
-            let seen = Mutex<[String]>([])
-            try await TestServer(customize).run { api in
-                let challenge = try api.decodeSignUp(try await api.post("/v1/signup-or-in", SignUpOrInRequest(phone: "+447700900123")))
-                let sent = try await api.sendCode(challenge.challengeId, .smsOTP)
-                #expect(sent.status == 202)
-                let mask = try sent.decode(CodeSentResponse.self).sentTo
-                let delivered = try api.services.outbox?.messages().contains { $0.to == "+447700900123" } ?? false
-                let guess = try await api.prove(challenge.challengeId, .smsOTP, "000000")
-                let users = try await api.services.users.list().count
-                seen.withLock {
-                    $0 = [
-                        "\(challenge.methods.map(\.id.rawValue))", "\(challenge.requiredCategories)", challenge.state.rawValue,
-                        challenge.verdict.rawValue, mask, "\(guess.status)", "delivered:\(delivered)", "users:\(users)",
-                    ]
-                }
-            }
-            return seen.withLock { $0 }
+            try await SignUpTests.signUpAnswers(SignUpOrInRequest(phone: "+447700900123"), code: .smsOTP, to: "+447700900123", customize)
         }
         let on = try await answers(Self.phoneOn)
         let off = try await answers { _ in }

@@ -159,23 +159,7 @@ struct SignUpTests {
     @Test("sign-up off, or a domain not allowed: the same answers as sign-up on, no code sent, nothing created")
     func noOracle() async throws {
         func answers(_ customize: @escaping (inout ServerConfiguration) -> Void) async throws -> [String] {
-            let seen = Mutex<[String]>([])
-            try await TestServer(customize).run { api in
-                let challenge = try api.decodeSignUp(try await api.post("/v1/signup-or-in", SignUpOrInRequest(email: "nobody@example.com")))
-                let sent = try await api.sendCode(challenge.challengeId, .emailOTP)
-                #expect(sent.status == 202)
-                let mask = try sent.decode(CodeSentResponse.self).sentTo
-                let delivered = try api.services.outbox?.messages().contains { $0.to == "nobody@example.com" } ?? false
-                let guess = try await api.prove(challenge.challengeId, .emailOTP, "000000")
-                let users = try await api.services.users.list().count
-                seen.withLock {
-                    $0 = [
-                        "\(challenge.methods.map(\.id.rawValue))", "\(challenge.requiredCategories)", challenge.state.rawValue,
-                        challenge.verdict.rawValue, mask, "\(guess.status)", "delivered:\(delivered)", "users:\(users)",
-                    ]
-                }
-            }
-            return seen.withLock { $0 }
+            try await Self.signUpAnswers(SignUpOrInRequest(email: "nobody@example.com"), code: .emailOTP, to: "nobody@example.com", customize)
         }
         let on = try await answers(Self.signUpOn)
         let off = try await answers { _ in }
@@ -196,6 +180,33 @@ struct SignUpTests {
         #expect(on.suffix(2) == ["delivered:true", "users:0"])
         #expect(off.suffix(2) == ["delivered:false", "users:0"])
         #expect(otherDomain.suffix(2) == ["delivered:false", "users:0"])
+    }
+
+    /// What a sign-up-or-in for `request` answers on a server set by `customize`: the
+    /// challenge's methods, categories, state and verdict, the mask of the code asked for
+    /// (`code`), the status of a guessed code, then whether anything went to `destination` and
+    /// how many users exist (the last two, which only sign-up allowed changes).
+    static func signUpAnswers(
+        _ request: SignUpOrInRequest, code: AuthenticationMethod, to destination: String,
+        _ customize: @escaping (inout ServerConfiguration) -> Void
+    ) async throws -> [String] {
+        let seen = Mutex<[String]>([])
+        try await TestServer(customize).run { api in
+            let challenge = try api.decodeSignUp(try await api.post("/v1/signup-or-in", request))
+            let sent = try await api.sendCode(challenge.challengeId, code)
+            #expect(sent.status == 202)
+            let mask = try sent.decode(CodeSentResponse.self).sentTo
+            let delivered = try api.services.outbox?.messages().contains { $0.to == destination } ?? false
+            let guess = try await api.prove(challenge.challengeId, code, "000000")
+            let users = try await api.services.users.list().count
+            seen.withLock {
+                $0 = [
+                    "\(challenge.methods.map(\.id.rawValue))", "\(challenge.requiredCategories)", challenge.state.rawValue,
+                    challenge.verdict.rawValue, mask, "\(guess.status)", "delivered:\(delivered)", "users:\(users)",
+                ]
+            }
+        }
+        return seen.withLock { $0 }
     }
 
     @Test("sign-up settings: off by default; an unknown mode or a bad domain is refused at start-up")

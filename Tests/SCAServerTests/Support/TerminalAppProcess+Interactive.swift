@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SCAServer
 import Testing
 
 extension TerminalAppProcess {
@@ -16,6 +17,14 @@ extension TerminalAppProcess {
 
         /// A line written at once.
         static func now(_ text: String) -> Reply { Reply(ready: { _ in true }, line: { text }) }
+
+        /// The `count`-th code sent to `destination` (its first six characters), once it is in
+        /// the outbox.
+        static func code(_ count: Int, sentTo destination: String, in outbox: OutboxMessageSender) -> Reply {
+            Reply(
+                ready: { _ in try outbox.messages().filter { $0.to == destination }.count >= count },
+                line: { String(try outbox.messages().filter { $0.to == destination }[count - 1].text.prefix(6)) })
+        }
     }
 
     /// Runs `sca <arguments> --home <home>` with standard input a pipe fed as the run goes:
