@@ -9,9 +9,10 @@ extension PostgresStore {
     /// instance on the database run one after another and the chain never forks. (A row lock on
     /// the last entry would not guard the empty table; the advisory lock does.)
     public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
-        let query = try Self.appendQuery([draft])
+        let parts = [AuditEntry.canonicalParts(of: draft)]
+        let query = try Self.appendQuery([draft], parts: parts)
         let linked = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
-        guard let entry = try Self.entries([draft], linkedBy: linked).first else {
+        guard let entry = try Self.entries([draft], parts: parts, linkedBy: linked).first else {
             throw PostgresStoreError(reason: "the audit append returned no entry")
         }
         return entry
@@ -23,27 +24,30 @@ extension PostgresStore {
     /// best its last statement.
     func appendAuditEntries(_ drafts: [AuditEntryDraft], _ connection: PostgresConnection) async throws -> [AuditEntry] {
         guard !drafts.isEmpty else { return [] }
-        return try Self.entries(drafts, linkedBy: try await connection.rows(try Self.appendQuery(drafts), logger: logger))
+        let parts = drafts.map(AuditEntry.canonicalParts)
+        let linked = try await connection.rows(try Self.appendQuery(drafts, parts: parts), logger: logger)
+        return try Self.entries(drafts, parts: parts, linkedBy: linked)
     }
 
-    /// `SELECT … FROM sca_append_audit(…)` for `drafts`, after `prefix` (a data-modifying
-    /// `WITH`, so that one statement writes a row and its entry).
-    static func appendQuery(_ drafts: [AuditEntryDraft], prefix: PostgresQuery? = nil) throws -> PostgresQuery {
+    /// `SELECT … FROM sca_append_audit(…)` for `drafts` and their canonical `parts`, after
+    /// `prefix` (a data-modifying `WITH`, so that one statement writes a row and its entry).
+    static func appendQuery(
+        _ drafts: [AuditEntryDraft], parts: [AuditEntry.CanonicalParts], prefix: PostgresQuery? = nil
+    ) throws -> PostgresQuery {
         var query = prefix ?? ""
         query.sql += " SELECT entry_sequence, entry_prev_hash, entry_hash FROM sca_append_audit("
-        try query.binds.append(appendArgument(drafts))
+        try query.binds.append(appendArgument(drafts, parts: parts))
         query.sql += "$\(query.binds.count))"
         return query
     }
 
     /// The drafts as `sca_append_audit` reads them: a JSON array of their columns and the parts
     /// of their canonical content, written directly (strings escaped as RFC 8785 writes them).
-    static func appendArgument(_ drafts: [AuditEntryDraft]) throws -> String {
+    static func appendArgument(_ drafts: [AuditEntryDraft], parts: [AuditEntry.CanonicalParts]) throws -> String {
         var json: [UInt8] = [UInt8(ascii: "[")]
         json.reserveCapacity(1024 * drafts.count)
-        for (index, draft) in drafts.enumerated() {
+        for (index, (draft, parts)) in zip(drafts, parts).enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }
-            let parts = AuditEntry.canonicalParts(of: draft)
             let members: [(String, String?)] = [
                 ("event", draft.event), ("actor", draft.actor), ("user_id", draft.userID), ("device_id", draft.deviceID),
                 ("challenge_id", draft.challengeID), ("session_id", draft.sessionID), ("client_address", draft.clientAddress),
@@ -67,15 +71,17 @@ extension PostgresStore {
     /// a database that hashed otherwise (or a sequence past 2^53, which the canonical form
     /// writes as a double) fails the append, and its transaction, instead of storing a link
     /// the verifier would reject.
-    static func entries(_ drafts: [AuditEntryDraft], linkedBy rows: [PostgresRow]) throws -> [AuditEntry] {
+    static func entries(
+        _ drafts: [AuditEntryDraft], parts: [AuditEntry.CanonicalParts], linkedBy rows: [PostgresRow]
+    ) throws -> [AuditEntry] {
         guard rows.count == drafts.count else {
             throw PostgresStoreError(reason: "the audit append linked \(rows.count) entries for \(drafts.count)")
         }
-        return try zip(drafts, rows).map { draft, row in
+        return try zip(zip(drafts, parts), rows).map { sent, row in
             let columns = Columns(row)
             let entry = AuditEntry(
-                sequence: try columns.value("entry_sequence", as: Int64.self), draft: draft,
-                prevHash: try columns.value("entry_prev_hash", as: String.self))
+                sequence: try columns.value("entry_sequence", as: Int64.self), draft: sent.0,
+                prevHash: try columns.value("entry_prev_hash", as: String.self), parts: sent.1)
             guard try columns.value("entry_hash", as: String.self) == entry.hash else {
                 throw PostgresStoreError(column: "hash", reason: "of audit entry \(entry.sequence) differs from the canonical hash")
             }

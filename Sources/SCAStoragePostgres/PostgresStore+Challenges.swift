@@ -22,10 +22,11 @@ extension PostgresStore {
         let columns = try ChallengeColumns(challenge)
         var insert = Self.insertQuery(challenge, columns: columns)
         insert.sql = "WITH inserted AS (" + insert.sql + ")"
-        let query = try Self.appendQuery([entry], prefix: insert)
+        let parts = [AuditEntry.canonicalParts(of: entry)]
+        let query = try Self.appendQuery([entry], parts: parts, prefix: insert)
         do {
             let rows = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
-            guard let linked = try Self.entries([entry], linkedBy: rows).first else {
+            guard let linked = try Self.entries([entry], parts: parts, linkedBy: rows).first else {
                 throw PostgresStoreError(reason: "the audit append returned no entry")
             }
             return linked

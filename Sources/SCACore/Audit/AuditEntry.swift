@@ -30,6 +30,16 @@ public struct AuditEntry: Sendable, Equatable {
         self.hash = computedHash()
     }
 
+    /// The entry that follows `prevHash` at `sequence`, its hash computed from its draft's
+    /// ``canonicalParts(of:)`` already made (a store that sent them to be linked).
+    public init(sequence: Int64, draft: AuditEntryDraft, prevHash: String, parts: CanonicalParts) {
+        self.sequence = sequence
+        self.draft = draft
+        self.prevHash = prevHash
+        self.hash = ""
+        self.hash = computedHash(parts)
+    }
+
     /// An entry as stored, hash included (not recomputed: the verifier compares).
     public init(sequence: Int64, draft: AuditEntryDraft, prevHash: String, hash: String) {
         self.sequence = sequence
@@ -40,11 +50,15 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// The hash this entry's content and `prevHash` call for.
     public func computedHash() -> String {
+        computedHash(Self.canonicalParts(of: draft))
+    }
+
+    private func computedHash(_ parts: CanonicalParts) -> String {
         var hasher = SHA256()
         // A malformed stored prevHash still hashes (as its text), so it fails the comparison
         // instead of trapping.
         hasher.update(data: Self.bytes(hex: prevHash) ?? Array(prevHash.utf8))
-        hasher.update(data: canonicalContent())
+        hasher.update(data: canonicalContent(parts))
         return Self.hex(hasher.finalize())
     }
 
@@ -53,7 +67,10 @@ public struct AuditEntry: Sendable, Equatable {
     /// what `JCS.canonicalize(contentJSON)` gives (a test holds them equal over odd strings,
     /// times and sequences), so chains written by earlier versions still verify.
     public func canonicalContent() -> [UInt8] {
-        let parts = Self.canonicalParts(of: draft)
+        canonicalContent(Self.canonicalParts(of: draft))
+    }
+
+    private func canonicalContent(_ parts: CanonicalParts) -> [UInt8] {
         var output = parts.head
         output.reserveCapacity(parts.head.count + parts.middle.count + parts.tail.count + 96)
         JCS.appendString(prevHash, to: &output)
