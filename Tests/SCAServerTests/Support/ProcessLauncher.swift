@@ -50,7 +50,7 @@ enum ProcessLauncher {
     }
 
     /// The exit of child `pid`, observed without Foundation: `waitid` with `WNOWAIT`, on a
-    /// thread of its own, leaves the child for Foundation to reap. Foundation on Linux has
+    /// dispatch thread, leaves the child for Foundation to reap. Foundation on Linux has
     /// been seen to never call a termination handler (nor end `waitUntilExit`) while the whole
     /// suite launched children at once: the run then hung, idle, with a test waiting for a
     /// child that had long exited.
@@ -58,7 +58,9 @@ enum ProcessLauncher {
     ///   Foundation reaped the child first, in which case its termination handler runs.
     static func exitStatus(of pid: pid_t) async -> Int32? {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: waitForExit(pid)) }
+            // A dispatch thread rather than a Foundation `Thread`: nothing of Foundation's runs
+            // beside `Process.run()`, which is not safe to run alongside other Foundation work.
+            DispatchQueue.global().async { continuation.resume(returning: waitForExit(pid)) }
         }
     }
 
