@@ -1,4 +1,5 @@
 import Crypto
+import Synchronization
 
 /// Authenticated encryption of secrets at rest (TOTP seeds, signing keys) under the server
 /// key, and keyed hashes of one-time codes.
@@ -7,6 +8,9 @@ public struct SecretBox: Sendable {
     public static let keyByteCount = 32
 
     private let key: SymmetricKey
+    /// The MAC subkeys derived so far, one per purpose (issue 14: deriving one cost more than
+    /// the MAC it keys, on every challenge). Purposes are fixed labels, so this stays small.
+    private let subkeys = SubkeyCache()
 
     /// - Parameter key: The server key: 256 bits from the key file or the environment.
     /// - Precondition: `key` is 256 bits long. Check `key.bitCount` when loading it.
@@ -56,8 +60,22 @@ public struct SecretBox: Sendable {
     ///   - purpose: A fixed label, e.g. `"otp"` or `"refresh-token"`.
     /// - Returns: The 32-byte MAC.
     public func mac(_ message: [UInt8], purpose: String) -> [UInt8] {
-        let subkey = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: key, info: Array("sca-v1|\(purpose)".utf8), outputByteCount: 32)
+        let subkey = subkeys.key(for: purpose) {
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Array("sca-v1|\(purpose)".utf8), outputByteCount: 32)
+        }
         return Array(HMAC<SHA256>.authenticationCode(for: message, using: subkey))
+    }
+}
+
+/// Subkeys by purpose, derived once and shared by every copy of a ``SecretBox``.
+private final class SubkeyCache: Sendable {
+    private let keys = Mutex<[String: SymmetricKey]>([:])
+
+    func key(for purpose: String, derive: () -> SymmetricKey) -> SymmetricKey {
+        if let known = keys.withLock({ $0[purpose] }) { return known }
+        // Derived outside the lock: two first uses at once derive the same key twice.
+        let derived = derive()
+        keys.withLock { $0[purpose] = derived }
+        return derived
     }
 }
