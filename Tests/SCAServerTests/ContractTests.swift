@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -124,6 +125,36 @@ struct ContractTests {
                 #expect(try await api.introspect(token).active)
                 api.clock.advance(by: 31)  // a fresh TOTP step for the next login
             }
+        }
+    }
+
+    @Test("a token is a compact ES256 JWS: header alg/kid/typ, claims in seconds, verified with the published key alone")
+    func tokenVerifiesWithThePublishedKey() async throws {
+        try await TestServer().run { api in
+            let userID = try await api.createUser("jws@example.com")
+            let totp = try await api.enrollTOTP(userID)
+            let token = try #require(try await api.logIn("jws@example.com", totp: totp).accessToken)
+            let segments = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            try #require(segments.count == 3)
+            let headerBytes = try #require(Base64URL.decode(segments[0]))
+            let header = try #require(try JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any])
+            #expect(header.count == 3)
+            #expect(header["alg"] as? String == "ES256")
+            #expect(header["typ"] as? String == "JWT")
+            let keyID = try #require(header["kid"] as? String)
+            let claimBytes = try #require(Base64URL.decode(segments[1]))
+            let claims = try #require(try JSONSerialization.jsonObject(with: Data(claimBytes)) as? [String: Any])
+            #expect(claims["sub"] as? String == userID)
+            let issuedAt = try #require(claims["iat"] as? Double)
+            let expiresAt = try #require(claims["exp"] as? Double)
+            #expect(abs(issuedAt - api.clock.now().timeIntervalSince1970) < 2)
+            #expect(expiresAt > issuedAt)
+            // The signature over `header.claims`, checked with the JWKS key of that id only.
+            let key = try #require(try await AuditCheckpointCommandTests.publishedKeys(api)[keyID])
+            let signatureBytes = try #require(Base64URL.decode(segments[2]))
+            let signature = try P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
+            #expect(key.isValidSignature(signature, for: Array("\(segments[0]).\(segments[1])".utf8)))
+            #expect(!key.isValidSignature(signature, for: Array("\(segments[0]).\(segments[1])x".utf8)))
         }
     }
 

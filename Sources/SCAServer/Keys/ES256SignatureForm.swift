@@ -18,20 +18,22 @@ enum ES256SignatureForm {
 
     /// Whether a compact JWT's signature segment is 64 canonically encoded bytes with a low `s`.
     static func isCanonical(token: String) -> Bool {
-        guard let segment = token.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init),
-            let signature = Base64URL.decode(segment), signature.count == 64, Base64URL.encode(signature) == segment
+        // The text after the last dot, found on the bytes (splitting a whole token into
+        // Strings cost more than the check).
+        let utf8 = token.utf8
+        let start = utf8.lastIndex(of: UInt8(ascii: ".")).map(utf8.index(after:)) ?? utf8.startIndex
+        let segment = String(token[start...])
+        guard let signature = Base64URL.decode(segment), signature.count == 64, Base64URL.encode(signature) == segment
         else { return false }
         return !isGreater(Array(signature[32...]), than: halfOrder)
     }
 
-    /// The token with its signature's `s` replaced by n − s when it is high; unchanged otherwise.
-    static func normalized(token: String) -> String {
-        var segments = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard segments.count == 3, let signature = Base64URL.decode(segments[2]), signature.count == 64 else { return token }
+    /// A raw signature `r || s` with `s` replaced by n − s when it is high; unchanged otherwise.
+    static func lowS(_ signature: [UInt8]) -> [UInt8] {
+        guard signature.count == 64 else { return signature }
         let s = Array(signature[32...])
-        guard isGreater(s, than: halfOrder) else { return token }
-        segments[2] = Base64URL.encode(Array(signature[..<32]) + subtract(s, from: order))
-        return segments.joined(separator: ".")
+        guard isGreater(s, than: halfOrder) else { return signature }
+        return Array(signature[..<32]) + subtract(s, from: order)
     }
 
     /// Big-endian comparison of two numbers of the same length.

@@ -10,10 +10,13 @@ struct TokenSigner: Sendable {
     /// The context signing keys are sealed under in the store; audit checkpoints open them too.
     static let sealingContext = "signing-key"
 
+    /// Every key, for verification.
     private let keys: JWTKeyCollection
     /// The key new tokens are signed with (the newest).
     let currentKeyID: String
     let jwks: JSONWebKeySet
+    /// The current key and its header, for ``sign(_:)``.
+    private let current: CurrentKey
 
     /// Loads the keys, generating the first one when the store has none. Instances sharing a
     /// database end up with the same key.
@@ -26,6 +29,7 @@ struct TokenSigner: Sendable {
         let current = try await store.addSigningKeyIfNone(candidate)
         let keys = JWTKeyCollection()
         var published: [JSONWebKeySet.Key] = []
+        var signing: CurrentKey?
         for record in try await store.signingKeys() where record.algorithm == "ES256" {
             let raw: [UInt8]
             do {
@@ -39,13 +43,46 @@ struct TokenSigner: Sendable {
             let privateKey = try P256.Signing.PrivateKey(rawRepresentation: raw)
             await keys.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: record.keyID))
             published.append(.init(publicKey: privateKey.publicKey, keyID: record.keyID))
+            if record.keyID == current.keyID { signing = CurrentKey(privateKey: privateKey, keyID: record.keyID) }
         }
-        return TokenSigner(keys: keys, currentKeyID: current.keyID, jwks: JSONWebKeySet(keys: published))
+        guard let signing else { throw ConfigurationError("the current token-signing key \(current.keyID) is not an ES256 key") }
+        return TokenSigner(keys: keys, currentKeyID: current.keyID, jwks: JSONWebKeySet(keys: published), current: signing)
     }
 
     /// Signs with the current key, in the one accepted form (low `s`, see ``ES256SignatureForm``).
-    func sign(_ claims: some JWTPayload) async throws -> String {
-        ES256SignatureForm.normalized(token: try await keys.sign(claims, kid: JWKIdentifier(string: currentKeyID)))
+    ///
+    /// Built here rather than by `JWTKeyCollection.sign` (issue 14): its generic header is
+    /// encoded anew for every token, which cost a cold start more than its ECDSA signature. The
+    /// header never changes, so it is encoded once per key; the claims are encoded as the
+    /// library encodes them (seconds since 1970), and the library still verifies.
+    func sign(_ claims: some JWTPayload) throws -> String {
+        var token = current.headerSegment
+        token.append(UInt8(ascii: "."))
+        token.append(contentsOf: Base64URL.encode(try Self.claimsEncoder.encode(claims)).utf8)
+        let signature = try current.privateKey.signature(for: token)
+        token.append(UInt8(ascii: "."))
+        token.append(contentsOf: Base64URL.encode(ES256SignatureForm.lowS(Array(signature.rawRepresentation))).utf8)
+        return String(decoding: token, as: UTF8.self)
+    }
+
+    /// Claims as the JWT library encodes them: dates as seconds since 1970. Shared, and never
+    /// changed after it is made.
+    private static let claimsEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }()
+
+    /// The signing key and the base64url of its fixed JOSE header.
+    private struct CurrentKey: Sendable {
+        let privateKey: P256.Signing.PrivateKey
+        let headerSegment: [UInt8]
+
+        init(privateKey: P256.Signing.PrivateKey, keyID: String) {
+            self.privateKey = privateKey
+            // A key id is base64url: nothing in it needs escaping in JSON.
+            self.headerSegment = Array(Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)","typ":"JWT"}"#.utf8)).utf8)
+        }
     }
 
     /// - Throws: when the token is malformed, its signature is not in the one accepted form,

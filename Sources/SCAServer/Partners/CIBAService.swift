@@ -104,7 +104,7 @@ struct CIBAService: Sendable {
             let accessToken = String(decoding: try box.open(sealed, context: OperationService.sealingContext), as: UTF8.self)
             let claims = try await tokens.signer.verify(accessToken)
             let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-            let idToken = try await tokens.signer.sign(IDTokenClaims(
+            let idToken = try tokens.signer.sign(IDTokenClaims(
                 iss: IssuerClaim(value: configuration.baseURL), sub: SubjectClaim(value: operation.userID),
                 aud: AudienceClaim(value: [client.id]), azp: client.id, iat: IssuedAtClaim(value: issuedAt),
                 exp: ExpirationClaim(value: issuedAt.addingTimeInterval(OAuthService.idTokenLifetime)),

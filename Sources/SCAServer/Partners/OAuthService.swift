@@ -190,7 +190,7 @@ struct OAuthService: Sendable {
 
     private func idToken(for grant: AuthorizationGrantRecord, claims: AccessTokenClaims, now: Date) async throws -> String {
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        return try await tokens.signer.sign(IDTokenClaims(
+        return try tokens.signer.sign(IDTokenClaims(
             iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.userID), aud: AudienceClaim(value: [grant.clientID]),
             azp: grant.clientID, iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(Self.idTokenLifetime)),

@@ -24,7 +24,7 @@ extension TokenService {
             jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: .enrolment,
             amr: challenge.acceptedMethods, acr: TokenResponse.singleFactorACR)
         claims.authTime = IssuedAtClaim(value: issuedAt)
-        let token = try await signer.sign(claims)
+        let token = try signer.sign(claims)
         await audit.record(
             .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: session.id, operation: .enrolment,
             details: ["refreshToken": "no"])

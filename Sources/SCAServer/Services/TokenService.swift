@@ -229,7 +229,7 @@ public struct TokenService: Sendable {
         claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
         return TokenResponse(
             // The profile claims `tokenClaims` asks for (issue 17), read at every signing as roles are.
-            accessToken: try await signer.sign(
+            accessToken: try signer.sign(
                 ProfiledAccessClaims(
                     claims: claims, profile: user.map { ProfiledAccessClaims.profile(of: $0, names: configuration.tokenClaims) } ?? [:])),
             expiresIn: configuration.accessTokenLifetime,
