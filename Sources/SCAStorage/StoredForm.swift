@@ -28,6 +28,31 @@ package enum JSONColumn {
         return text + "]"
     }
 
+    /// The strings of a JSON array of identifiers, as ``text(rawValues:)`` writes it (no space,
+    /// no escape), read without a `JSONDecoder`: challenge rows carry four such lists and are
+    /// read on every proof. Nil for any other text, which the decoder then reads.
+    package static func identifiers(in text: String) -> [String]? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+        var values: [String] = []
+        var index = 1
+        let end = bytes.count - 1
+        while index < end {
+            if !values.isEmpty {
+                guard bytes[index] == UInt8(ascii: ",") else { return nil }
+                index += 1
+            }
+            guard index < end, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var close = start
+            while close < end, isIdentifierByte(bytes[close]) { close += 1 }
+            guard close < end, close > start, bytes[close] == UInt8(ascii: "\"") else { return nil }
+            values.append(String(decoding: bytes[start..<close], as: UTF8.self))
+            index = close + 1
+        }
+        return values
+    }
+
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),

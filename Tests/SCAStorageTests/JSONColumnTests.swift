@@ -33,6 +33,26 @@ struct JSONColumnTests {
         #expect(try JSONColumn.text(rawValues: [AuthenticationMethod]()) == "[]")
     }
 
+    @Test("lists written are read back as the decoder reads them; any other text is left to the decoder")
+    func identifiersReadAsTheDecoderReads() throws {
+        let all = AuthenticationMethod.allCases.map(\.rawValue)
+        for count in 0...all.count {
+            let list = Array(all.prefix(count))
+            let text = try JSONColumn.text(rawValues: list.map { Raw(rawValue: $0) })
+            #expect(JSONColumn.identifiers(in: text) == list)
+            #expect(try JSONDecoder().decode([String].self, from: Data(text.utf8)) == list)
+        }
+        // Spaces, escapes, non-identifiers, empty strings, broken lists: not this reader's.
+        for text in [#"[ "a"]"#, #"["a" ]"#, #"["a\u0062"]"#, #"["a b"]"#, #"[""]"#, #"["a",]"#, #"[,"a"]"#, #"["a""b"]"#,
+            #"["a"#, "", "[", "null", #"{"a":1}"#, #"["é"]"#, #"["a","b"x]"#]
+        {
+            #expect(JSONColumn.identifiers(in: text) == nil, "\(text)")
+        }
+        for odd in Odd.allCases {
+            #expect(JSONColumn.identifiers(in: try JSONColumn.text([odd.rawValue])) == nil)
+        }
+    }
+
     struct Raw: RawRepresentable {
         var rawValue: String
     }

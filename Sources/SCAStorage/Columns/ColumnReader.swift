@@ -58,12 +58,18 @@ extension ColumnReader {
     /// A list of enum raw values stored as a JSON array of strings.
     package func rawValues<Value: RawRepresentable>(_ column: String, as type: Value.Type = Value.self) throws -> [Value]
     where Value.RawValue == String {
-        try json(column, as: [String].self).map { raw in
+        try stringList(column).map { raw in
             guard let value = Value(rawValue: raw) else {
                 throw damaged(column, reason: "lists '\(raw)', which is not a \(Value.self)")
             }
             return value
         }
+    }
+
+    /// A list of strings stored as a JSON array.
+    package func stringList(_ column: String) throws -> [String] {
+        if let identifiers = JSONColumn.identifiers(in: try string(column)) { return identifiers }
+        return try json(column, as: [String].self)
     }
 
     /// A value stored as JSON text.

@@ -12,7 +12,7 @@ extension UserRecord: ColumnDecodable {
             pinHash: try columns.value("pin_hash"),
             sealedTOTPSeed: try columns.optionalBytes("sealed_totp_seed"),
             emailOTPEnabled: try columns.value("email_otp_enabled"),
-            roles: try columns.json("roles"),
+            roles: try columns.stringList("roles"),
             createdAt: try columns.date("created_at"),
             lockout: try LockoutState(columns: columns),
             profile: try columns.optionalJSON("profile_json") ?? UserProfile(),
