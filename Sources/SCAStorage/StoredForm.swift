@@ -1,4 +1,5 @@
 import Foundation
+import SCACore
 
 /// The JSON text written to list and object columns. Every backend writes the same text, so
 /// keys are sorted and equal values are stored as equal text.
@@ -26,6 +27,22 @@ package enum JSONColumn {
             text += "\"" + raw + "\""
         }
         return text + "]"
+    }
+
+    /// A string map, such as an audit entry's details (written with every entry), as a JSON
+    /// object with its members sorted, written directly rather than through the encoder. The
+    /// text differs from the encoder's only in how it escapes; both decode to the same map.
+    package static func text(strings: [String: String]) -> String {
+        var output: [UInt8] = [UInt8(ascii: "{")]
+        let names = strings.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
+        for (index, name) in names.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JCS.appendString(name, to: &output)
+            output.append(UInt8(ascii: ":"))
+            if let value = strings[name] { JCS.appendString(value, to: &output) }
+        }
+        output.append(UInt8(ascii: "}"))
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The strings of a JSON array of identifiers, as ``text(rawValues:)`` writes it (no space,

@@ -29,7 +29,7 @@ extension SQLiteStore {
             arguments: [
                 entry.sequence, AuditEntry.milliseconds(draft.time), draft.event, draft.actor, draft.userID,
                 draft.deviceID, draft.challengeID, draft.sessionID, draft.clientAddress, draft.requestID,
-                draft.outcome, try JSONColumn.text(draft.details), entry.prevHash, entry.hash,
+                draft.outcome, JSONColumn.text(strings: draft.details), entry.prevHash, entry.hash,
             ])
         return entry
     }

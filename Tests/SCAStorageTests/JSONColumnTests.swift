@@ -53,6 +53,18 @@ struct JSONColumnTests {
         }
     }
 
+    @Test("a string map is written as JSON that decodes to the same map, whatever its strings hold")
+    func stringMapsDecodeToTheSameMap() throws {
+        var maps: [[String: String]] = [[:], ["requiredCategories": "2"], ["b": "1", "a": "2", "é": "3", "😀": "4", "Z": "5"]]
+        for odd in Odd.allCases { maps.append([odd.rawValue: odd.rawValue, "plain": odd.rawValue + "x"]) }
+        maps.append(["tab\t": "line\nbreak", "nul": "\u{0}", "del": "\u{7F}", "bidi": "\u{202E}", "quote": "\"\\/"])
+        for map in maps {
+            let text = JSONColumn.text(strings: map)
+            #expect(try JSONDecoder().decode([String: String].self, from: Data(text.utf8)) == map, "\(text)")
+        }
+        #expect(JSONColumn.text(strings: ["b": "1", "a": "2"]) == #"{"a":"2","b":"1"}"#)
+    }
+
     struct Raw: RawRepresentable {
         var rawValue: String
     }
