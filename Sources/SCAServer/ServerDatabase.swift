@@ -13,7 +13,7 @@ import ServiceLifecycle
 /// wraps itself in ``withRunning(_:)``.
 public struct ServerDatabase: Sendable {
     public let store: any SCAStore
-    /// The PostgreSQL connection pool; none for SQLite.
+    /// The PostgreSQL connection pool; SQLite's background WAL checkpoints.
     public let services: [any Service]
 
     /// A store opened elsewhere, with the services it needs running.
@@ -33,8 +33,8 @@ public struct ServerDatabase: Sendable {
                 url: databaseURL, timeout: .seconds(configuration.databaseTimeout), logger: logger)
             return ServerDatabase(store: postgres, services: [postgres])
         }
-        return ServerDatabase(
-            store: try SQLiteStore(path: configuration.databasePath, synchronous: configuration.sqliteSynchronous), services: [])
+        let sqlite = try SQLiteStore(path: configuration.databasePath, synchronous: configuration.sqliteSynchronous)
+        return ServerDatabase(store: sqlite, services: [BackgroundWALCheckpoints(store: sqlite, logger: logger)])
     }
 
     /// Runs ``services`` while `body` runs with the store, then stops them.

@@ -18,6 +18,8 @@ public final class SQLiteStore: SCAStore {
     let writer: any DatabaseWriter
     /// The database file, nil in memory.
     let path: String?
+    /// A connection of its own for WAL checkpoints (``checkpointWAL()``); nil in memory.
+    let checkpointer: DatabaseQueue?
 
     /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
     ///
@@ -47,7 +49,9 @@ public final class SQLiteStore: SCAStore {
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous.pragmaValue)")
             }
         }
-        try self.init(writer: pool, path: path)
+        var checkpointing = Configuration()
+        checkpointing.label = "SCAStore.checkpoints"
+        try self.init(writer: pool, path: path, checkpointer: DatabaseQueue(path: path, configuration: checkpointing))
     }
 
     /// The `synchronous` setting in force on the writer connection, read from SQLite itself.
@@ -62,14 +66,15 @@ public final class SQLiteStore: SCAStore {
     ///
     /// - Throws: A GRDB `DatabaseError` when the database cannot be created or migrated.
     public static func inMemory() throws -> SQLiteStore {
-        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()), path: nil)
+        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()), path: nil, checkpointer: nil)
     }
 
-    private init(writer: any DatabaseWriter, path: String?) throws {
+    private init(writer: any DatabaseWriter, path: String?, checkpointer: DatabaseQueue?) throws {
         // Migrating is idempotent: applied steps are recorded and skipped on the next open.
         try SQLiteMigrations.migrator.migrate(writer)
         self.writer = writer
         self.path = path
+        self.checkpointer = checkpointer
     }
 
     /// The identifiers of the schema steps, in order. Another backend of the same schema uses
