@@ -11,8 +11,19 @@ import SCAStorage
 // device's, then the audit advisory lock last), so proofs from any instance neither
 // deadlock with each other nor with single operations, and the audit lock is held only for
 // the appends at the end.
+//
+// Most proofs take one round trip instead (PostgresStore+ProofFold.swift): the same statements
+// in the same order, run by the database function `sca_commit_proof`. This transaction is the
+// path for what that one leaves out, and for a lockout whose counters changed under it.
 extension PostgresStore {
     public func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
+        if let result = try await foldedCommit(commit) { return result }
+        return try await lockedCommit(commit)
+    }
+
+    /// The proof as one transaction of single statements, the lockout counters read under
+    /// their row's lock first.
+    func lockedCommit(_ commit: ProofCommit) async throws -> ProofCommitResult {
         let columns = try commit.challenge.map(ChallengeColumns.init)
         do {
             return try await transaction { [self] connection in

@@ -72,7 +72,12 @@ struct LockoutService: Sendable {
         case .user(let user): .user(id: user.id)
         case .unknownAddress(let key): .unknownAddress(key: key)
         }
-        return LockoutChange(subject: key, plan: LockoutPlan(reserve: reserve, settlement: settlement, policy: policy, now: runtime.now()))
+        // The user's counters as read with the proof's context: a backend may write the plan's
+        // result by compare-and-set on them instead of reading them again (issue 14, pgfold).
+        let observed: LockoutState? = if case .user(let user) = subject { user.lockout } else { nil }
+        return LockoutChange(
+            subject: key, plan: LockoutPlan(reserve: reserve, settlement: settlement, policy: policy, now: runtime.now()),
+            observed: observed)
     }
 
     /// The answer to a reservation the store refused.
