@@ -80,6 +80,15 @@ struct LockoutService: Sendable {
             observed: observed)
     }
 
+    /// The subject as a granted reservation leaves its counters, so that the proof's commit
+    /// sends them as its hint (`LockoutChange.observed`) rather than those read before the claim
+    /// (issue 14). Only a hint: the store decides on the stored counters.
+    func reserved(_ subject: LockoutSubject) -> LockoutSubject {
+        guard case .user(var user) = subject else { return subject }
+        _ = user.lockout.reserveAttempt(policy: policy, now: runtime.now())
+        return .user(user)
+    }
+
     /// The answer to a reservation the store refused.
     func problem(for refused: AttemptReservation) -> Problem {
         switch refused {
