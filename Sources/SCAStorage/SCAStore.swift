@@ -143,7 +143,8 @@ public protocol SCAStore: Sendable {
     /// - Throws: `StoreError.notFound` when there is no such device.
     func recordDeviceSuccess(id: String, now: Date) async throws
     /// Burns a device signature (by a hash the caller chooses): true the first time only,
-    /// until `expiresAt`, after which the row may be cleaned up. The caller binds the hash to
+    /// until `expiresAt`, after which it is accepted again (and forgotten by
+    /// ``forgetUsedSignatures(expiredBefore:)``). The caller binds the hash to
     /// something that expires no later (the challenge), so once is once, ever.
     func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool
 
@@ -331,6 +332,15 @@ public protocol SCAStore: Sendable {
     /// Consents still open (`Created`, `Started`) with `expiresAt` at or before `now`, oldest
     /// first, at most `limit`: the sweep expires them so their expiry is announced.
     func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord]
+
+    // MARK: Used signatures' sweep (issue 14)
+
+    /// Forgets the burnt signatures (``markSignatureUsed(_:expiresAt:now:)``) whose expiry is
+    /// before `now`, which are accepted again anyway: a periodic sweep, so that a burn is one
+    /// write and the table does not grow without end.
+    /// - Returns: how many were forgotten.
+    @discardableResult
+    func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int
 
     // MARK: Health
 

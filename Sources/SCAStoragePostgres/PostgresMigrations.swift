@@ -631,5 +631,122 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // v3-proof-fold (issue 14): a proof's commit in one statement, one round trip, instead of
+        // a transaction of up to ten (BEGIN, the lockout row read and written, the factor, the
+        // challenge, the burn, the device, the session, its token, the audit, COMMIT) during
+        // which the rows stayed locked while the server sent the next one. The function runs the
+        // same statements in the same order (so it takes the same locks in the same order), and
+        // a failed check raises an error that undoes all of it, named by its SQLSTATE
+        // (`PostgresProofFold`). The decisions stay in Swift: the caller sends the lockout
+        // counters it decided from, and the function refuses (`SCA04`, with the counters as they
+        // are) when the locked row holds others, so the caller decides again. Its column lists
+        // follow the tables (`PostgresStoreDatabaseTests` checks the challenge's).
+        (
+            "v3-proof-fold",
+            [
+                """
+                CREATE FUNCTION sca_commit_proof(proof TEXT, entries TEXT)
+                RETURNS TABLE (entry_sequence BIGINT, entry_prev_hash TEXT, entry_hash TEXT)
+                LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    p JSON := proof::json;
+                    lockout JSON := p->'lockout';
+                    factor JSON := p->'factor';
+                    burn JSON := p->'signature';
+                    device JSON := p->'device';
+                    session JSON := p->'session';
+                    token JSON := p->'refresh_token';
+                    counters RECORD;
+                    next challenges;
+                BEGIN
+                    IF lockout IS NOT NULL THEN
+                        SELECT u.failed_attempts, u.temporary_blocks, u.locked_until, u.permanently_locked INTO counters
+                        FROM users u WHERE u.id = lockout->>'user_id' FOR NO KEY UPDATE;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'no such user' USING ERRCODE = 'SCA05';
+                        END IF;
+                        IF (counters.failed_attempts, counters.temporary_blocks, counters.locked_until, counters.permanently_locked)
+                            IS DISTINCT FROM ((lockout->>'failed_attempts')::BIGINT, (lockout->>'temporary_blocks')::BIGINT,
+                                (lockout->>'locked_until')::DOUBLE PRECISION, (lockout->>'permanently_locked')::BOOLEAN) THEN
+                            RAISE EXCEPTION 'the lockout counters changed' USING ERRCODE = 'SCA04', DETAIL = json_build_object(
+                                'failed_attempts', counters.failed_attempts, 'temporary_blocks', counters.temporary_blocks,
+                                'locked_until', counters.locked_until, 'permanently_locked', counters.permanently_locked)::TEXT;
+                        END IF;
+                        IF lockout->'next' IS NOT NULL THEN
+                            UPDATE users SET
+                                failed_attempts = (lockout->'next'->>'failed_attempts')::BIGINT,
+                                temporary_blocks = (lockout->'next'->>'temporary_blocks')::BIGINT,
+                                locked_until = (lockout->'next'->>'locked_until')::DOUBLE PRECISION,
+                                permanently_locked = (lockout->'next'->>'permanently_locked')::BOOLEAN
+                            WHERE id = lockout->>'user_id';
+                        END IF;
+                    END IF;
+                    IF factor IS NOT NULL THEN
+                        IF factor->>'kind' = 'code' THEN
+                            UPDATE one_time_codes SET used = TRUE
+                            WHERE challenge_id = factor->>'challenge_id' AND method = factor->>'method'
+                                AND code_hash = decode(factor->>'code_hash', 'hex') AND NOT used
+                                AND expires_at > (factor->>'now')::DOUBLE PRECISION;
+                        ELSE
+                            UPDATE users SET last_totp_step = (factor->>'step')::BIGINT
+                            WHERE id = factor->>'user_id' AND (last_totp_step IS NULL OR last_totp_step < (factor->>'step')::BIGINT);
+                        END IF;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'the factor was used' USING ERRCODE = 'SCA03';
+                        END IF;
+                    END IF;
+                    IF p->'challenge' IS NOT NULL THEN
+                        next := json_populate_record(NULL::challenges, p->'challenge');
+                        UPDATE challenges SET
+                            user_id = next.user_id, operation = next.operation, verdict = next.verdict,
+                            required_categories = next.required_categories, methods = next.methods, nonce = next.nonce,
+                            transaction_json = next.transaction_json, transaction_digest = next.transaction_digest,
+                            device_id = next.device_id, state = next.state, accepted_methods = next.accepted_methods,
+                            rejected_methods = next.rejected_methods, failed_attempts = next.failed_attempts,
+                            created_at = next.created_at, expires_at = next.expires_at, completed_at = next.completed_at,
+                            decoy_json = next.decoy_json, pending_method = next.pending_method, exemption = next.exemption,
+                            extra_categories = next.extra_categories, version = next.version
+                        WHERE id = next.id AND version = (p->>'expected_version')::BIGINT;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'the challenge changed' USING ERRCODE = 'SCA01';
+                        END IF;
+                    END IF;
+                    IF burn IS NOT NULL THEN
+                        INSERT INTO used_signatures (hash, expires_at)
+                        VALUES (decode(burn->>'hash', 'hex'), (burn->>'expires_at')::DOUBLE PRECISION)
+                        ON CONFLICT (hash) DO UPDATE SET expires_at = EXCLUDED.expires_at
+                        WHERE used_signatures.expires_at < (burn->>'now')::DOUBLE PRECISION;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'the signature was used' USING ERRCODE = 'SCA02';
+                        END IF;
+                    END IF;
+                    IF device IS NOT NULL THEN
+                        UPDATE devices SET fail_count = 0, last_used_at = (device->>'now')::DOUBLE PRECISION
+                        WHERE id = device->>'id';
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'no such device' USING ERRCODE = 'SCA05';
+                        END IF;
+                    END IF;
+                    IF session IS NOT NULL THEN
+                        INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
+                        VALUES (
+                            session->>'id', session->>'user_id', session->>'operation', session->>'challenge_id',
+                            (session->>'created_at')::DOUBLE PRECISION, (session->>'last_used_at')::DOUBLE PRECISION,
+                            (session->>'revoked_at')::DOUBLE PRECISION);
+                    END IF;
+                    IF token IS NOT NULL THEN
+                        INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at, used_at)
+                        VALUES (
+                            decode(token->>'token_hash', 'hex'), token->>'session_id', (token->>'issued_at')::DOUBLE PRECISION,
+                            (token->>'expires_at')::DOUBLE PRECISION, (token->>'used_at')::DOUBLE PRECISION);
+                    END IF;
+                    IF entries IS NOT NULL THEN
+                        RETURN QUERY SELECT a.entry_sequence, a.entry_prev_hash, a.entry_hash FROM sca_append_audit(entries) a;
+                    END IF;
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 }

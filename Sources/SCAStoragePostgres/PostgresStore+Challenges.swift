@@ -35,29 +35,34 @@ extension PostgresStore {
         }
     }
 
-    /// One pooled connection for the user and the device a new challenge names.
+    /// The user and the device a new challenge names in one statement (issue 14): two outer
+    /// joins on a single row, so one round trip and one snapshot.
     public func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
-        try await leased { [self] connection in
-            var user: UserRecord?
-            switch lookup {
-            case .id(let id)?:
-                user = try await connection.rows("SELECT * FROM users WHERE id = \(id)", logger: logger).first.map(UserRecord.init(row:))
-            case .email(let email)?:
-                user = try await connection.rows("SELECT * FROM users WHERE email = \(email.lowercased())", logger: logger)
-                    .first.map(UserRecord.init(row:))
-            case .loginPhone(let phone)?:
-                user = try await connection.rows("SELECT * FROM users WHERE login_phone = \(phone)", logger: logger)
-                    .first.map(UserRecord.init(row:))
-            case nil:
-                break
-            }
-            var device: DeviceRecord?
-            if let deviceID {
-                device = try await connection.rows("SELECT * FROM devices WHERE id = \(deviceID)", logger: logger)
-                    .first.map(DeviceRecord.init(row:))
-            }
-            return ChallengeContext(user: user, device: device)
+        var query = PostgresQuery(unsafeSQL: "SELECT u.*, NULL AS \(Columns.partSeparator), d.* FROM (SELECT 1) AS one LEFT JOIN users u ON ")
+        switch lookup {
+        case .id(let id)?:
+            try query.binds.append(id)
+            query.sql += "u.id = $\(query.binds.count)"
+        case .email(let email)?:
+            try query.binds.append(email.lowercased())
+            query.sql += "u.email = $\(query.binds.count)"
+        case .loginPhone(let phone)?:
+            try query.binds.append(phone)
+            query.sql += "u.login_phone = $\(query.binds.count)"
+        case nil:
+            query.sql += "FALSE"
         }
+        query.sql += " LEFT JOIN devices d ON "
+        if let deviceID {
+            try query.binds.append(deviceID)
+            query.sql += "d.id = $\(query.binds.count)"
+        } else {
+            query.sql += "FALSE"
+        }
+        guard let row = try await rows(query).first else { return ChallengeContext(user: nil, device: nil) }
+        let parts = Columns.parts(of: row)
+        guard parts.count == 2 else { throw PostgresStoreError(reason: "the challenge context has \(parts.count) parts") }
+        return ChallengeContext(user: try UserRecord(part: parts[0]), device: try DeviceRecord(part: parts[1]))
     }
 
     private func insertChallenge(_ challenge: ChallengeRecord, columns: ChallengeColumns, _ connection: PostgresConnection) async throws {

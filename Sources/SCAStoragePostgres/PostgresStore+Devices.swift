@@ -72,33 +72,41 @@ extension PostgresStore {
         if updated.isEmpty { throw StoreError.notFound }
     }
 
-    /// Remembers the hash until `expiresAt`, and forgets hashes past their expiry first so that
-    /// the table does not grow without end. A forgotten hash is accepted again: the caller must
-    /// bind each signature to something that itself expires no later than `expiresAt` (the
-    /// challenge it signs), so that a replay after that is refused before its hash is looked up.
-    ///
-    /// `INSERT … ON CONFLICT DO NOTHING RETURNING` decides between racing instances; the
-    /// clean-up shares the transaction so the insert sees it.
+    /// Remembers the hash until `expiresAt`. A hash past its expiry is accepted again (and
+    /// forgotten by the periodic ``forgetUsedSignatures(expiredBefore:)``): the caller must bind
+    /// each signature to something that itself expires no later than `expiresAt` (the challenge
+    /// it signs), so that a replay after that is refused before its hash is looked up.
     public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
-        try await transaction { [self] connection in
+        try await leased { [self] connection in
             try await markSignatureUsed(hash, expiresAt: expiresAt, now: now, connection)
         }
     }
 
-    /// One statement, so one round trip inside a proof's transaction: the other expired hashes
-    /// are deleted on the way, and this hash is inserted, or taken over when its earlier use has
-    /// expired (the conflict's update applies only then); a live one answers no row. Two calls
-    /// racing for one hash meet on its unique index, and the second sees the first's row.
+    /// One statement (alone, or inside a proof's transaction): the hash is inserted, or taken
+    /// over when its earlier use has expired (the conflict's update applies only then); a live
+    /// one answers no row. Two calls racing for one hash meet on its unique index, and the
+    /// second sees the first's row. Expired rows are not deleted here but by the sweep, so a
+    /// burn writes one row and scans nothing else (issue 14).
     func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date, _ connection: PostgresConnection) async throws -> Bool {
         let inserted = try await connection.rows(
             """
-            WITH expired AS (DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds) AND hash <> \(bytea(hash)))
             INSERT INTO used_signatures (hash, expires_at) VALUES (\(bytea(hash)), \(expiresAt.unixSeconds))
             ON CONFLICT (hash) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE used_signatures.expires_at < \(now.unixSeconds)
             RETURNING hash
             """,
             logger: logger)
         return inserted.count == 1
+    }
+
+    /// One DELETE over the expiry index.
+    @discardableResult
+    public func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
+        let deleted = try await rows(
+            """
+            WITH forgotten AS (DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds) RETURNING 1)
+            SELECT count(*) AS forgotten FROM forgotten
+            """)
+        return try deleted.first.map { try Columns($0).value("forgotten", as: Int.self) } ?? 0
     }
 
     func insert(_ device: DeviceRecord, _ connection: PostgresConnection) async throws {

@@ -11,8 +11,19 @@ import SCAStorage
 // device's, then the audit advisory lock last), so proofs from any instance neither
 // deadlock with each other nor with single operations, and the audit lock is held only for
 // the appends at the end.
+//
+// Most proofs take one round trip instead (PostgresStore+ProofFold.swift): the same statements
+// in the same order, run by the database function `sca_commit_proof`. This transaction is the
+// path for what that one leaves out, and for a lockout whose counters changed under it.
 extension PostgresStore {
     public func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
+        if let result = try await foldedCommit(commit) { return result }
+        return try await lockedCommit(commit)
+    }
+
+    /// The proof as one transaction of single statements, the lockout counters read under
+    /// their row's lock first.
+    func lockedCommit(_ commit: ProofCommit) async throws -> ProofCommitResult {
         let columns = try commit.challenge.map(ChallengeColumns.init)
         do {
             return try await transaction { [self] connection in
@@ -55,22 +66,21 @@ extension PostgresStore {
         }
     }
 
-    /// One pooled connection for the three rows.
+    /// The challenge, its user and its device in one statement (issue 14): outer joins on the
+    /// challenge's row, so one round trip and one snapshot.
     public func proofContext(challengeID: String) async throws -> ProofContext? {
-        try await leased { [self] connection in
-            guard let challenge = try await connection.rows("SELECT * FROM challenges WHERE id = \(challengeID)", logger: logger)
-                .first.map(ChallengeRecord.init(row:))
-            else { return nil }
-            var user: UserRecord?
-            if let id = challenge.userID {
-                user = try await connection.rows("SELECT * FROM users WHERE id = \(id)", logger: logger).first.map(UserRecord.init(row:))
-            }
-            var device: DeviceRecord?
-            if let id = challenge.deviceID {
-                device = try await connection.rows("SELECT * FROM devices WHERE id = \(id)", logger: logger).first.map(DeviceRecord.init(row:))
-            }
-            return ProofContext(challenge: challenge, user: user, device: device)
-        }
+        let separator = Columns.partSeparator
+        let query: PostgresQuery = """
+            SELECT c.*, NULL AS \(unescaped: separator), u.*, NULL AS \(unescaped: separator), d.*
+            FROM challenges c LEFT JOIN users u ON u.id = c.user_id LEFT JOIN devices d ON d.id = c.device_id
+            WHERE c.id = \(challengeID)
+            """
+        guard let row = try await rows(query).first else { return nil }
+        let parts = Columns.parts(of: row)
+        guard parts.count == 3 else { throw PostgresStoreError(reason: "the proof context has \(parts.count) parts") }
+        return ProofContext(
+            challenge: try ChallengeRecord(columns: parts[0]), user: try UserRecord(part: parts[1]),
+            device: try DeviceRecord(part: parts[2]))
     }
 
     /// Uses the factor if it is still unused (a compare-and-set in one statement, which waits

@@ -461,5 +461,8 @@ enum SQLiteMigrations {
         // v3-audit-append (issue 14) links PostgreSQL's audit entries in the database; SQLite's
         // single writer links them in Swift as before. Recorded so that both histories read alike.
         ("v3-audit-append", "SELECT 1;"),
+        // v3-proof-fold (issue 14) writes a PostgreSQL proof in one call of a database function;
+        // SQLite's proof is one in-process transaction already. Recorded so both histories read alike.
+        ("v3-proof-fold", "SELECT 1;"),
     ]
 }

@@ -66,22 +66,35 @@ extension SQLiteStore {
         if db.changesCount == 0 { throw StoreError.notFound }
     }
 
-    /// Remembers the hash until `expiresAt`, and forgets hashes past their expiry in the same
-    /// transaction so that the table does not grow without end. A forgotten hash is accepted
-    /// again: the caller must bind each signature to something that itself expires no later
-    /// than `expiresAt` (the challenge it signs), so that a replay after that is refused
-    /// before its hash is looked up.
+    /// Remembers the hash until `expiresAt`. A hash past its expiry is accepted again (and
+    /// forgotten by the periodic ``forgetUsedSignatures(expiredBefore:)``): the caller must bind
+    /// each signature to something that itself expires no later than `expiresAt` (the challenge
+    /// it signs), so that a replay after that is refused before its hash is looked up.
     public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
         try await writer.write { db in try Self.markSignatureUsed(hash, expiresAt: expiresAt, now: now, db) }
     }
 
+    /// The hash is inserted, or takes over its expired row (the conflict's update applies only
+    /// then), as in the PostgreSQL store: expired rows are deleted by the sweep, not by every
+    /// burn (issue 14).
     static func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date, _ db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
         try db.cachedStatement(
-            sql: "INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING").execute(
-            arguments: [Data(hash), expiresAt.unixSeconds]
+            sql: """
+                INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?)
+                ON CONFLICT (hash) DO UPDATE SET expires_at = excluded.expires_at WHERE used_signatures.expires_at < ?
+                """).execute(
+            arguments: [Data(hash), expiresAt.unixSeconds, now.unixSeconds]
         )
         return db.changesCount == 1
+    }
+
+    /// One DELETE over the expiry index.
+    @discardableResult
+    public func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
+            return db.changesCount
+        }
     }
 
     static func device(_ db: Database, id: String) throws -> DeviceRecord? {

@@ -40,8 +40,10 @@ struct ServerService: Service {
         let checkpoints: [any Service] = PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
         // Partner webhooks (issue 10): the outbox drained in the background.
         let webhooks: [any Service] = [PeriodicWebhookDeliveries(services: services)]
+        // Burnt signatures past their expiry, forgotten in the background (issue 14).
+        let sweeps: [any Service] = [PeriodicSignatureSweep(services: services)]
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: checkpoints + webhooks + [app], logger: logger))
+            configuration: ServiceGroupConfiguration(services: checkpoints + webhooks + sweeps + [app], logger: logger))
         try await group.run()
     }
 

@@ -237,3 +237,33 @@ private final class StatementLog: Sendable {
         })
     }
 }
+
+extension ProofTransactionTests {
+    /// Issue 14 (pgfold): a burn writes its own row and nothing else; expired signatures are
+    /// forgotten by the periodic sweep (``PeriodicSignatureSweep``'s pass), on the server's clock.
+    @Test("a device proof burns its signature with one insert; the sweep forgets the burns once they have expired")
+    func signaturesAreSweptNotCleanedPerProof() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-txn-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = StatementLog()
+        let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path) { log.append($0) }
+        try await TestServer(store: store).run { api in
+            let userID = try await api.createUser("sweep@example.com")
+            var device = TestDevice()
+            try await api.activate(&device, userID: userID)
+            let challenge = try await api.startChallenge(.login, userID: userID, device: device).decode(ChallengeResponse.self)
+            log.reset()
+            #expect(try await api.prove(challenge.challengeId, try device.proof(.deviceKey, for: challenge)).status == 200)
+            let burn = log.reset()
+            #expect(burn.statements.contains { $0.contains("INSERT INTO used_signatures") })
+            #expect(!burn.statements.contains { $0.contains("DELETE FROM used_signatures") }, "no clean-up in the proof")
+            let done = try await api.prove(challenge.challengeId, try device.proof(.biometricKey, for: challenge))
+            #expect(try done.decode(ProofResponse.self).status == .complete)
+
+            #expect(try await api.services.forgetExpiredSignatures() == 0, "kept while they may be replayed")
+            api.clock.advance(by: 24 * 3600)
+            #expect(try await api.services.forgetExpiredSignatures() == 2, "both burns, once expired")
+            #expect(try await api.services.forgetExpiredSignatures() == 0)
+        }
+    }
+}

@@ -209,4 +209,9 @@ struct PostgresStoreConformanceTests {
     @Test func proofCommitUsesACodeOnce() async throws { try await check { try await $0.proofCommitUsesACodeOnce() } }
     @Test func proofCommitUsesATOTPStepOnce() async throws { try await check { try await $0.proofCommitUsesATOTPStepOnce() } }
     @Test func parallelProofsUseAFactorOnce() async throws { try await check { try await $0.parallelProofsUseAFactorOnce() } }
+    // Burnt signatures forgotten by the sweep (issue 14, pgfold).
+    @Test func usedSignaturesAreSweptAfterExpiry() async throws { try await check { try await $0.usedSignaturesAreSweptAfterExpiry() } }
+    @Test func staleObservedCountersDecideOnTheStoredOnes() async throws {
+        try await check { try await $0.staleObservedCountersDecideOnTheStoredOnes() }
+    }
 }

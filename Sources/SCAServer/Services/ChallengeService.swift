@@ -294,6 +294,8 @@ public struct ChallengeService: Sendable {
         }
 
         let (claimed, startsAttempt) = try await claim(proof.method, on: challenge, subject: subject)
+        // The counters as the claim left them: the judged proof's lockout hint (issue 14).
+        let claimedSubject = startsAttempt ? lockout.reserved(subject) : subject
         // The user a TOTP code is judged against: read again when its step was used meanwhile.
         var judgedUser = user
         for _ in 0..<Self.maxUpdateRetries {
@@ -355,8 +357,8 @@ public struct ChallengeService: Sendable {
             do {
                 return try await record(
                     JudgedProof(
-                        method: proof.method, passed: passed, extra: extraCategory, details: details, user: user, subject: subject,
-                        device: nil, burn: nil, factor: use, claim: .claimed(startsAttempt: startsAttempt)),
+                        method: proof.method, passed: passed, extra: extraCategory, details: details, user: user,
+                        subject: claimedSubject, device: nil, burn: nil, factor: use, claim: .claimed(startsAttempt: startsAttempt)),
                     on: claimed)
             } catch is FactorUsedMeanwhile {
                 // The code (or TOTP step) was used, or replaced, between the read and the commit,

@@ -72,7 +72,21 @@ struct LockoutService: Sendable {
         case .user(let user): .user(id: user.id)
         case .unknownAddress(let key): .unknownAddress(key: key)
         }
-        return LockoutChange(subject: key, plan: LockoutPlan(reserve: reserve, settlement: settlement, policy: policy, now: runtime.now()))
+        // The user's counters as read with the proof's context: a backend may write the plan's
+        // result by compare-and-set on them instead of reading them again (issue 14, pgfold).
+        let observed: LockoutState? = if case .user(let user) = subject { user.lockout } else { nil }
+        return LockoutChange(
+            subject: key, plan: LockoutPlan(reserve: reserve, settlement: settlement, policy: policy, now: runtime.now()),
+            observed: observed)
+    }
+
+    /// The subject as a granted reservation leaves its counters, so that the proof's commit
+    /// sends them as its hint (`LockoutChange.observed`) rather than those read before the claim
+    /// (issue 14). Only a hint: the store decides on the stored counters.
+    func reserved(_ subject: LockoutSubject) -> LockoutSubject {
+        guard case .user(var user) = subject else { return subject }
+        _ = user.lockout.reserveAttempt(policy: policy, now: runtime.now())
+        return .user(user)
     }
 
     /// The answer to a reservation the store refused.

@@ -1,0 +1,30 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Forgets burnt device signatures past their expiry in the background (issue 14), so that a
+/// proof's burn is one write: every `interval` it deletes the expired ones
+/// (``SCAServices/forgetExpiredSignatures()``). What is expired is accepted again by the burn
+/// anyway, so a late or missed pass only leaves rows longer, never lets a live one go. Stops at
+/// a graceful shutdown; every instance on a shared database may sweep, the deletes agree.
+public struct PeriodicSignatureSweep: Service {
+    let services: SCAServices
+    let interval: Duration
+
+    public init(services: SCAServices, interval: Duration = .seconds(60)) {
+        self.services = services
+        self.interval = interval
+    }
+
+    public func run() async {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                try await services.forgetExpiredSignatures()
+            } catch {
+                services.logger.warning(
+                    "expired signatures not swept", metadata: ["error": "\(String(describing: type(of: error)))"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import Foundation
+
+extension SCAServices {
+    /// One pass of ``PeriodicSignatureSweep``: forgets the burnt signatures expired at the
+    /// runtime's now (the clock the burns were stamped with, an injected one in tests).
+    /// - Returns: how many were forgotten.
+    @discardableResult
+    public func forgetExpiredSignatures() async throws -> Int {
+        try await store.forgetUsedSignatures(expiredBefore: runtime.now())
+    }
+}
