@@ -46,8 +46,6 @@ public struct BackgroundWALCheckpoints: Service {
             do {
                 try await store.setWriterCheckpointThreshold(pages: SQLiteStore.writerCheckpointPages)
                 _ = try await store.checkpointWAL()
-            } catch is CancellationError {
-                break
             } catch {
                 logger.warning("last WAL checkpoint failed", metadata: ["error": "\(error)"])
             }
