@@ -40,8 +40,12 @@ struct ServerService: Service {
         let checkpoints: [any Service] = PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
         // Partner webhooks (issue 10): the outbox drained in the background.
         let webhooks: [any Service] = [PeriodicWebhookDeliveries(services: services)]
+        // Messages to users (issue 17), delivered in the background: stopped after the HTTP
+        // server (nothing more is submitted) and before the last checkpoint, which then covers
+        // the audit entries of what the drain gave up.
+        let messages: [any Service] = [MessageDeliveries(services: services)]
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: checkpoints + webhooks + [app], logger: logger))
+            configuration: ServiceGroupConfiguration(services: checkpoints + messages + webhooks + [app], logger: logger))
         try await group.run()
     }
 
