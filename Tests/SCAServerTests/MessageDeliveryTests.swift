@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 import HummingbirdTesting
 import SCACore
 import SCAServer
@@ -248,5 +250,76 @@ struct MessageDeliveryTests {
             #expect(throws: ConfigurationError.self) { try configuration.validate() }
         }
         #expect(throws: Never.self) { try ServerConfiguration().validate() }
+    }
+
+    /// A server's services (not served: the test submits directly) whose messages go to `gateway`,
+    /// with `MessageDeliveries` run in a service group of their own, as `serve` runs it.
+    static func withDeliveryGroup(
+        _ gateway: HeldGateway, drainTimeout: Duration,
+        _ body: @escaping @Sendable (SCAServices, ServiceGroup) async throws -> Void
+    ) async throws {
+        let app = Application(router: gateway.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let server = try await TestServer {
+                $0.messageSender = .webhook
+                $0.webhookURL = "http://127.0.0.1:\(port)/messages"
+                $0.messageDeliveryConcurrency = 1
+            }
+            defer { try? FileManager.default.removeItem(at: server.directory) }
+            let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+                services: [MessageDeliveries(services: server.services, drainTimeout: drainTimeout)],
+                gracefulShutdownSignals: [], logger: Logger(label: "test")))
+            try await body(server.services, group)
+        }
+    }
+
+    static func code(_ index: Int) -> QueuedMessage {
+        QueuedMessage(
+            OutboundMessage(channel: .sms, to: "+3361234564\(index)", text: "00000\(index) is your code", sentAt: Date()),
+            purpose: .code, challengeID: "ch_\(index)")
+    }
+
+    @Test("a graceful shutdown delivers what is waiting, then takes no more (a later message is dropped, audited)")
+    func shutdownDrains() async throws {
+        let gateway = HeldGateway()
+        gateway.hold()
+        try await Self.withDeliveryGroup(gateway, drainTimeout: .seconds(60)) { services, group in
+            async let running: Void = group.run()
+            for index in 0..<3 { await services.messages.submit(Self.code(index)) }
+            // One is being sent (held), two wait in the queue when the shutdown begins.
+            await gateway.arrivals(1)
+            #expect(services.messages.waitingCount == 2)
+            await group.triggerGracefulShutdown()
+            gateway.release()
+            try await running
+            #expect(gateway.delivered.count == 3)
+
+            await services.messages.submit(Self.code(3))
+            await services.messages.waitUntilIdle()
+            let entries = try await services.store.auditEntries(after: 0, limit: 100).map(\.draft)
+                .filter { $0.event == "message.delivery_failed" }
+            #expect(entries.map(\.outcome) == ["dropped"])
+            #expect(entries.first?.challengeID == "ch_3")
+        }
+    }
+
+    @Test("the drain is bounded: a gateway that never answers does not hold the shutdown; its message is given up")
+    func shutdownDrainIsBounded() async throws {
+        let gateway = HeldGateway()
+        gateway.hold()
+        try await Self.withDeliveryGroup(gateway, drainTimeout: .milliseconds(200)) { services, group in
+            async let running: Void = group.run()
+            await services.messages.submit(Self.code(0))
+            await gateway.arrivals(1)
+            await group.triggerGracefulShutdown()
+            try await running  // returns while the gateway still holds its reply
+            #expect(gateway.delivered.isEmpty)
+            await services.messages.waitUntilIdle()
+            let entries = try await services.store.auditEntries(after: 0, limit: 100).map(\.draft)
+                .filter { $0.event == "message.delivery_failed" }
+            #expect(entries.map(\.outcome) == ["dropped"])
+            gateway.release()
+        }
     }
 }

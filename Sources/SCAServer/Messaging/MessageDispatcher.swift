@@ -258,10 +258,15 @@ public final class MessageDispatcher: Sendable {
         metrics.recordMessageUndelivered(channel: channel.rawValue, reason: outcome)
         var details = ["purpose": queued.purpose.rawValue, "attempts": String(attempts)]
         if let operationID = queued.message.operationId { details["operationId"] = operationID }
-        await audit.record(
-            .messageDeliveryFailed, outcome: outcome, userID: queued.userID,
-            deviceID: channel == .push ? queued.message.to : nil, challengeID: queued.challengeID, channel: channel,
-            details: details)
+        // In a task of its own: a loop cancelled at the end of a drain still writes the entry
+        // (the store may refuse work to a cancelled task).
+        let audit = self.audit
+        await Task {
+            await audit.record(
+                .messageDeliveryFailed, outcome: outcome, userID: queued.userID,
+                deviceID: channel == .push ? queued.message.to : nil, challengeID: queued.challengeID, channel: channel,
+                details: details)
+        }.value
     }
 
     /// One message delivered or given up; wakes the idle waiters when none is left.
