@@ -48,6 +48,12 @@ struct CodeService: Sendable {
         // The challenge's own rules come first, so a resend asked for too soon spends no budget.
         // A refusal here leaves the code just stored unsent: nobody knows it, and a new one
         // is issued once the budget has room.
+        // A sign-up notice (issue 17) draws on the decoy's per-user budget (what was typed), not
+        // the known user's, on purpose: the user's own budget is also spent by their own codes,
+        // which nobody else sees, so a user who signed in a few times would answer
+        // `429 rate.limited` where a new address answers `202`: an oracle for active accounts.
+        // The typed address's budget is spent only by what is asked for that address, alike for
+        // every address. (Its destination budget is the address's own either way.)
         try await limiter.admitSend(
             channel, to: budgetSubjects(channel, address: address, user: user, challenge: challenge), userID: user?.id,
             challengeID: challenge.id)
