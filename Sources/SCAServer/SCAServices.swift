@@ -116,7 +116,9 @@ public struct SCAServices: Sendable {
         if let messageSender {
             sender = messageSender
         } else if configuration.messageSender == .webhook, let url = configuration.webhookURL.flatMap(URL.init(string:)) {
-            sender = WebhookMessageSender(url: url, pushURL: configuration.pushGatewayURL.flatMap(URL.init(string:)))
+            sender = WebhookMessageSender(
+                url: url, pushURL: configuration.pushGatewayURL.flatMap(URL.init(string:)),
+                timeout: configuration.messageGatewayTimeout)
         } else {
             let created = OutboxMessageSender(path: configuration.outboxPath)
             outbox = created

@@ -103,6 +103,8 @@ struct MessageDeliveryTests {
                 $0.webhookURL = "http://127.0.0.1:\(port)/messages"
                 $0.pushGatewayURL = "http://127.0.0.1:\(port)/messages"
                 $0.messageRetryBackoff = 0.001
+                // A held reply must not time out, however slow the machine: it would be retried.
+                $0.messageGatewayTimeout = 600
                 customize(&$0)
             }
             try await server.run(body)
@@ -244,6 +246,7 @@ struct MessageDeliveryTests {
             { (configuration: inout ServerConfiguration) in configuration.messageDeliveryAttempts = 0 },
             { $0.messageDeliveryAttempts = 11 }, { $0.messageRetryBackoff = -1 }, { $0.messageRetryBackoff = .infinity },
             { $0.messageQueueLimit = 0 }, { $0.messageDeliveryConcurrency = 0 }, { $0.messageDeliveryConcurrency = 257 },
+            { $0.messageGatewayTimeout = 0 }, { $0.messageGatewayTimeout = .nan },
         ] {
             var configuration = ServerConfiguration()
             change(&configuration)
@@ -265,6 +268,7 @@ struct MessageDeliveryTests {
                 $0.messageSender = .webhook
                 $0.webhookURL = "http://127.0.0.1:\(port)/messages"
                 $0.messageDeliveryConcurrency = 1
+                $0.messageGatewayTimeout = 600
             }
             defer { try? FileManager.default.removeItem(at: server.directory) }
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(

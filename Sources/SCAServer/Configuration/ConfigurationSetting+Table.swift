@@ -84,6 +84,10 @@ extension ConfigurationSetting {
             "messages (1 to 1000000) waiting for the gateway; one more is dropped (audited `message.delivery_failed`), the answer unchanged"),
         .integer("messageDeliveryConcurrency", \.messageDeliveryConcurrency, "messages (1 to 256) handed to the gateway at once"),
         .value(
+            "messageGatewayTimeout", \.messageGatewayTimeout, parse: ConfigurationParser.seconds,
+            show: { "`\($0 == $0.rounded() ? String(Int($0)) : String($0))`" },
+            "seconds (fractions allowed, 0.1 to 600) one POST to the gateway may take before it counts as a failed attempt"),
+        .value(
             "webhookAllowPrivateAddresses", \.webhookAllowPrivateAddresses, parse: ConfigurationParser.boolean,
             show: { "`\($0)`" },
             "let partner webhooks point at loopback, private, link-local and other special-purpose addresses (development and tests only)"),

@@ -11,6 +11,9 @@ extension ServerConfiguration {
         guard (1...1_000_000).contains(messageQueueLimit) else {
             throw ConfigurationError("messageQueueLimit must be between 1 and 1000000, got \(messageQueueLimit)")
         }
+        guard messageGatewayTimeout.isFinite, messageGatewayTimeout >= 0.1, messageGatewayTimeout <= 600 else {
+            throw ConfigurationError("messageGatewayTimeout must be between 0.1 and 600 seconds, got \(messageGatewayTimeout)")
+        }
         guard (1...256).contains(messageDeliveryConcurrency) else {
             throw ConfigurationError("messageDeliveryConcurrency must be between 1 and 256, got \(messageDeliveryConcurrency)")
         }

@@ -175,6 +175,8 @@ public struct ServerConfiguration: Sendable {
     public var messageQueueLimit = 5000
     /// Messages (1 to 256) handed to the gateway at once.
     public var messageDeliveryConcurrency = 8
+    /// Seconds (fractions allowed) one POST to the gateway may take before it counts as failed.
+    public var messageGatewayTimeout: Double = 10
 
     public init() {}
 
