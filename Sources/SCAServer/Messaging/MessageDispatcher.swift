@@ -50,6 +50,8 @@ public final class MessageDispatcher: Sendable {
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         /// No more messages are taken (graceful shutdown): the loop ends once the queue is empty.
         var closed = false
+        /// A delivery loop runs (there is one consumer at a time).
+        var looping = false
 
         var count: Int { waiting.count - head }
 
@@ -161,8 +163,16 @@ public final class MessageDispatcher: Sendable {
 
     /// The delivery loop: sends waiting messages, `concurrency` at once, until ``close()`` and
     /// an empty queue, or until cancelled; a cancelled loop gives up what is left (audited).
-    /// One loop at a time per dispatcher.
+    /// One loop at a time per dispatcher: a second one, while the first runs, returns at once.
     public func run() async {
+        guard state.withLock({ state in
+            defer { state.looping = true }
+            return !state.looping
+        }) else {
+            logger.warning("a message delivery loop already runs")
+            return
+        }
+        defer { state.withLock { $0.looping = false } }
         await AuditTrail.$actor.withValue("server") {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
