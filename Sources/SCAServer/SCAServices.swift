@@ -37,6 +37,8 @@ public struct SCAServices: Sendable {
     public let passwordHashing: PasswordHashingPool
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
+    /// Every message to a user goes through it, delivered in the background (issue 17).
+    public let messages: MessageDispatcher
     /// Partner clients of the hosted pages (issue 9).
     public let partners: PartnerService
     /// The hosted pages' templates, compiled once when the services are made.
@@ -90,7 +92,8 @@ public struct SCAServices: Sendable {
             let services = try await make(
                 configuration: configuration, store: store, runtime: runtime, messageSender: messageSender,
                 logger: logger)
-            return try await body(services)
+            // Messages (an operation's push) are delivered while the work runs (issue 17).
+            return try await services.withMessageDeliveries { try await body(services) }
         }
     }
 
@@ -113,12 +116,20 @@ public struct SCAServices: Sendable {
         if let messageSender {
             sender = messageSender
         } else if configuration.messageSender == .webhook, let url = configuration.webhookURL.flatMap(URL.init(string:)) {
-            sender = WebhookMessageSender(url: url, pushURL: configuration.pushGatewayURL.flatMap(URL.init(string:)))
+            sender = WebhookMessageSender(
+                url: url, pushURL: configuration.pushGatewayURL.flatMap(URL.init(string:)),
+                timeout: configuration.messageGatewayTimeout)
         } else {
             let created = OutboxMessageSender(path: configuration.outboxPath)
             outbox = created
             sender = created
         }
+        // Background message delivery (issue 17); the development outbox is written inline.
+        let messages = MessageDispatcher(
+            sender: sender, inline: sender is OutboxMessageSender, attempts: configuration.messageDeliveryAttempts,
+            backoff: .milliseconds(Int64((configuration.messageRetryBackoff * 1000).rounded())),
+            limit: configuration.messageQueueLimit,
+            concurrency: configuration.messageDeliveryConcurrency, audit: audit, metrics: metrics, logger: logger)
 
         let decoySecret = Base64URL.encode(runtime.random.bytes(16))
         let decoyHash = try await hashing.run { try hasher.hash(decoySecret) }
@@ -128,11 +139,11 @@ public struct SCAServices: Sendable {
         let signer = try await TokenSigner.load(store: store, box: box, now: runtime.now())
         let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime, audit: audit)
         let lockout = LockoutService(
-            store: store, policy: configuration.lockout, alerts: sender, runtime: runtime, logger: logger, audit: audit)
+            store: store, policy: configuration.lockout, alerts: messages, runtime: runtime, logger: logger, audit: audit)
         // Send and challenge budgets across challenges and instances (issue 15).
         let limiter = RateLimiter(store: store, box: box, limits: configuration.rateLimits, runtime: runtime, audit: audit)
         let codes = CodeService(
-            store: store, box: box, messages: sender, configuration: configuration, runtime: runtime, logger: logger,
+            store: store, box: box, messages: messages, configuration: configuration, runtime: runtime, logger: logger,
             audit: audit, limiter: limiter)
         // Transaction monitoring and exemptions (issue 12).
         let riskEngine = RiskService(store: store, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
@@ -158,7 +169,7 @@ public struct SCAServices: Sendable {
             risk: riskEngine,
             beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit), metrics: metrics,
             passwordHashing: hashing,
-            outbox: outbox, partners: PartnerService(store: store, runtime: runtime, audit: audit), pageRenderer: try PageRenderer(),
+            outbox: outbox, messages: messages, partners: PartnerService(store: store, runtime: runtime, audit: audit), pageRenderer: try PageRenderer(),
             demoPartner: configuration.demo ? DemoPartner(runtime: runtime) : nil,
             logger: logger, box: box)
     }

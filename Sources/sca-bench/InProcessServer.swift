@@ -36,7 +36,9 @@ enum InProcessServer {
         // A service group of its own, without signal handlers: the run ends it by a graceful
         // shutdown, as SIGTERM would, so open connections are closed rather than cancelled.
         let serviceGroup = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger))
+            configuration: ServiceGroupConfiguration(
+                // Messages to users are delivered in the background (issue 17), as by `serve`.
+                services: [MessageDeliveries(services: services), app], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 // Ends the stream if the server stops (or never starts), so the wait below ends too.

@@ -42,8 +42,12 @@ struct ServerService: Service {
         let webhooks: [any Service] = [PeriodicWebhookDeliveries(services: services)]
         // Burnt signatures past their expiry, forgotten in the background (issue 14).
         let sweeps: [any Service] = [PeriodicSignatureSweep(services: services)]
+        // Messages to users (issue 17), delivered in the background: stopped after the HTTP
+        // server (nothing more is submitted) and before the last checkpoint, which then covers
+        // the audit entries of what the drain gave up.
+        let messages: [any Service] = [MessageDeliveries(services: services)]
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: checkpoints + webhooks + sweeps + [app], logger: logger))
+            configuration: ServiceGroupConfiguration(services: checkpoints + messages + webhooks + sweeps + [app], logger: logger))
         try await group.run()
     }
 

@@ -39,7 +39,7 @@ struct OpenAPITests {
             for code in [
                 ProblemCode.requestInvalid, .requestTooLarge, .challengeExpired, .challengeCompleted, .methodNotOffered,
                 .categoriesUnavailable, .proofRejected, .authenticationFailed, .attemptsInProgress, .userLocked,
-                .otpResendTooSoon, .otpSendLimit, .otpDeliveryFailed, .tokenReused, .sessionExpired,
+                .otpResendTooSoon, .otpSendLimit, .tokenReused, .sessionExpired,
                 .activationCodeInvalid, .deviceProofInvalid, .deviceLimitReached, .deviceBlocked, .deviceRemoved, .forbidden,
                 .rateLimited,
                 .proofInProgress, .categoryAlreadyCollected, .codeAlreadyUsed,

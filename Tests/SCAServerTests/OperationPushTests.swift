@@ -50,10 +50,13 @@ struct OperationPushTests {
                 $0.messageSender = .webhook
                 $0.webhookURL = "http://127.0.0.1:\(port)/sms"
                 $0.pushGatewayURL = "http://127.0.0.1:\(port)/push"
+                $0.messageDeliveryAttempts = 1  // one POST per push, so the count below is exact
             }
             try await server.run { api in
                 let (userID, phone) = try await api.userWithPhone("alice@example.com")
                 let created = try await api.createOperation(OperationFlowTests.paymentRequest(userID)).decode(OperationResponse.self)
+                // Pushed in the background (issue 17).
+                await api.services.messages.waitUntilIdle()
                 let pushed = try #require(gateway.received.withLock { $0.last })
                 #expect(pushed.channel == .push)
                 #expect(pushed.to == phone.device.deviceID)
@@ -62,6 +65,7 @@ struct OperationPushTests {
                 gateway.failing.withLock { $0 = true }
                 let second = try await api.createOperation(OperationFlowTests.paymentRequest(userID))
                 #expect(second.status == 201)
+                await api.services.messages.waitUntilIdle()
                 #expect(gateway.received.withLock { $0.count } == 2)
                 #expect(try await phone.pending().count == 2)
             }

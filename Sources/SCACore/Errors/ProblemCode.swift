@@ -28,7 +28,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
 
     public static let otpResendTooSoon = ProblemCode(rawValue: "otp.resend_too_soon")
     public static let otpSendLimit = ProblemCode(rawValue: "otp.send_limit")
-    public static let otpDeliveryFailed = ProblemCode(rawValue: "otp.delivery_failed")
+    // `otp.delivery_failed` is no longer returned: messages are delivered after the answer (issue 17).
 
     public static let tokenInvalid = ProblemCode(rawValue: "token.invalid")
     public static let tokenReused = ProblemCode(rawValue: "token.reused")

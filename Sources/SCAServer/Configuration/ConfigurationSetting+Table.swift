@@ -71,6 +71,22 @@ extension ConfigurationSetting {
         .optionalText(
             "pushGatewayURL", \.pushGatewayURL, absent: "none",
             "your push gateway, `http` or `https`: with `messageSender` `webhook`, operations' push notifications are POSTed there"),
+        // Background message delivery (issue 17).
+        .integer(
+            "messageDeliveryAttempts", \.messageDeliveryAttempts,
+            "attempts (1 to 10) to hand a message to the gateway, in the background, before it is given up (audited `message.delivery_failed`)"),
+        .value(
+            "messageRetryBackoff", \.messageRetryBackoff, parse: ConfigurationParser.seconds,
+            show: { "`\($0 == $0.rounded() ? String(Int($0)) : String($0))`" },
+            "seconds (fractions allowed, 0 to 600) before a failed message is tried again; each further wait doubles"),
+        .integer(
+            "messageQueueLimit", \.messageQueueLimit,
+            "messages (1 to 1000000) waiting for the gateway; one more is dropped (audited `message.delivery_failed`), the answer unchanged"),
+        .integer("messageDeliveryConcurrency", \.messageDeliveryConcurrency, "messages (1 to 256) handed to the gateway at once"),
+        .value(
+            "messageGatewayTimeout", \.messageGatewayTimeout, parse: ConfigurationParser.seconds,
+            show: { "`\($0 == $0.rounded() ? String(Int($0)) : String($0))`" },
+            "seconds (fractions allowed, 0.1 to 600) one POST to the gateway may take before it counts as a failed attempt"),
         .value(
             "webhookAllowPrivateAddresses", \.webhookAllowPrivateAddresses, parse: ConfigurationParser.boolean,
             show: { "`\($0)`" },

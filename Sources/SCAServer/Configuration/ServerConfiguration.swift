@@ -165,6 +165,18 @@ public struct ServerConfiguration: Sendable {
     /// SQLite's `synchronous` on the writer: `normal` keeps every commit through a crash of the
     /// process, `full` through a power loss too (an fsync per commit).
     public var sqliteSynchronous: SQLiteSynchronous = .normal
+    // Message delivery in the background (issue 17): no request waits for a gateway.
+    /// Attempts (1 to 10) to hand one message to the gateway before it is given up and audited
+    /// `message.delivery_failed`.
+    public var messageDeliveryAttempts = 3
+    /// Seconds (fractions allowed) before the second attempt; each further wait doubles.
+    public var messageRetryBackoff: Double = 2
+    /// Messages (1 to 1,000,000) waiting for delivery at most; one more is dropped and audited.
+    public var messageQueueLimit = 5000
+    /// Messages (1 to 256) handed to the gateway at once.
+    public var messageDeliveryConcurrency = 8
+    /// Seconds (fractions allowed) one POST to the gateway may take before it counts as failed.
+    public var messageGatewayTimeout: Double = 10
 
     public init() {}
 
@@ -290,6 +302,7 @@ public struct ServerConfiguration: Sendable {
             }
         }
         try validatePasskeys()
+        try validateMessageDelivery()  // Background message delivery (issue 17).
         guard Self.logLevels.contains(logLevel) else {
             throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
         }

@@ -21,7 +21,7 @@ struct OperationService: Sendable {
     let audit: AuditTrail
     let logger: Logger
     /// Where the push notification of a new operation goes (the outbox in development).
-    let messages: any MessageSender
+    let messages: MessageDispatcher
     /// Where the final status of a partner's operation is announced (the webhook outbox).
     let webhooks: WebhookService
     /// `pushNeutralText`: a payment's push names neither amount nor payee (the gateway is a
@@ -143,13 +143,11 @@ struct OperationService: Sendable {
         } else {
             text = "Approve a change of your settings?"
         }
-        do {
-            try await messages.send(
-                OutboundMessage(
-                    channel: .push, to: operation.deviceID, text: text, sentAt: runtime.now(), operationId: operation.id))
-        } catch {
-            logger.warning("push notification not delivered", metadata: ["operation": "\(operation.id)"])
-        }
+        // Delivered in the background (issue 17): creating the operation does not wait for the
+        // push gateway; a failure is audited `message.delivery_failed`.
+        await messages.submit(QueuedMessage(
+            OutboundMessage(channel: .push, to: operation.deviceID, text: text, sentAt: runtime.now(), operationId: operation.id),
+            purpose: .operationPush, userID: operation.userID, challengeID: operation.challengeID))
     }
 
     /// `GET /v1/operations/{id}`: expired first if its time is up.

@@ -90,4 +90,9 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     /// A webhook attempt not made: its host is or resolves to a special-purpose address
     /// (outcome: the kind; details: event, client, host).
     case webhookAddressRefused = "webhook.address_refused"
+    // Background message delivery (issue 17).
+    /// A message to a user given up: outcome `failed` (the gateway refused every attempt),
+    /// `dropped` (the queue was full or the server stopping). Details: channel, purpose,
+    /// attempts; the user and challenge when known; never the text (it may hold a code).
+    case messageDeliveryFailed = "message.delivery_failed"
 }

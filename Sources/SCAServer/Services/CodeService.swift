@@ -8,7 +8,8 @@ import SCAStorage
 struct CodeService: Sendable {
     let store: any SCAStore
     let box: SecretBox
-    let messages: any MessageSender
+    /// Every message goes through it, delivered in the background (issue 17).
+    let messages: MessageDispatcher
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let logger: Logger
@@ -18,8 +19,8 @@ struct CodeService: Sendable {
 
     /// - Parameter user: nil for a decoy challenge: the code is stored (so resend limits answer
     ///   the same) and the budgets are drawn from, keyed by what was typed, but nothing is sent.
-    /// - Throws: `Problem` 429 `otp.resend_too_soon` / `otp.send_limit` / `rate.limited`,
-    ///   502 `otp.delivery_failed`.
+    /// - Throws: `Problem` 429 `otp.resend_too_soon` / `otp.send_limit` / `rate.limited`. (A
+    ///   gateway's failure is not one: delivery happens after the answer, issue 17.)
     func send(_ method: AuthenticationMethod, for challenge: ChallengeRecord, to user: UserRecord?) async throws -> CodeSentResponse {
         let channel: OutboundMessage.Channel = method == .smsOTP ? .sms : .email
         var address: String? = method == .smsOTP ? user?.phone : user?.email
@@ -47,26 +48,28 @@ struct CodeService: Sendable {
         // The challenge's own rules come first, so a resend asked for too soon spends no budget.
         // A refusal here leaves the code just stored unsent: nobody knows it, and a new one
         // is issued once the budget has room.
+        // A sign-up notice (issue 17) draws on the decoy's per-user budget (what was typed), not
+        // the known user's, on purpose: the user's own budget is also spent by their own codes,
+        // which nobody else sees, so a user who signed in a few times would answer
+        // `429 rate.limited` where a new address answers `202`: an oracle for active accounts.
+        // The typed address's budget is spent only by what is asked for that address, alike for
+        // every address. (Its destination budget is the address's own either way.)
         try await limiter.admitSend(
             channel, to: budgetSubjects(channel, address: address, user: user, challenge: challenge), userID: user?.id,
             challengeID: challenge.id)
+        // The message is handed to the dispatcher and delivered in the background (issue 17):
+        // a known address's answer takes no longer than a decoy's, which sends nothing, and a
+        // gateway's failure is not told (it is audited `message.delivery_failed`).
         let masked: String
         if let notice {
-            do {
-                try await messages.send(
-                    OutboundMessage(channel: channel, to: notice, text: SignUpNotice.text(for: channel, issuer: configuration.issuer), sentAt: now))
-            } catch {
-                logger.error("sign-up notice not delivered", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
-                throw Problem.deliveryFailed
-            }
+            await messages.submit(QueuedMessage(
+                OutboundMessage(channel: channel, to: notice, text: SignUpNotice.text(for: channel, issuer: configuration.issuer), sentAt: now),
+                purpose: .signUpNotice, challengeID: challenge.id))
             masked = decoyMask(channel, for: challenge)
         } else if let address {
-            do {
-                try await messages.send(OutboundMessage(channel: channel, to: address, text: Self.text(code: code, for: challenge, lifetime: configuration.codeLifetime), sentAt: now))
-            } catch {
-                logger.error("code not delivered", metadata: ["challenge": "\(challenge.id)", "channel": "\(channel.rawValue)"])
-                throw Problem.deliveryFailed
-            }
+            await messages.submit(QueuedMessage(
+                OutboundMessage(channel: channel, to: address, text: Self.text(code: code, for: challenge, lifetime: configuration.codeLifetime), sentAt: now),
+                purpose: .code, userID: user?.id, challengeID: challenge.id))
             masked = channel == .sms ? Self.maskPhone(address) : Self.maskEmail(address)
         } else {
             masked = decoyMask(channel, for: challenge)

@@ -8,7 +8,8 @@ import SCAStorage
 struct LockoutService: Sendable {
     let store: any SCAStore
     let policy: LockoutPolicy
-    let alerts: any MessageSender
+    /// Alerts are delivered in the background (issue 17): no attempt's answer waits for them.
+    let alerts: MessageDispatcher
     let runtime: ServerRuntime
     let logger: Logger
     let audit: AuditTrail
@@ -147,19 +148,18 @@ struct LockoutService: Sendable {
         }
     }
 
-    /// Security alerts go to every channel the user has; a failed delivery is logged, never
-    /// allowed to change the answer to the attempt. A user who signed up by phone has only a
-    /// placeholder e-mail (issue 17): their alert goes by SMS alone.
+    /// Security alerts go to every channel the user has; they are delivered in the background
+    /// (issue 17), so neither the gateway's time nor its failure reaches the answer to the
+    /// attempt (a failure is audited `message.delivery_failed`). A user who signed up by phone
+    /// has only a placeholder e-mail (issue 17): their alert goes by SMS alone.
     private func alert(_ user: UserRecord, _ text: String) async {
         var recipients: [(OutboundMessage.Channel, String)] = []
         if !SignUpSettings.isPlaceholder(email: user.email) { recipients.append((.email, user.email)) }
         if let phone = user.phone { recipients.append((.sms, phone)) }
         for (channel, address) in recipients {
-            do {
-                try await alerts.send(OutboundMessage(channel: channel, to: address, text: text, sentAt: runtime.now()))
-            } catch {
-                logger.error("security alert not delivered", metadata: ["user": "\(user.id)", "channel": "\(channel.rawValue)"])
-            }
+            await alerts.submit(QueuedMessage(
+                OutboundMessage(channel: channel, to: address, text: text, sentAt: runtime.now()), purpose: .lockoutAlert,
+                userID: user.id))
         }
     }
 

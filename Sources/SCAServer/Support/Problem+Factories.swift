@@ -68,8 +68,6 @@ extension Problem {
         status: 429, code: .otpSendLimit, title: "Send limit reached",
         detail: "No more codes can be sent for this challenge; start a new one.")
 
-    static let deliveryFailed = Problem(status: 502, code: .otpDeliveryFailed, title: "Code could not be delivered")
-
     static let userExists = Problem(status: 409, code: .userExists, title: "User exists")
 
     static let unauthorized = Problem(status: 401, code: .unauthorized, title: "Unauthorized")

@@ -87,6 +87,15 @@ public struct ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// Counts one message to a user given up (issue 17), by channel and reason (`failed`,
+    /// `dropped`).
+    public func recordMessageUndelivered(channel: String, reason: String) {
+        counter(
+            "messages_undelivered", help: "Messages to users given up, by channel and reason.",
+            labels: [("channel", channel), ("reason", reason)]
+        ).increment()
+    }
+
     /// The metrics in the Prometheus text exposition format.
     public func render() -> String {
         registry.emitToString()

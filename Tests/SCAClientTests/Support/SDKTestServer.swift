@@ -39,10 +39,13 @@ struct SDKTestServer {
         let services = services
         let clock = clock
         let directory = directory
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-            try await body(Harness(url: url, services: services, clock: clock, directory: directory))
+        // Messages to users are delivered in the background, as by `serve` (issue 17).
+        try await services.withMessageDeliveries {
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+                try await body(Harness(url: url, services: services, clock: clock, directory: directory))
+            }
         }
     }
 }

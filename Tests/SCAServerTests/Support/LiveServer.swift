@@ -24,9 +24,12 @@ struct LiveServer {
     func run(_ body: @escaping @Sendable (URL) async throws -> Void) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = Application(router: services.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        // Messages to users are delivered in the background, as by `serve` (issue 17).
+        try await services.withMessageDeliveries {
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+            }
         }
     }
 }

@@ -41,8 +41,11 @@ struct TestServer {
     func run(_ body: @escaping @Sendable (APIClient) async throws -> Void) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = Application(router: services.router())
-        try await app.test(.router) { client in
-            try await body(APIClient(client: client, clock: clock, services: services))
+        // Messages to users are delivered in the background, as by `serve` (issue 17).
+        try await services.withMessageDeliveries {
+            try await app.test(.router) { client in
+                try await body(APIClient(client: client, clock: clock, services: services))
+            }
         }
     }
 }
