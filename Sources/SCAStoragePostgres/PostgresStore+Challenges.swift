@@ -41,20 +41,20 @@ extension PostgresStore {
         var query = PostgresQuery(unsafeSQL: "SELECT u.*, NULL AS \(Columns.partSeparator), d.* FROM (SELECT 1) AS one LEFT JOIN users u ON ")
         switch lookup {
         case .id(let id)?:
-            try query.binds.append(id)
+            query.binds.append(id)
             query.sql += "u.id = $\(query.binds.count)"
         case .email(let email)?:
-            try query.binds.append(email.lowercased())
+            query.binds.append(email.lowercased())
             query.sql += "u.email = $\(query.binds.count)"
         case .loginPhone(let phone)?:
-            try query.binds.append(phone)
+            query.binds.append(phone)
             query.sql += "u.login_phone = $\(query.binds.count)"
         case nil:
             query.sql += "FALSE"
         }
         query.sql += " LEFT JOIN devices d ON "
         if let deviceID {
-            try query.binds.append(deviceID)
+            query.binds.append(deviceID)
             query.sql += "d.id = $\(query.binds.count)"
         } else {
             query.sql += "FALSE"
