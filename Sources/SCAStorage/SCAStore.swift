@@ -203,6 +203,9 @@ public protocol SCAStore: Sendable {
     func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord?
     /// A user's payments authorised at or after `since`, newest first.
     func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord]
+    /// The aggregates monitoring needs of the user's payments authorised after `query.since`,
+    /// computed by the database (equal to ``RiskHistory/init(payments:query:)`` over them).
+    func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory
     /// The most recent authorised payment with this transaction digest.
     func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord?
     /// EUR minor units of the payments authorised in `[from, to)` that count for the fraud

@@ -70,6 +70,26 @@ extension PostgresStore {
         ).map(RiskPaymentRecord.init(row:))
     }
 
+    public func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
+        let since = query.since.unixSeconds, hourSince = query.hourSince.unixSeconds, daySince = query.daySince.unixSeconds
+        // NULL compares to nothing: an absent address or payee is never seen.
+        let row = try await rows(
+            """
+            SELECT COUNT(client_address) AS addresses, COALESCE(BOOL_OR(client_address = \(query.clientAddress)), FALSE) AS address_seen,
+                COALESCE(BOOL_OR(payee_key = \(query.payeeKey)), FALSE) AS payee_seen, MAX(amount_minor) AS largest,
+                COUNT(*) FILTER (WHERE authorised_at > \(hourSince)) AS last_hour,
+                COALESCE(SUM(amount_minor) FILTER (WHERE authorised_at > \(daySince)), 0)::BIGINT AS last_day
+            FROM risk_payments WHERE user_id = \(query.userID) AND authorised_at > \(since)
+            """
+        ).first
+        guard let row else { return RiskHistory() }
+        let columns = Columns(row)
+        return RiskHistory(
+            hasAddresses: try columns.integer("addresses") > 0, addressSeen: try columns.bool("address_seen"),
+            payeeSeen: try columns.bool("payee_seen"), largestAmountMinor: try columns.value("largest"),
+            lastHourCount: Int(try columns.integer("last_hour")), lastDayAmountMinor: try columns.integer("last_day"))
+    }
+
     public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
         try await rows(
             """

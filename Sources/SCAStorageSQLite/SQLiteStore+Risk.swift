@@ -73,6 +73,30 @@ extension SQLiteStore {
         }
     }
 
+    public func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
+        try await writer.read { db in
+            // NULL compares to nothing: an absent address or payee is never seen.
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT COUNT(client_address) AS addresses, COALESCE(SUM(client_address = ?), 0) AS address_seen,
+                        COALESCE(SUM(payee_key = ?), 0) AS payee_seen, MAX(amount_minor) AS largest,
+                        COALESCE(SUM(authorised_at > ?), 0) AS last_hour,
+                        COALESCE(SUM(CASE WHEN authorised_at > ? THEN amount_minor ELSE 0 END), 0) AS last_day
+                    FROM risk_payments WHERE user_id = ? AND authorised_at > ?
+                    """),
+                arguments: [
+                    query.clientAddress, query.payeeKey, query.hourSince.unixSeconds, query.daySince.unixSeconds, query.userID,
+                    query.since.unixSeconds,
+                ])
+            guard let row else { return RiskHistory() }
+            let columns = Columns(row)
+            return RiskHistory(
+                hasAddresses: try columns.integer("addresses") > 0, addressSeen: try columns.integer("address_seen") > 0,
+                payeeSeen: try columns.integer("payee_seen") > 0, largestAmountMinor: try columns.value("largest"),
+                lastHourCount: Int(try columns.integer("last_hour")), lastDayAmountMinor: try columns.integer("last_day"))
+        }
+    }
+
     public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
         try await writer.read { db in
             try Row.fetchOne(

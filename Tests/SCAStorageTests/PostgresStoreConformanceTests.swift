@@ -124,6 +124,7 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelLowValueAdmissionsGrantTheLimit() }
     }
     @Test func riskPaymentsAndVolumes() async throws { try await check { try await $0.riskPaymentsAndVolumes() } }
+    @Test func riskHistoryAggregates() async throws { try await check { try await $0.riskHistoryAggregates() } }
     @Test func fraudReportsCountOnce() async throws { try await check { try await $0.fraudReportsCountOnce() } }
     // v3-partners (issue 9).
     @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }

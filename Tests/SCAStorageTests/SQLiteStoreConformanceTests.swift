@@ -122,6 +122,7 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.parallelLowValueAdmissionsGrantTheLimit() }
     }
     @Test func riskPaymentsAndVolumes() async throws { try await check { try await $0.riskPaymentsAndVolumes() } }
+    @Test func riskHistoryAggregates() async throws { try await check { try await $0.riskHistoryAggregates() } }
     @Test func fraudReportsCountOnce() async throws { try await check { try await $0.fraudReportsCountOnce() } }
     // v3-partners (issue 9).
     @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }

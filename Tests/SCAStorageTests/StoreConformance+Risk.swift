@@ -54,6 +54,41 @@ extension StoreConformance {
         #expect(state.lowValue == LowValueCounters(count: 5, sumMinor: 2_500))
     }
 
+    /// The monitoring aggregates the store computes equal those over the user's authorised
+    /// payments read row by row, for addresses and payees seen or not, absent or not, at the
+    /// window's edges, with another user's and unauthorised payments beside them.
+    func riskHistoryAggregates() async throws {
+        let now = t0 + 200_000
+        var payments: [RiskPaymentRecord] = []
+        for (index, (offset, minor)) in [(-100_000.0, 7_000), (-90_000, 100), (-86_400, 50), (-3_600, 900), (-3_000, 30), (-10, 200)]
+            .enumerated()
+        {
+            var payment = makePayment("h\(index)", at: now + offset, minor: Int64(minor))
+            payment.clientAddress = index == 2 ? nil : "192.0.2.\(index)"
+            payment.payeeKey = "payee-\(index % 3)"
+            payments.append(payment)
+        }
+        payments.append(makePayment("h-unauthorised", at: now - 5, authorised: false, minor: 90_000))
+        payments.append(makePayment("h-other", user: "u2", at: now - 5, minor: 80_000))
+        for payment in payments { try await store.recordRiskPayment(payment) }
+        let mine = payments.filter { $0.userID == "u1" && $0.authorisedAt != nil }
+
+        #expect(try await store.riskHistory(
+            RiskHistoryQuery(userID: "nobody", since: t0, hourSince: now, daySince: now, clientAddress: "192.0.2.1", payeeKey: "payee-0"))
+            == RiskHistory())
+        for window in [150_000.0, 100_000, 95_000, 86_400, 1_000] {
+            for address in [nil, "192.0.2.1", "192.0.2.2", "198.51.100.7"] {
+                for payee in [nil, "payee-0", "payee-2", "payee-9"] {
+                    let query = RiskHistoryQuery(
+                        userID: "u1", since: now - window, hourSince: now - 3_600, daySince: now - 86_400,
+                        clientAddress: address, payeeKey: payee)
+                    let expected = RiskHistory(payments: mine.filter { $0.authorisedAt! > query.since }, query: query)
+                    #expect(try await store.riskHistory(query) == expected, "window \(window), \(address ?? "-"), \(payee ?? "-")")
+                }
+            }
+        }
+    }
+
     /// A payment is authorised once; history, lookups and volumes see authorised ones only, and
     /// volumes leave out exemptions other than TRA.
     func riskPaymentsAndVolumes() async throws {

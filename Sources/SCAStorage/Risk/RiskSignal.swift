@@ -103,18 +103,31 @@ public struct MonitoredOperation: Sendable, Equatable {
 }
 
 extension MonitoringRules {
+    /// What to ask the store for `operation` at `now` (``SCAStore/riskHistory(_:)``).
+    public func historyQuery(userID: String, for operation: MonitoredOperation, now: Date) -> RiskHistoryQuery {
+        RiskHistoryQuery(
+            userID: userID, since: now.addingTimeInterval(-historyWindow), hourSince: now.addingTimeInterval(-3_600),
+            daySince: now.addingTimeInterval(-86_400), clientAddress: operation.clientAddress, payeeKey: operation.payeeKey)
+    }
+
     /// The signals raised for `operation`, in ``RiskSignal`` order.
     /// - Parameter history: the user's authorised payments within ``historyWindow`` (any order).
     public func signals(for operation: MonitoredOperation, history: [RiskPaymentRecord], now: Date) -> [RiskSignal] {
+        signals(
+            for: operation, history: RiskHistory(payments: history, query: historyQuery(userID: "", for: operation, now: now)),
+            now: now)
+    }
+
+    /// The signals raised for `operation`, in ``RiskSignal`` order, from the aggregates of the
+    /// user's history that ``historyQuery(userID:for:now:)`` asks for.
+    public func signals(for operation: MonitoredOperation, history: RiskHistory, now: Date) -> [RiskSignal] {
         var raised = Set<RiskSignal>()
         if let iban = operation.iban, denyList.contains(iban) { raised.insert(.denyListedPayee) }
         if let device = operation.deviceID, denyList.contains(device) { raised.insert(.denyListedDevice) }
         if let bound = operation.deviceBoundAt, now.timeIntervalSince(bound) < newDeviceAge { raised.insert(.newDevice) }
         if let reported = operation.notMeReportedAt, now.timeIntervalSince(reported) < notMeWindow { raised.insert(.reportedNotMe) }
-        let recent = history.filter { ($0.authorisedAt ?? $0.createdAt) > now.addingTimeInterval(-historyWindow) }
         // An address is judged only against a history that has addresses: no history, no basis.
-        let knownAddresses = Set(recent.compactMap(\.clientAddress))
-        if let address = operation.clientAddress, !knownAddresses.isEmpty, !knownAddresses.contains(address) {
+        if operation.clientAddress != nil, history.hasAddresses, !history.addressSeen {
             raised.insert(.newAddress)
         }
         if operation.isPayment {
@@ -122,16 +135,14 @@ extension MonitoringRules {
                 raised.insert(.amountUnconverted)
                 return RiskSignal.allCases.filter(raised.contains)
             }
-            if let payee = operation.payeeKey, !operation.payeeTrusted, !recent.contains(where: { $0.payeeKey == payee }) {
+            if operation.payeeKey != nil, !operation.payeeTrusted, !history.payeeSeen {
                 raised.insert(.newPayee)
             }
-            if let largest = recent.map(\.amountMinor).max(), amount > largest.multipliedReportingOverflow(by: unusualAmountFactor).partialValue {
+            if let largest = history.largestAmountMinor, amount > largest.multipliedReportingOverflow(by: unusualAmountFactor).partialValue {
                 raised.insert(.unusualAmount)
             }
-            let lastHour = recent.filter { ($0.authorisedAt ?? $0.createdAt) > now.addingTimeInterval(-3_600) }
-            if lastHour.count + 1 > maxPaymentsPerHour { raised.insert(.velocityCount) }
-            let lastDay = recent.filter { ($0.authorisedAt ?? $0.createdAt) > now.addingTimeInterval(-86_400) }
-            if lastDay.reduce(amount, { $0 + $1.amountMinor }) > maxAmountPerDayMinor { raised.insert(.velocityAmount) }
+            if history.lastHourCount + 1 > maxPaymentsPerHour { raised.insert(.velocityCount) }
+            if history.lastDayAmountMinor + amount > maxAmountPerDayMinor { raised.insert(.velocityAmount) }
         }
         return RiskSignal.allCases.filter(raised.contains)
     }

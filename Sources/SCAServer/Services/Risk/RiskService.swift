@@ -56,18 +56,18 @@ public struct RiskService: Sendable {
         let now = runtime.now()
         let userKey = RiskState.keyPrefix + request.user.id
         let state = try await store.updateRiskState(key: userKey, as: RiskState.self) { $0 }
-        let history = try await store.riskPayments(userID: request.user.id, since: now.addingTimeInterval(-monitoring.historyWindow))
         let transaction = request.transaction
         let amountMinor = transaction.flatMap { EURAmount.minorUnits(of: $0, eurPerUnit: eurPerUnit) }
         let payeeKey = transaction?.payee.digest
         let trusted = state.trusts(iban: transaction?.payee.iban)
         let clientAddress = RequestInfo.current?.clientAddress
-        let signals = monitoring.signals(
-            for: MonitoredOperation(
-                isPayment: request.operation == .payment, amountMinor: amountMinor, payeeKey: payeeKey,
-                iban: transaction?.payee.iban, payeeTrusted: trusted, deviceID: request.device?.id,
-                deviceBoundAt: request.device?.createdAt, clientAddress: clientAddress, notMeReportedAt: state.notMeReportedAt),
-            history: history, now: now)
+        let operation = MonitoredOperation(
+            isPayment: request.operation == .payment, amountMinor: amountMinor, payeeKey: payeeKey,
+            iban: transaction?.payee.iban, payeeTrusted: trusted, deviceID: request.device?.id,
+            deviceBoundAt: request.device?.createdAt, clientAddress: clientAddress, notMeReportedAt: state.notMeReportedAt)
+        // Aggregated by the store: its cost no longer grows with the user's payments (issue 14).
+        let history = try await store.riskHistory(monitoring.historyQuery(userID: request.user.id, for: operation, now: now))
+        let signals = monitoring.signals(for: operation, history: history, now: now)
         var details: [String: String] = [
             "signals": signals.isEmpty ? "none" : signals.map(\.rawValue).joined(separator: ","),
             "session": request.hasSession ? "yes" : "no",
