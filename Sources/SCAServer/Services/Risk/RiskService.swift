@@ -18,6 +18,8 @@ public struct RiskService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
     let logger: Logger
+    /// The stopped TRA bands, worked out at most once a minute rather than for every payment.
+    let suspensions = TRASuspensionCache()
 
     init(store: any SCAStore, configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail, logger: Logger) {
         self.store = store
@@ -172,14 +174,15 @@ public struct RiskService: Sendable {
     /// The largest amount TRA may exempt now for `type`, from the rolling 90-day fraud rate
     /// (art. 19) and the bands stopped by two quarters above their reference (art. 20).
     func traAllowance(for type: PaymentType, now: Date) async throws -> (maxMinor: Int64?, ratePercent: String) {
-        let suspended = try await evaluateSuspensions(now: now)
+        var suspended = suspensions.bands(for: Quarter.containing(now).previous, now: now)
+        if suspended == nil { suspended = try await evaluateSuspensions(now: now) }
         // The 90 days up to and including now (the query's end is exclusive; nothing is later).
         let from = now.addingTimeInterval(-90 * 86_400)
         let through = now.addingTimeInterval(1)
         let volume = try await store.riskPaymentVolume(from: from, to: through)[type] ?? 0
         let fraud = try await store.fraudVolume(from: from, to: through)[type] ?? 0
         return (
-            TRABand.maxExemptMinor(type: type, fraudMinor: fraud, volumeMinor: volume, suspended: suspended),
+            TRABand.maxExemptMinor(type: type, fraudMinor: fraud, volumeMinor: volume, suspended: suspended ?? []),
             TRABand.percentText(fraudMinor: fraud, volumeMinor: volume)
         )
     }
@@ -193,6 +196,7 @@ public struct RiskService: Sendable {
         let change = try await store.updateRiskState(key: ProviderRiskState.keyPrefix, as: ProviderRiskState.self) {
             $0.update(suspended: suspended)
         }
+        suspensions.store(suspended, for: last, at: now)
         for band in change.stopped {
             await audit.record(
                 .traSuspended, outcome: "suspended", details: ["band": band, "quarters": "\(last.previous),\(last)"])
