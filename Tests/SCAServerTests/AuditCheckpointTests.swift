@@ -27,17 +27,12 @@ struct AuditCheckpointCommandTests {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }
         let output = try FileHandle(forWritingTo: outputFile)
         let errors = try FileHandle(forWritingTo: errorFile)
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try ProcessLauncher.launch(process)
-        let status = ProcessLauncher.waitForExit(process)
+        let status = try ChildProcess(
+            binary, arguments: arguments, environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") },
+            standardInput: .null, standardOutput: .file(output), standardError: .file(errors)
+        ).waitUntilExit().status
         try output.close()
         try errors.close()
         return Run(

@@ -281,14 +281,9 @@ struct AuditCommandTests {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("sca-audit-out-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: outputFile) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         let handle = try FileHandle(forWritingTo: outputFile)
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        try ProcessLauncher.launch(process)
-        let status = ProcessLauncher.waitForExit(process)
+        let status = try ChildProcess(binary, arguments: arguments, standardOutput: .file(handle), standardError: .null)
+            .waitUntilExit().status
         try handle.close()
         return (status, String(decoding: try Data(contentsOf: outputFile), as: UTF8.self))
     }

@@ -42,9 +42,7 @@ struct SchemathesisTests {
 
         let report = root.appendingPathComponent("schemathesis.txt")
         _ = FileManager.default.createFile(atPath: report.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
+        let arguments = [
             "run", "http://127.0.0.1:\(port)/openapi.yaml",
             "--checks", "not_a_server_error,response_schema_conformance",
             "--phases", "examples,coverage,fuzzing",
@@ -56,12 +54,11 @@ struct SchemathesisTests {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["SCHEMATHESIS_HOOKS"] = nil
-        process.environment = environment
-        process.currentDirectoryURL = root
-        process.standardOutput = try FileHandle(forWritingTo: report)
-        process.standardError = process.standardOutput
-        process.standardInput = FileHandle.nullDevice
-        let status = try await ProcessLauncher.launch(process, killAfter: .seconds(240)).status()
+        let reportHandle = try FileHandle(forWritingTo: report)
+        let status = try await ChildProcess(
+            executable, arguments: arguments, environment: environment, directory: root, standardInput: .null,
+            standardOutput: .file(reportHandle), standardError: .file(reportHandle), killAfter: .seconds(240)
+        ).status()
         await server.stop()
 
         let output = (try? String(contentsOf: report, encoding: .utf8)) ?? ""

@@ -8,17 +8,16 @@ struct AdminCommand {
     var errors: String
 
     static func run(_ arguments: [String], environment: [String: String]) async throws -> AdminCommand {
-        let process = Process()
-        process.executableURL = try ServerPair.serverBinary()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }
-            .merging(environment) { _, new in new }
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let status = try await ProcessLauncher.launch(process, killAfter: .seconds(120)).status()
+        let process = try ChildProcess(
+            try ServerPair.serverBinary(),
+            arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }
+                .merging(environment) { _, new in new },
+            standardInput: .null, standardOutput: .pipe(output), standardError: .pipe(errors),
+            killAfter: .seconds(120))
+        let status = await process.status()
         return AdminCommand(
             status: status,
             output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),

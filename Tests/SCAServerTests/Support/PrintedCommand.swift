@@ -12,14 +12,12 @@ enum PrintedCommand {
         guard words.first == "curl", let url = words.last.flatMap(URL.init(string:)), let port = url.port else {
             throw RawConnection.Failure(description: "not a curl line ending in a URL with a port: \(command)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: curl)
-        process.arguments = ["--resolve", "localhost:\(port):127.0.0.1"] + words.dropFirst()
         let pipe = Pipe()
-        process.standardOutput = pipe
-        try ProcessLauncher.launch(process)
+        let process = try ChildProcess(
+            URL(fileURLWithPath: curl), arguments: ["--resolve", "localhost:\(port):127.0.0.1"] + words.dropFirst(),
+            standardOutput: .pipe(pipe))
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        ProcessLauncher.waitForExit(process)
+        process.waitUntilExit()
         return data
     }
 }

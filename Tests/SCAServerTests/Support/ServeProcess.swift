@@ -9,11 +9,9 @@ import Foundation
 /// shows: signals, exit status, the listening socket. Output goes to files, so the server never
 /// blocks on a full pipe.
 final class ServeProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let stdoutPath: URL
     private let stderrPath: URL
-    /// The exit status, delivered once by the termination handler.
-    private let exited: AsyncStream<Int32>
 
     /// - Parameter environment: `SCA_*` settings on top of this process's environment without
     ///   its own `SCA_*` variables.
@@ -23,22 +21,14 @@ final class ServeProcess: Sendable {
         stderrPath = directory.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath.path, contents: nil)
-        let process = Process()
-        process.executableURL = try ServerPair.serverBinary()
-        process.arguments = ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path]
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }
-            .merging(environment) { _, new in new }
-        process.standardOutput = try FileHandle(forWritingTo: stdoutPath)
-        process.standardError = try FileHandle(forWritingTo: stderrPath)
-        process.standardInput = FileHandle.nullDevice
-        let (exited, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationReason == .exit ? finished.terminationStatus : -finished.terminationStatus)
-            continuation.finish()
-        }
-        self.exited = exited
-        try ProcessLauncher.launch(process)
-        self.process = process
+        process = try ChildProcess(
+            try ServerPair.serverBinary(),
+            arguments: ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path],
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }
+                .merging(environment) { _, new in new },
+            standardInput: .null,
+            standardOutput: .file(try FileHandle(forWritingTo: stdoutPath)),
+            standardError: .file(try FileHandle(forWritingTo: stderrPath)))
     }
 
     /// The port from "sca-server listening on http://127.0.0.1:PORT", waiting up to a minute.
@@ -60,7 +50,7 @@ final class ServeProcess: Sendable {
     var log: String { (try? String(contentsOf: stderrPath, encoding: .utf8)) ?? "" }
 
     func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within ten seconds.
@@ -72,14 +62,17 @@ final class ServeProcess: Sendable {
 
     /// The exit status (negative: killed by that signal); SIGKILL after `timeout`.
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32 {
-        let pid = process.processIdentifier
+        let process = self.process
         let watchdog = Task {
             try await Task.sleep(for: timeout)
-            kill(pid, SIGKILL)
+            process.kill()
         }
         defer { watchdog.cancel() }
-        for await status in exited { return status }
-        return -1
+        switch await process.termination() {
+        case .exited(let code): return code
+        case .signalled(let signal): return -signal
+        case .lost: return -1
+        }
     }
 
     /// Whether something accepts a TCP connection on 127.0.0.1:`port` right now.

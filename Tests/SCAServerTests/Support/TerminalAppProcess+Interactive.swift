@@ -50,29 +50,23 @@ extension TerminalAppProcess {
         environment["SCA_SERVER"] = nil
         environment["HOME"] = home.path
         let input = Pipe()
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments + ["--home", home.path]
-        process.environment = environment
-        process.standardInput = input
         let standardOutput = try FileHandle(forWritingTo: outputFile)
         let standardError = try FileHandle(forWritingTo: errorFile)
         defer {
             try? standardOutput.close()
             try? standardError.close()
         }
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-
-        let child = try ProcessLauncher.launch(process, killAfter: timeout)
-        defer { child.watchdog.cancel() }
+        let process = try ChildProcess(
+            binary, arguments: arguments + ["--home", home.path], environment: environment, standardInput: .pipe(input),
+            standardOutput: .file(standardOutput), standardError: .file(standardError), killAfter: timeout)
+        defer { process.kill() }  // a reply that throws ends the run, and the child with it
         for reply in replies {
             while process.isRunning, try !reply.ready(printed()) { try await Task.sleep(for: .milliseconds(50)) }
             guard process.isRunning else { break }
             input.fileHandleForWriting.write(Data((try reply.line() + "\n").utf8))
         }
         try? input.fileHandleForWriting.close()
-        let status = await child.status()
+        let status = await process.status()
         return Result(
             status: status,
             stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),

@@ -74,10 +74,6 @@ enum TerminalAppProcess {
         try Data().write(to: outputFile)
         try Data().write(to: errorFile)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
         let standardInput = try FileHandle(forReadingFrom: inputFile)
         let standardOutput = try FileHandle(forWritingTo: outputFile)
         let standardError = try FileHandle(forWritingTo: errorFile)
@@ -86,11 +82,10 @@ enum TerminalAppProcess {
             try? standardOutput.close()
             try? standardError.close()
         }
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-
-        let status = try await ProcessLauncher.launch(process, killAfter: timeout).status()
+        let process = try ChildProcess(
+            executable, arguments: arguments, environment: environment, standardInput: .file(standardInput),
+            standardOutput: .file(standardOutput), standardError: .file(standardError), killAfter: timeout)
+        let status = await process.status()
         return Result(
             status: status,
             stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),

@@ -17,7 +17,7 @@ final class WebDriver: @unchecked Sendable {
         return nil
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let base: URL
     private let session: String
 
@@ -26,12 +26,9 @@ final class WebDriver: @unchecked Sendable {
     ///   for a browser without script).
     init(extraArguments: [String] = []) async throws {
         let port = try Self.freePort()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.chromedriver)
-        process.arguments = ["--port=\(port)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLauncher.launch(process)
+        process = try ChildProcess(
+            URL(fileURLWithPath: Self.chromedriver), arguments: ["--port=\(port)"], standardOutput: .null,
+            standardError: .null)
         base = URL(string: "http://127.0.0.1:\(port)")!
         // Wait for chromedriver to listen (it takes a moment to start).
         var lastError: (any Error)?
@@ -47,7 +44,7 @@ final class WebDriver: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         guard ready else {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill()
             throw WebDriverError(message: "chromedriver did not start: \(String(describing: lastError)), running: \(process.isRunning)")
         }
         let capabilities: [String: Any] = [
@@ -71,7 +68,7 @@ final class WebDriver: @unchecked Sendable {
             }
             session = id
         } catch {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill()
             throw error
         }
     }
@@ -80,8 +77,8 @@ final class WebDriver: @unchecked Sendable {
     func quit() async {
         _ = try? await Self.request("DELETE", base.appendingPathComponent("session/\(session)"), nil)
         // chromedriver may outlive SIGTERM; this one is ours, by its pid.
-        kill(process.processIdentifier, SIGKILL)
-        await ProcessLauncher.exitStatus(of: process.processIdentifier)
+        process.kill()
+        _ = await process.termination()
     }
 
     func setWindow(width: Int, height: Int) async throws {
