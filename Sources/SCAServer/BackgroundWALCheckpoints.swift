@@ -29,16 +29,15 @@ public struct BackgroundWALCheckpoints: Service {
             logger.warning("WAL checkpoints stay on the writer", metadata: ["error": "\(error)"])
             return
         }
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+        await repeatUntilShutdown(every: interval) {
             do {
                 _ = try await store.checkpointWAL()
             } catch is CancellationError {
-                break
+                // Stopping: the loop ends at its next check.
             } catch {
                 // The next one retries; past the safety threshold the writer checkpoints itself.
                 logger.warning("WAL checkpoint failed", metadata: ["error": "\(error)"])
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
         // Unstructured: the service's own task may be cancelled, and the store refuses work
         // from a cancelled task.

@@ -30,18 +30,12 @@ package enum JSONColumn {
     }
 
     /// A string map, such as an audit entry's details (written with every entry), as a JSON
-    /// object with its members sorted, written directly rather than through the encoder. The
-    /// text differs from the encoder's only in how it escapes; both decode to the same map.
+    /// object with its members sorted, written directly (``JCS/appendObject(_:to:)``) rather
+    /// than through the encoder. The text differs from the encoder's only in how it escapes;
+    /// both decode to the same map.
     package static func text(strings: [String: String]) -> String {
-        var output: [UInt8] = [UInt8(ascii: "{")]
-        let names = strings.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
-        for (index, name) in names.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            JCS.appendString(name, to: &output)
-            output.append(UInt8(ascii: ":"))
-            if let value = strings[name] { JCS.appendString(value, to: &output) }
-        }
-        output.append(UInt8(ascii: "}"))
+        var output: [UInt8] = []
+        JCS.appendObject(strings, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 

@@ -121,15 +121,7 @@ public struct AuditEntry: Sendable, Equatable {
         member("clientAddress")
         optional(draft.clientAddress)
         member("details")
-        output.append(UInt8(ascii: "{"))
-        let names = draft.details.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
-        for (index, name) in names.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            JCS.appendString(name, to: &output)
-            output.append(UInt8(ascii: ":"))
-            if let value = draft.details[name] { JCS.appendString(value, to: &output) }
-        }
-        output.append(UInt8(ascii: "}"))
+        JCS.appendObject(draft.details, to: &output)
         member("deviceId")
         optional(draft.deviceID)
         member("event")

@@ -55,6 +55,20 @@ public enum JCS {
         appendString(string, to: &output)
     }
 
+    /// Appends a map of strings as a JSON object with its members in RFC 8785 order (UTF-16
+    /// code units), written directly: the details of an audit entry, hashed and stored.
+    public static func appendObject(_ members: [String: String], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        let names = members.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
+        for (index, name) in names.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            appendString(name, to: &output)
+            output.append(UInt8(ascii: ":"))
+            if let value = members[name] { appendString(value, to: &output) }
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
     /// Appends `string` as a canonical JSON string: for writers that build canonical bytes
     /// directly, such as ``AuditEntry/canonicalContent()``.
     public static func appendString(_ string: String, to output: inout [UInt8]) {

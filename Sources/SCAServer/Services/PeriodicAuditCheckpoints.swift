@@ -36,14 +36,13 @@ public struct PeriodicAuditCheckpoints: Service {
     /// full) is logged and retried at the next interval.
     public func run() async {
         var head: AuditEntry?
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+        // A graceful shutdown ends the wait early, like a cancellation.
+        await repeatUntilShutdown(every: interval) {
             do {
                 head = try await write(after: head)
             } catch {
                 logNotWritten(error)
             }
-            // A graceful shutdown ends the wait early, like a cancellation.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
         guard !Task.isCancelled else { return }
         do {

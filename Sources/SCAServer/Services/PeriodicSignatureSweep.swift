@@ -17,14 +17,13 @@ public struct PeriodicSignatureSweep: Service {
     }
 
     public func run() async {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+        await repeatUntilShutdown(every: interval) {
             do {
                 try await services.forgetExpiredSignatures()
             } catch {
                 services.logger.warning(
                     "expired signatures not swept", metadata: ["error": "\(String(describing: type(of: error)))"])
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 }

@@ -16,14 +16,13 @@ public struct PeriodicWebhookDeliveries: Service {
     }
 
     public func run() async {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+        await repeatUntilShutdown(every: interval) {
             do {
                 try await services.deliverWebhooks()
             } catch {
                 services.logger.warning(
                     "webhook deliveries not sent", metadata: ["error": "\(String(describing: type(of: error)))"])
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 }
