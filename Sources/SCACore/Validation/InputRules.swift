@@ -49,15 +49,31 @@ public enum InputRules {
     }
 
     /// Ids we issue: a short lower-case prefix, `_`, and base64url characters.
+    ///
+    /// Checked on the UTF-8 bytes, which is the same test (every allowed character is one ASCII
+    /// byte, and any other character has a byte outside the set) without the Unicode property
+    /// lookups of `Character`: every request naming an id pays for this check.
     public static func isWellFormedID(_ id: String, prefix: String) -> Bool {
-        guard id.utf8.count <= maxIDLength, id.hasPrefix(prefix + "_") else { return false }
-        let body = id.dropFirst(prefix.count + 1)
-        return !body.isEmpty && body.allSatisfy { $0.isASCIIAlphanumeric || $0 == "-" || $0 == "_" }
+        let bytes = id.utf8
+        guard bytes.count <= maxIDLength, bytes.count > prefix.utf8.count + 1,
+            bytes.starts(with: prefix.utf8), bytes[bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)] == UInt8(ascii: "_")
+        else { return false }
+        return bytes.dropFirst(prefix.utf8.count + 1).allSatisfy(isIDByte)
     }
 
-    /// Exactly `count` ASCII digits.
+    /// A base64url byte: an ASCII letter or digit, `-` or `_`.
+    private static func isIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
+
+    /// Exactly `count` ASCII digits (checked on the bytes, as ``isWellFormedID(_:prefix:)``).
     public static func isDigits(_ value: String, count: Int) -> Bool {
-        value.count == count && value.allSatisfy(\.isASCIIDigit)
+        value.utf8.count == count && value.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// A display string as it stands: already NFC and accepted by ``DisplayText`` (1 to
