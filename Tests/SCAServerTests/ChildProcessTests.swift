@@ -58,7 +58,7 @@ struct ChildProcessTests {
         let child = try ChildProcess(
             URL(fileURLWithPath: "/bin/cat"), standardInput: .pipe(input), standardOutput: .pipe(output))
         let printed = PipeReader(output)
-        input.fileHandleForWriting.write(Data("through the pipe".utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data("through the pipe".utf8))
         try input.fileHandleForWriting.close()
         #expect(await printed.text() == "through the pipe")
         #expect(await child.termination() == .exited(0))
