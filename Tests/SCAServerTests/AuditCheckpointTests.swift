@@ -15,29 +15,13 @@ struct AuditCheckpointCommandTests {
         var errors: String
     }
 
-    /// Runs the binary to the end; its output goes through files (never a full pipe).
-    static func run(_ arguments: [String]) throws -> Run {
-        let binary = try ServerPair.serverBinary()
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("sca-checkpoint-run-\(UUID().uuidString)")
-        let outputFile = base.appendingPathExtension("out")
-        let errorFile = base.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outputFile)
-            try? FileManager.default.removeItem(at: errorFile)
-        }
-        let output = try FileHandle(forWritingTo: outputFile)
-        let errors = try FileHandle(forWritingTo: errorFile)
-        let status = try ChildProcess(
-            binary, arguments: arguments, environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") },
-            standardInput: .null, standardOutput: .file(output), standardError: .file(errors)
-        ).waitUntilExit().status
-        try output.close()
-        try errors.close()
-        return Run(
-            status: status, output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-            errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    /// Runs the binary to the end. Awaited (``ChildProcess/run``), never waited for on a thread
+    /// of the cooperative pool that the other tests and the in-process servers run on.
+    static func run(_ arguments: [String]) async throws -> Run {
+        let run = try await ChildProcess.run(
+            try ServerPair.serverBinary(), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }, standardInput: .null)
+        return Run(status: run.status, output: run.outputText, errors: run.errorText)
     }
 
     /// The server's published keys, by key id, from `GET /.well-known/jwks.json`.
@@ -69,7 +53,7 @@ struct AuditCheckpointCommandTests {
             let head = try #require(entries.last)
             #expect(entries.count >= 3)
 
-            let taken = try Self.run(["audit", "checkpoint", "--data-dir", dataDir, "--output", checkpointFile.path])
+            let taken = try await Self.run(["audit", "checkpoint", "--data-dir", dataDir, "--output", checkpointFile.path])
             #expect(taken.status == 0, "\(taken.errors)")
             #expect(taken.output.contains("checkpoint of entry \(head.sequence)"))
             // Verifiable by anyone holding the JWKS, not only by the server.
@@ -78,13 +62,13 @@ struct AuditCheckpointCommandTests {
             #expect(checkpoint.sequence == head.sequence)
             #expect(checkpoint.hash == head.hash)
 
-            let before = try Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", checkpointFile.path])
+            let before = try await Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", checkpointFile.path])
             #expect(before.status == 0, "\(before.errors)")
             #expect(before.output.contains("checkpoint matches: entry \(head.sequence)"))
 
             // The chain may grow after a checkpoint.
             _ = try await api.createUser("checkpoint4@example.com")
-            #expect(try Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", checkpointFile.path]).status == 0)
+            #expect(try await Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", checkpointFile.path]).status == 0)
 
             // Someone with the file drops the append-only trigger and cuts the newest entries.
             let tamperer = try DatabaseQueue(path: api.services.configuration.databasePath)
@@ -94,11 +78,11 @@ struct AuditCheckpointCommandTests {
             }
             try tamperer.close()
 
-            let plain = try Self.run(["audit", "verify", "--data-dir", dataDir])
+            let plain = try await Self.run(["audit", "verify", "--data-dir", dataDir])
             #expect(plain.status == 0, "what is left still links up: \(plain.errors)")
             #expect(plain.output.contains("audit chain intact: \(head.sequence - 2) entries"))
 
-            let cut = try Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", checkpointFile.path])
+            let cut = try await Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", checkpointFile.path])
             #expect(cut.status == 2)
             #expect(cut.errors.contains("chain shorter than checkpoint"), "\(cut.errors)")
 
@@ -108,7 +92,7 @@ struct AuditCheckpointCommandTests {
             let forgedFile = checkpointFile.appendingPathExtension("forged")
             defer { try? FileManager.default.removeItem(at: forgedFile) }
             try Data([parts[0], Base64URL.encode(Array(payload.utf8)), parts[2]].joined(separator: ".").utf8).write(to: forgedFile)
-            let forged = try Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", forgedFile.path])
+            let forged = try await Self.run(["audit", "verify", "--data-dir", dataDir, "--checkpoint", forgedFile.path])
             #expect(forged.status == 2)
             #expect(forged.errors.contains("checkpoint signature invalid"), "\(forged.errors)")
         }
@@ -138,7 +122,7 @@ struct AuditCheckpointCommandTests {
         _ = try await instance.createUser("periodic@example.com")
         await server.stop()
 
-        let verify = try Self.run([
+        let verify = try await Self.run([
             "audit", "verify", "--data-dir", directory.appendingPathComponent("data").path, "--checkpoint", file.path,
         ])
         #expect(verify.status == 0, "\(verify.errors)")

@@ -262,29 +262,24 @@ struct AuditCommandTests {
         let user = try await services.users.create(CreateUserRequest(email: "proc@example.com", password: "correct horse battery"))
         try await services.users.unblock(userID: user.id)
 
-        let verify = try Self.run(binary, ["audit", "verify", "--data-dir", directory.path])
+        let verify = try await Self.run(binary, ["audit", "verify", "--data-dir", directory.path])
         #expect(verify.status == 0, "\(verify.output)")
         #expect(verify.output.contains("audit chain intact: 2 entries"))
 
-        let export = try Self.run(binary, ["audit", "export", "--data-dir", directory.path, "--since", "2000-01-01T00:00:00Z"])
+        let export = try await Self.run(binary, ["audit", "export", "--data-dir", directory.path, "--since", "2000-01-01T00:00:00Z"])
         #expect(export.status == 0)
         let lines = export.output.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.first?.contains(#""event":"admin.user_created""#) == true)
         #expect(lines.allSatisfy { $0.contains(#""hash":""#) })
 
-        #expect(try Self.run(binary, ["audit", "export", "--data-dir", directory.path, "--since", "yesterday"]).status != 0)
+        #expect(try await Self.run(binary, ["audit", "export", "--data-dir", directory.path, "--since", "yesterday"]).status != 0)
     }
 
-    /// Runs the binary to the end; standard output goes through a file (never a full pipe).
-    static func run(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("sca-audit-out-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        let handle = try FileHandle(forWritingTo: outputFile)
-        let status = try ChildProcess(binary, arguments: arguments, standardOutput: .file(handle), standardError: .null)
-            .waitUntilExit().status
-        try handle.close()
-        return (status, String(decoding: try Data(contentsOf: outputFile), as: UTF8.self))
+    /// Runs the binary to the end, awaited (``ChildProcess/run``): never waited for on a thread
+    /// of the cooperative pool that the other tests run on.
+    static func run(_ binary: URL, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let run = try await ChildProcess.run(binary, arguments: arguments)
+        return (run.status, run.outputText)
     }
 }

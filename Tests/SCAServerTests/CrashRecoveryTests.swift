@@ -110,7 +110,7 @@ struct CrashRecoveryTests {
         #expect(unproven.isEmpty, "proof answered 200 but not recorded after kill -9: \(unproven.prefix(5))")
         await second.stop()
 
-        let verify = try AuditCheckpointCommandTests.run(["audit", "verify", "--data-dir", directory.appendingPathComponent("data").path])
+        let verify = try await AuditCheckpointCommandTests.run(["audit", "verify", "--data-dir", directory.appendingPathComponent("data").path])
         #expect(verify.status == 0, "\(verify.errors)")
         #expect(verify.output.contains("audit chain intact"))
     }

@@ -72,7 +72,7 @@ struct DemoBrowserTests {
             try await shot("3-callback")
 
             // The printed command, as printed.
-            var output = try PrintedCommand.run(instructions.consentCommand)
+            var output = try await PrintedCommand.run(instructions.consentCommand)
             if output == nil {
                 output = try await PlainHTTP.request("POST", try #require(URL(string: "http://127.0.0.1:\(port)/demo/consent"))).body
             }

@@ -64,7 +64,7 @@ struct DemoPartnerTests {
 
             // 2. The printed command, as printed (curl), against the live port.
             let command = instructions.consentCommand.replacingOccurrences(of: base, with: live)
-            var output = try PrintedCommand.run(command)
+            var output = try await PrintedCommand.run(command)
             if output == nil { output = try await api.send(.post, Self.consentPath).body }
             let consent = try WireJSON.decoder().decode(ConsentResponse.self, from: try #require(output))
             #expect(consent.status == .created)

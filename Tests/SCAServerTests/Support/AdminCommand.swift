@@ -8,19 +8,14 @@ struct AdminCommand {
     var errors: String
 
     static func run(_ arguments: [String], environment: [String: String]) async throws -> AdminCommand {
-        let output = Pipe()
-        let errors = Pipe()
-        let process = try ChildProcess(
+        // Both streams are read as the command writes them (``ChildProcess/run``): reading them
+        // only after its exit would never end for a command that fills a pipe first.
+        let run = try await ChildProcess.run(
             try ServerPair.serverBinary(),
             arguments: arguments,
             environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCA_") }
                 .merging(environment) { _, new in new },
-            standardInput: .null, standardOutput: .pipe(output), standardError: .pipe(errors),
-            killAfter: .seconds(120))
-        let status = await process.status()
-        return AdminCommand(
-            status: status,
-            output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            errors: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            standardInput: .null, killAfter: .seconds(120))
+        return AdminCommand(status: run.status, output: run.outputText, errors: run.errorText)
     }
 }

@@ -22,6 +22,11 @@ import Synchronization
 /// The child gets the given file descriptors 0, 1 and 2 and no other (so a child never holds
 /// another child's pipe open), default signal handlers and no blocked signals. The parent closes
 /// its copies of the child's ends of pipes, so reading a pipe to its end waits for the child only.
+///
+/// Nothing here blocks the caller's thread: a test awaits the child's end (``termination()``),
+/// and reads its pipes with ``PipeReader`` (or ``run(_:arguments:environment:directory:standardInput:killAfter:)``).
+/// There is deliberately no blocking `waitUntilExit()`: called from a test it would hold one of
+/// the few threads of Swift concurrency's cooperative pool for the child's whole run.
 final class ChildProcess: Sendable {
     /// Where one of the child's standard streams goes.
     enum Stream {
@@ -68,8 +73,6 @@ final class ChildProcess: Sendable {
 
     let processIdentifier: pid_t
     private let state = Mutex(State())
-    /// Left once the child is reaped, for ``waitUntilExit()``.
-    private let reaped = DispatchGroup()
 
     /// Starts `executable` now.
     /// - Parameters:
@@ -91,7 +94,6 @@ final class ChildProcess: Sendable {
         for stream in [standardOutput, standardError] {
             if case .pipe(let pipe) = stream { try? pipe.fileHandleForWriting.close() }
         }
-        reaped.enter()
         // A serial queue of its own runs on a thread of its own (an overcommitting one): a
         // blocked wait never takes a thread from the global pool that Swift concurrency uses.
         DispatchQueue(label: "ChildProcess \(processIdentifier)").async { self.reap() }
@@ -126,13 +128,6 @@ final class ChildProcess: Sendable {
     /// As Foundation's `terminationStatus`, once the child has ended: its exit code, or the
     /// number of the signal that ended it.
     func status() async -> Int32 { await termination().status }
-
-    /// ``termination()`` blocking the calling thread.
-    @discardableResult
-    func waitUntilExit() -> Termination {
-        reaped.wait()
-        return state.withLock { $0.termination } ?? .lost
-    }
 
     /// Sends `signal` to the child unless it has already been reaped (its pid may then be
     /// another process's).
@@ -177,7 +172,6 @@ final class ChildProcess: Sendable {
         }
         watchdog?.cancel()
         for waiter in waiters { waiter.resume(returning: termination) }
-        reaped.leave()
     }
 
     /// `posix_spawn` with the streams as descriptors 0, 1 and 2, every other descriptor closed,

@@ -31,6 +31,12 @@ final class ServeProcess: Sendable {
             standardError: .file(try FileHandle(forWritingTo: stderrPath)))
     }
 
+    /// A server whose test ends without ``stop()`` (a failure, or the cancellation at a time
+    /// limit) goes with it: nothing else would ever stop it, and it would outlive the test run.
+    deinit {
+        process.kill()
+    }
+
     /// The port from "sca-server listening on http://127.0.0.1:PORT", waiting up to a minute.
     func port() async throws -> Int {
         let deadline = ContinuousClock.now + .seconds(60)

@@ -60,10 +60,16 @@ extension TerminalAppProcess {
             binary, arguments: arguments + ["--home", home.path], environment: environment, standardInput: .pipe(input),
             standardOutput: .file(standardOutput), standardError: .file(standardError), killAfter: timeout)
         defer { process.kill() }  // a reply that throws ends the run, and the child with it
+        // Nothing here holds a thread while the child runs: the wait is a suspension
+        // (`Task.sleep`), the output is read from files, and a reply is a few bytes into a pipe
+        // the child reads, so the tests and in-process servers running alongside are not starved.
         for reply in replies {
             while process.isRunning, try !reply.ready(printed()) { try await Task.sleep(for: .milliseconds(50)) }
             guard process.isRunning else { break }
-            input.fileHandleForWriting.write(Data((try reply.line() + "\n").utf8))
+            let line = Data((try reply.line() + "\n").utf8)
+            // A child that ended since the check (EPIPE) shows in the status below, with what it
+            // printed. The deprecated `write(_:)` traps on that error, ending the whole test run.
+            try? input.fileHandleForWriting.write(contentsOf: line)
         }
         try? input.fileHandleForWriting.close()
         let status = await process.status()
