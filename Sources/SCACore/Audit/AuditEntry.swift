@@ -101,49 +101,67 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// The parts of a draft's canonical content that do not depend on where it lands.
     public static func canonicalParts(of draft: AuditEntryDraft) -> CanonicalParts {
-        var output: [UInt8] = []
-        output.reserveCapacity(512)
         // Member names in UTF-16 order (RFC 8785 §3.2.3), fixed because the names are.
-        func member(_ name: StaticString, first: Bool = false) {
-            if !first { output.append(UInt8(ascii: ",")) }
-            output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            output.append(contentsOf: "\":".utf8)
+        var writer = CanonicalWriter()
+        writer.bytes.reserveCapacity(512)
+        writer.bytes.append(UInt8(ascii: "{"))
+        writer.member("actor", first: true)
+        writer.string(draft.actor)
+        writer.member("challengeId")
+        writer.optional(draft.challengeID)
+        writer.member("clientAddress")
+        writer.optional(draft.clientAddress)
+        writer.member("details")
+        JCS.appendObject(draft.details, to: &writer.bytes)
+        writer.member("deviceId")
+        writer.optional(draft.deviceID)
+        writer.member("event")
+        writer.string(draft.event)
+        writer.member("outcome")
+        writer.string(draft.outcome)
+        writer.member("prevHash")
+        let head = writer.take()
+        writer.member("requestId")
+        writer.optional(draft.requestID)
+        writer.member("sequence")
+        let middle = writer.take()
+        writer.member("sessionId")
+        writer.optional(draft.sessionID)
+        writer.member("time")
+        writer.string(rfc3339(draft.time))
+        writer.member("userId")
+        writer.optional(draft.userID)
+        writer.bytes.append(UInt8(ascii: "}"))
+        return CanonicalParts(head: head, middle: middle, tail: writer.take())
+    }
+
+    /// The bytes of ``canonicalParts(of:)`` as they are written. A value with mutating methods,
+    /// not nested functions over a local array: a captured local is boxed, and every append
+    /// through the box paid a dynamic exclusivity check.
+    private struct CanonicalWriter {
+        var bytes: [UInt8] = []
+
+        mutating func member(_ name: StaticString, first: Bool = false) {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(UInt8(ascii: ":"))
         }
-        func optional(_ value: String?) {
-            if let value { JCS.appendString(value, to: &output) } else { output.append(contentsOf: "null".utf8) }
+
+        mutating func string(_ value: String) {
+            JCS.appendString(value, to: &bytes)
         }
-        output.append(UInt8(ascii: "{"))
-        member("actor", first: true)
-        JCS.appendString(draft.actor, to: &output)
-        member("challengeId")
-        optional(draft.challengeID)
-        member("clientAddress")
-        optional(draft.clientAddress)
-        member("details")
-        JCS.appendObject(draft.details, to: &output)
-        member("deviceId")
-        optional(draft.deviceID)
-        member("event")
-        JCS.appendString(draft.event, to: &output)
-        member("outcome")
-        JCS.appendString(draft.outcome, to: &output)
-        member("prevHash")
-        let head = output
-        output = []
-        member("requestId")
-        optional(draft.requestID)
-        member("sequence")
-        let middle = output
-        output = []
-        member("sessionId")
-        optional(draft.sessionID)
-        member("time")
-        JCS.appendString(rfc3339(draft.time), to: &output)
-        member("userId")
-        optional(draft.userID)
-        output.append(UInt8(ascii: "}"))
-        return CanonicalParts(head: head, middle: middle, tail: output)
+
+        mutating func optional(_ value: String?) {
+            if let value { JCS.appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+
+        /// The bytes so far, leaving the writer empty for the next part.
+        mutating func take() -> [UInt8] {
+            defer { bytes = [] }
+            return bytes
+        }
     }
 
     /// The entry without its hash. Absent ids are `null`; `time` is RFC 3339 UTC with
