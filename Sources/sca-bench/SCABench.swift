@@ -53,6 +53,9 @@ struct SCABench: AsyncParsableCommand {
     @Option(help: "Exactly this many flows per client, whatever --duration says: a fixed amount of work, e.g. for instruction counts under callgrind.")
     var flows: Int?
 
+    @Flag(help: "Measure instead the scrypt bound: verifications per second with every core verifying (--scrypt parameters, --duration seconds), the ceiling of manual logins.")
+    var scryptBound = false
+
     static let smokeFlowsPerClient = 3
 
     func validate() throws {
@@ -74,6 +77,16 @@ struct SCABench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if scryptBound {
+            let report = try ScryptBound(choice: scrypt, duration: .milliseconds(Int64(duration * 1000))).measure()
+            if json {
+                print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            } else {
+                print("scrypt \(report.scrypt): \(report.verifications) verifications on \(report.threads) threads in "
+                    + String(format: "%.2f s: %.2f per second", report.seconds, report.verificationsPerSecond))
+            }
+            return
+        }
         let plan = BenchPlan(
             flow: flow, concurrency: concurrency,
             stop: flows.map { .flowsPerClient($0) }

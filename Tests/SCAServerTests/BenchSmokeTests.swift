@@ -69,6 +69,22 @@ struct BenchSmokeTests {
         #expect((1...10).contains(flows), "\(lastLine)")
     }
 
+    @Test("--scrypt-bound verifies on every core and reports the rate", .enabled(if: binary != nil, "sca-bench not built"))
+    func scryptBound() async throws {
+        let result = try await Self.run(["--scrypt-bound", "--scrypt", "test", "--duration", "0.2", "--json"])
+        #expect(result.status == 0, "\(result.diagnostics)")
+        let lastLine = try #require(result.stdout.split(separator: "\n").last, "\(result.diagnostics)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any], "\(result.diagnostics)")
+        #expect((report["threads"] as? Int) == ProcessInfo.processInfo.activeProcessorCount)
+        let verifications = try #require(report["verifications"] as? Int)
+        let seconds = try #require(report["seconds"] as? Double)
+        #expect(verifications > 0 && seconds >= 0.2, "\(lastLine)")
+        let rate = try #require(report["verificationsPerSecond"] as? Double)
+        #expect(abs(rate - Double(verifications) / seconds) < 1e-6 * rate, "\(lastLine)")
+        #expect((report["scrypt"] as? String)?.hasPrefix("test (N=2^4") == true)
+    }
+
     @Test("the SDK mode refuses the raw-only flows, and --floor needs the raw mode", .enabled(if: binary != nil, "sca-bench not built"))
     func refusals() async throws {
         for arguments in [
