@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import SCAStorage
+
+/// The `ColumnReader` over the current row of a prepared statement: each read goes straight
+/// to SQLite by column index, with no `Row` in between. A GRDB `Row` fetched from a statement
+/// lowercases and indexes every column name and copies every value before the first read,
+/// which cost a twenty-column record more than its own reads on every request.
+///
+/// The reads keep GRDB's conversions (an integer reads as a double, a real as a rounded
+/// integer, a blob as text when it is UTF-8, text as bytes) but never trap: a NULL, a mistyped
+/// value or a missing column throws `SQLiteStoreError`, so a damaged row fails its request,
+/// not the server.
+///
+/// Valid only while the statement stays on the row it was made for (inside the read closure of
+/// ``GRDB/Statement/fetchOne(arguments:_:)``).
+struct StatementColumns: ColumnReader {
+    private let statement: Statement
+    private let sqliteStatement: SQLiteStatement
+
+    init(statement: Statement, sqliteStatement: SQLiteStatement) {
+        self.statement = statement
+        self.sqliteStatement = sqliteStatement
+    }
+
+    /// The index of `column`: the leftmost column of that name, found without regard to case
+    /// as GRDB finds it. The name→index map is the statement's own (GRDB builds it once per
+    /// prepared statement and drops the statement when the schema changes); the name at the
+    /// index is checked against SQLite's, so a statement that SQLite prepared again under a
+    /// changed schema is read by its current columns, never by stale indexes.
+    private func index(_ column: String) throws -> CInt {
+        if let index = statement.index(ofColumn: column), index < sqlite3_column_count(sqliteStatement),
+            let name = sqlite3_column_name(sqliteStatement, CInt(index)), Self.isASCIICaseInsensitiveMatch(name, column)
+        {
+            return CInt(index)
+        }
+        // Not found, stale, or a name outside ASCII: scan the columns SQLite reports now.
+        let lowercased = column.lowercased()
+        for index in 0..<sqlite3_column_count(sqliteStatement) {
+            if let name = sqlite3_column_name(sqliteStatement, index), String(cString: name).lowercased() == lowercased {
+                return index
+            }
+        }
+        throw SQLiteStoreError(column: column, reason: "is missing from the result")
+    }
+
+    /// Whether the C string is `name`, ASCII letters compared without regard to case; false
+    /// for any byte outside ASCII (the caller then compares as GRDB does).
+    private static func isASCIICaseInsensitiveMatch(_ cName: UnsafePointer<CChar>, _ name: String) -> Bool {
+        let match = name.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            var offset = 0
+            for byte in utf8 {
+                let other = UInt8(bitPattern: cName[offset])
+                guard other != 0, byte < 0x80, other < 0x80, asciiLowercase(byte) == asciiLowercase(other) else {
+                    return false
+                }
+                offset += 1
+            }
+            return cName[offset] == 0
+        }
+        return match ?? false
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// The column's storage class, with its index.
+    private func type(_ column: String) throws -> (index: CInt, type: CInt) {
+        let index = try index(column)
+        return (index, sqlite3_column_type(sqliteStatement, index))
+    }
+
+    private func mistyped(_ column: String, _ type: CInt, expected: String) -> SQLiteStoreError {
+        let found =
+            switch type {
+            case SQLITE_NULL: "NULL"
+            case SQLITE_INTEGER: "an INTEGER"
+            case SQLITE_FLOAT: "a REAL"
+            case SQLITE_TEXT: "TEXT"
+            default: "a BLOB"
+            }
+        return SQLiteStoreError(column: column, reason: "holds \(found), not \(expected)")
+    }
+
+    func isNull(_ column: String) throws -> Bool {
+        try type(column).type == SQLITE_NULL
+    }
+
+    func string(_ column: String) throws -> String {
+        let (index, type) = try type(column)
+        switch type {
+        case SQLITE_TEXT:
+            // Text first, then its length, as SQLite documents.
+            guard let text = sqlite3_column_text(sqliteStatement, index) else { return "" }
+            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        case SQLITE_BLOB:
+            guard let string = String(validating: blobBytes(index), as: UTF8.self) else {
+                throw SQLiteStoreError(column: column, reason: "holds a BLOB that is not UTF-8 text")
+            }
+            return string
+        default:
+            throw mistyped(column, type, expected: "text")
+        }
+    }
+
+    func integer(_ column: String) throws -> Int64 {
+        let (index, type) = try type(column)
+        switch type {
+        case SQLITE_INTEGER:
+            return sqlite3_column_int64(sqliteStatement, index)
+        case SQLITE_FLOAT:
+            // Rounded toward zero inside Int64's range, as GRDB converts a REAL.
+            let double = sqlite3_column_double(sqliteStatement, index)
+            guard double >= Double(Int64.min), double < Double(Int64.max) else {
+                throw SQLiteStoreError(column: column, reason: "holds \(double), which does not fit an integer")
+            }
+            return Int64(double)
+        default:
+            throw mistyped(column, type, expected: "an integer")
+        }
+    }
+
+    /// REAL, as dates are stored; an INTEGER reads as its value.
+    func double(_ column: String) throws -> Double {
+        let (index, type) = try type(column)
+        switch type {
+        case SQLITE_FLOAT: return sqlite3_column_double(sqliteStatement, index)
+        case SQLITE_INTEGER: return Double(sqlite3_column_int64(sqliteStatement, index))
+        default: throw mistyped(column, type, expected: "a number")
+        }
+    }
+
+    func bool(_ column: String) throws -> Bool {
+        let (index, type) = try type(column)
+        switch type {
+        case SQLITE_INTEGER: return sqlite3_column_int64(sqliteStatement, index) != 0
+        case SQLITE_FLOAT: return sqlite3_column_double(sqliteStatement, index) != 0
+        default: throw mistyped(column, type, expected: "a boolean")
+        }
+    }
+
+    func bytes(_ column: String) throws -> [UInt8] {
+        let (index, type) = try type(column)
+        switch type {
+        case SQLITE_BLOB:
+            return Array(blobBytes(index))
+        case SQLITE_TEXT:
+            // Text reads as its UTF-8 bytes, as SQLite and GRDB convert it.
+            return Array(try string(column).utf8)
+        default:
+            throw mistyped(column, type, expected: "bytes")
+        }
+    }
+
+    /// The bytes of a BLOB, valid until the statement moves; an empty BLOB has no pointer.
+    private func blobBytes(_ index: CInt) -> UnsafeBufferPointer<UInt8> {
+        guard let bytes = sqlite3_column_blob(sqliteStatement, index) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        return UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    func damaged(_ column: String, reason: String) -> any Error {
+        SQLiteStoreError(column: column, reason: reason)
+    }
+}
