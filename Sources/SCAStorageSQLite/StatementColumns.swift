@@ -16,54 +16,21 @@ import SCAStorage
 /// Valid only while the statement stays on the row it was made for (inside the read closure of
 /// ``GRDB/Statement/fetchOne(arguments:_:)``).
 struct StatementColumns: ColumnReader {
-    private let statement: Statement
     private let sqliteStatement: SQLiteStatement
+    private let lookup: StatementColumnLookup
 
-    init(statement: Statement, sqliteStatement: SQLiteStatement) {
-        self.statement = statement
+    init(sqliteStatement: SQLiteStatement, lookup: StatementColumnLookup) {
         self.sqliteStatement = sqliteStatement
+        self.lookup = lookup
     }
 
     /// The index of `column`: the leftmost column of that name, found without regard to case
-    /// as GRDB finds it. The name→index map is the statement's own (GRDB builds it once per
-    /// prepared statement and drops the statement when the schema changes); the name at the
-    /// index is checked against SQLite's, so a statement that SQLite prepared again under a
-    /// changed schema is read by its current columns, never by stale indexes.
+    /// as GRDB finds it, through the statement's layout (read once per prepared statement).
     private func index(_ column: String) throws -> CInt {
-        if let index = statement.index(ofColumn: column), index < sqlite3_column_count(sqliteStatement),
-            let name = sqlite3_column_name(sqliteStatement, CInt(index)), Self.isASCIICaseInsensitiveMatch(name, column)
-        {
-            return CInt(index)
+        guard let index = lookup.index(of: column) else {
+            throw SQLiteStoreError(column: column, reason: "is missing from the result")
         }
-        // Not found, stale, or a name outside ASCII: scan the columns SQLite reports now.
-        let lowercased = column.lowercased()
-        for index in 0..<sqlite3_column_count(sqliteStatement) {
-            if let name = sqlite3_column_name(sqliteStatement, index), String(cString: name).lowercased() == lowercased {
-                return index
-            }
-        }
-        throw SQLiteStoreError(column: column, reason: "is missing from the result")
-    }
-
-    /// Whether the C string is `name`, ASCII letters compared without regard to case; false
-    /// for any byte outside ASCII (the caller then compares as GRDB does).
-    private static func isASCIICaseInsensitiveMatch(_ cName: UnsafePointer<CChar>, _ name: String) -> Bool {
-        let match = name.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            var offset = 0
-            for byte in utf8 {
-                let other = UInt8(bitPattern: cName[offset])
-                guard other != 0, byte < 0x80, other < 0x80, asciiLowercase(byte) == asciiLowercase(other) else {
-                    return false
-                }
-                offset += 1
-            }
-            return cName[offset] == 0
-        }
-        return match ?? false
-    }
-
-    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        return CInt(index)
     }
 
     /// The column's storage class, with its index.

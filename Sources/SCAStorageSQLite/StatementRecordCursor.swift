@@ -13,6 +13,9 @@ final class StatementRecordCursor<Element>: DatabaseCursor {
     let _statement: Statement
     var _isDone = false
     private let read: (StatementColumns) throws -> Element
+    /// Made at the first step: SQLite prepares a statement again, with the columns of a changed
+    /// schema, inside that step.
+    private var lookup: StatementColumnLookup?
 
     init(statement: Statement, arguments: StatementArguments, read: @escaping (StatementColumns) throws -> Element) throws {
         self._statement = statement
@@ -27,7 +30,9 @@ final class StatementRecordCursor<Element>: DatabaseCursor {
     }
 
     func _element(sqliteStatement: SQLiteStatement) throws -> Element {
-        try read(StatementColumns(statement: _statement, sqliteStatement: sqliteStatement))
+        let lookup = lookup ?? StatementColumnLookup(layout: .of(_statement))
+        self.lookup = lookup
+        return try read(StatementColumns(sqliteStatement: sqliteStatement, lookup: lookup))
     }
 }
 

@@ -130,14 +130,18 @@ struct SQLiteStatementColumnsTests {
             let other = try DatabaseQueue(path: path)
             try await other.write { db in try db.execute(sql: "CREATE TABLE t (id TEXT, x TEXT, y TEXT); INSERT INTO t VALUES ('a', 'ex', 'why')") }
             let sql = "SELECT * FROM t WHERE id = ?"
-            let read = { @Sendable (db: Database) throws -> [String]? in
-                try db.cachedStatement(sql: sql).fetchOne(arguments: ["a"]) { [try $0.string("x"), try $0.string("y")] }
+            let read = { @Sendable (db: Database) throws -> (statement: ObjectIdentifier, values: [String]?) in
+                let statement = try db.cachedStatement(sql: sql)
+                return (ObjectIdentifier(statement), try statement.fetchOne(arguments: ["a"]) { [try $0.string("x"), try $0.string("y")] })
             }
-            #expect(try await reader.read(read) == ["ex", "why"])
+            let before = try await reader.read(read)
+            #expect(before.values == ["ex", "why"])
             try await other.write { db in
                 try db.execute(sql: "DROP TABLE t; CREATE TABLE t (y TEXT, id TEXT, x TEXT); INSERT INTO t VALUES ('why', 'a', 'ex')")
             }
-            #expect(try await reader.read(read) == ["ex", "why"])
+            let after = try await reader.read(read)
+            #expect(after.statement == before.statement, "the same cached statement, prepared again by SQLite")
+            #expect(after.values == ["ex", "why"])
         }
     }
 
