@@ -34,8 +34,7 @@ final class StatementColumnLayout: Sendable {
         sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
     }
 
-    /// The index of `column`, searching from `hint` first: records read their columns mostly
-    /// in order, so the next read is usually at the next index.
+    /// The index of `column`, searching from `hint` on (and round to the start).
     func index(of column: String, hint: Int) -> Int? {
         if distinct {
             let count = names.count
