@@ -52,9 +52,9 @@ extension SQLiteStore {
                 if code != loaded { try Self.storePresentation(of: code, db) }
                 return refusal
             }
-            let ownerDevices = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT status FROM devices WHERE user_id = ?"), arguments: [code.userID]
-            ).map { try Columns($0).rawValue("status", as: DeviceStatus.self) }
+            let ownerDevices = try db.cachedStatement(sql: "SELECT status FROM devices WHERE user_id = ?").fetchAll(
+                arguments: [code.userID]
+            ) { try $0.rawValue("status", as: DeviceStatus.self) }
             let registration = code.register(
                 device, ownerDevices: ownerDevices, maximumDevices: maximumDevices, now: now)
             guard case .registered(let stored) = registration else { return registration }
@@ -70,8 +70,7 @@ extension SQLiteStore {
     }
 
     private static func activationCode(_ db: Database, lookupID: String) throws -> ActivationCodeRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM activation_codes WHERE lookup_id = ?"), arguments: [lookupID])
-            .map(ActivationCodeRecord.init(row:))
+        try db.cachedStatement(sql: "SELECT * FROM activation_codes WHERE lookup_id = ?").fetchOne(ActivationCodeRecord.self, arguments: [lookupID])
     }
 
     /// Writes back what presenting the code changed: its wrong tries and its use.

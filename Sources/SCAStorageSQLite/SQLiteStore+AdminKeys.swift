@@ -32,14 +32,14 @@ extension SQLiteStore {
 
     public func adminKey(id: String) async throws -> AdminKeyRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM admin_keys WHERE id = ?"), arguments: [id]).map(AdminKeyRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM admin_keys WHERE id = ?").fetchOne(AdminKeyRecord.self, arguments: [id])
         }
     }
 
     /// Oldest first (insertion order among equal creation dates).
     public func adminKeys() async throws -> [AdminKeyRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM admin_keys ORDER BY created_at, rowid")).map(AdminKeyRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM admin_keys ORDER BY created_at, rowid").fetchAll(AdminKeyRecord.self)
         }
     }
 
@@ -48,8 +48,7 @@ extension SQLiteStore {
             try db.cachedStatement(
                 sql: "UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").execute(
                 arguments: [now.unixSeconds, id])
-            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM admin_keys WHERE id = ?"), arguments: [id])
-                .map(AdminKeyRecord.init(row:))
+            return try db.cachedStatement(sql: "SELECT * FROM admin_keys WHERE id = ?").fetchOne(AdminKeyRecord.self, arguments: [id])
         }
     }
 

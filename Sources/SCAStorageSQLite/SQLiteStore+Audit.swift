@@ -14,11 +14,10 @@ extension SQLiteStore {
     /// The append of ``appendAuditEntry(_:)`` inside a caller's write transaction (a proof's,
     /// ``commitProof(_:)``): the single writer still runs it after every earlier append.
     static func appendAuditEntry(_ draft: AuditEntryDraft, _ db: Database) throws -> AuditEntry {
-        let last = try Row.fetchOne(db.cachedStatement(sql: "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1"))
-            .map(Columns.init)
+        let last = try db.cachedStatement(sql: "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1")
+            .fetchOne { (sequence: try $0.value("sequence", as: Int64.self), hash: try $0.value("hash", as: String.self)) }
         let entry = AuditEntry(
-            sequence: (try last?.value("sequence", as: Int64.self) ?? 0) + 1, draft: draft,
-            prevHash: try last?.value("hash", as: String.self) ?? AuditEntry.genesisHash)
+            sequence: (last?.sequence ?? 0) + 1, draft: draft, prevHash: last?.hash ?? AuditEntry.genesisHash)
         try db.cachedStatement(
             sql: """
                 INSERT INTO audit_entries (
@@ -36,20 +35,17 @@ extension SQLiteStore {
 
     public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT * FROM audit_entries WHERE sequence > ? AND time_ms >= ?
-                    ORDER BY sequence LIMIT ?
-                    """),
-                arguments: [sequence, since.map(AuditEntry.milliseconds) ?? Int64.min, limit]
-            )
-            .map(AuditEntry.init(row:))
+            try db.cachedStatement(sql: """
+                SELECT * FROM audit_entries WHERE sequence > ? AND time_ms >= ?
+                ORDER BY sequence LIMIT ?
+                """
+            ).fetchAll(AuditEntry.self, arguments: [sequence, since.map(AuditEntry.milliseconds) ?? Int64.min, limit])
         }
     }
 
     public func newestAuditEntry() async throws -> AuditEntry? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1")).map(AuditEntry.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").fetchOne(AuditEntry.self)
         }
     }
 }

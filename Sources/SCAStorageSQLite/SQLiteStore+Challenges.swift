@@ -30,7 +30,7 @@ extension SQLiteStore {
                     case .email(let email): ("SELECT * FROM users WHERE email = ?", email.lowercased())
                     case .loginPhone(let phone): ("SELECT * FROM users WHERE login_phone = ?", phone)
                     }
-                return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map(UserRecord.init(row:))
+                return try db.cachedStatement(sql: sql).fetchOne(UserRecord.self, arguments: [key])
             }
             let device = try deviceID.flatMap { try Self.device(db, id: $0) }
             return ChallengeContext(user: user, device: device)
@@ -58,8 +58,7 @@ extension SQLiteStore {
 
     public func challenge(id: String) async throws -> ChallengeRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?"), arguments: [id])
-                .map(ChallengeRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?").fetchOne(ChallengeRecord.self, arguments: [id])
         }
     }
 

@@ -26,11 +26,10 @@ extension SQLiteStore {
     public func checkpointWAL() async throws -> WALCheckpoint? {
         guard let checkpointer else { return nil }
         return try await checkpointer.writeWithoutTransaction { db in
-            guard let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)") else { return nil }
-            let columns = Columns(row)
             // The first column says whether it was blocked (never, in PASSIVE mode).
-            return WALCheckpoint(
-                walPages: Int(try columns.integer("log")), checkpointedPages: Int(try columns.integer("checkpointed")))
+            try db.makeStatement(sql: "PRAGMA wal_checkpoint(PASSIVE)").fetchOne { columns in
+                WALCheckpoint(walPages: Int(try columns.integer("log")), checkpointedPages: Int(try columns.integer("checkpointed")))
+            }
         }
     }
 

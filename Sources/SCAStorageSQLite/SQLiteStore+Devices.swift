@@ -16,10 +16,8 @@ extension SQLiteStore {
     /// Oldest first; devices created at the same instant by id.
     public func devices(userID: String) async throws -> [DeviceRecord] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id"), arguments: [userID]
-            )
-            .map(DeviceRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id")
+                .fetchAll(DeviceRecord.self, arguments: [userID])
         }
     }
 
@@ -98,8 +96,7 @@ extension SQLiteStore {
     }
 
     static func device(_ db: Database, id: String) throws -> DeviceRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM devices WHERE id = ?"), arguments: [id])
-            .map(DeviceRecord.init(row:))
+        try db.cachedStatement(sql: "SELECT * FROM devices WHERE id = ?").fetchOne(DeviceRecord.self, arguments: [id])
     }
 
     static func insert(_ device: DeviceRecord, _ db: Database) throws {

@@ -94,15 +94,13 @@ extension SQLiteStore {
     }
 
     static func lockout(_ db: Database, userID: String) throws -> LockoutState {
-        let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
-                FROM users WHERE id = ?
-                """),
-            arguments: [userID]
-        )
-        guard let row else { throw StoreError.notFound }
-        return try LockoutState(row: row)
+        let lockout = try db.cachedStatement(sql: """
+            SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
+            FROM users WHERE id = ?
+            """
+        ).fetchOne(LockoutState.self, arguments: [userID])
+        guard let lockout else { throw StoreError.notFound }
+        return lockout
     }
 
     static func save(_ lockout: LockoutState, _ db: Database, userID: String) throws {

@@ -10,22 +10,23 @@ extension SQLiteStore {
         expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int
     ) async throws -> CodeIssueOutcome {
         try await writer.write { db in
-            let current = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT sent_at, send_count, used FROM one_time_codes WHERE challenge_id = ? AND method = ?"),
-                arguments: [challengeID, method.rawValue]
-            )
+            let current = try db.cachedStatement(
+                sql: "SELECT sent_at, send_count, used FROM one_time_codes WHERE challenge_id = ? AND method = ?"
+            ).fetchOne(arguments: [challengeID, method.rawValue]) { columns in
+                (sentAt: try columns.date("sent_at"), sendCount: try columns.value("send_count", as: Int.self),
+                 used: try columns.value("used", as: Bool.self))
+            }
             var sendCount = 0
-            if let current = current.map(Columns.init) {
-                let elapsed = now.timeIntervalSince(try current.date("sent_at"))
+            if let current {
+                let elapsed = now.timeIntervalSince(current.sentAt)
                 // A code already used cannot be waited for: its replacement may go at once
                 // (a deferred verdict that failed needs a fresh code). The send cap still holds.
-                let used: Bool = try current.value("used")
-                if elapsed < minimumInterval && !used {
+                if elapsed < minimumInterval && !current.used {
                     // Whole seconds for a Retry-After header, rounded up so that a client
                     // waiting that long is never refused again.
                     return .tooSoon(retryAfter: max(1, Int((minimumInterval - elapsed).rounded(.up))))
                 }
-                sendCount = try current.value("send_count")
+                sendCount = current.sendCount
                 if sendCount >= maximumSends { return .limitReached }
             }
             sendCount += 1
@@ -67,10 +68,8 @@ extension SQLiteStore {
 
     public func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
         try await writer.read { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM one_time_codes WHERE challenge_id = ? AND method = ?"),
-                arguments: [challengeID, method.rawValue]
-            ).map(OneTimeCodeRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM one_time_codes WHERE challenge_id = ? AND method = ?")
+                .fetchOne(OneTimeCodeRecord.self, arguments: [challengeID, method.rawValue])
         }
     }
 

@@ -31,20 +31,17 @@ extension SQLiteStore {
 
     public func operation(id: String) async throws -> OperationRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM operations WHERE id = ?", arguments: [id]).map(OperationRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM operations WHERE id = ?").fetchOne(OperationRecord.self, arguments: [id])
         }
     }
 
     public func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM operations WHERE device_id = ? AND status = 'pending' AND expires_at > ?
-                    ORDER BY created_at, id
-                    """,
-                arguments: [deviceID, now.unixSeconds]
-            ).map(OperationRecord.init(row:))
+            try db.cachedStatement(sql: """
+                SELECT * FROM operations WHERE device_id = ? AND status = 'pending' AND expires_at > ?
+                ORDER BY created_at, id
+                """
+            ).fetchAll(OperationRecord.self, arguments: [deviceID, now.unixSeconds])
         }
     }
 
@@ -75,9 +72,8 @@ extension SQLiteStore {
 
     public func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {
         try await writer.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT 1 FROM authorization_grants WHERE client_id = ? AND user_id = ? LIMIT 1",
-                arguments: [clientID, userID]) != nil
+            try db.exists(
+                "SELECT 1 FROM authorization_grants WHERE client_id = ? AND user_id = ? LIMIT 1", arguments: [clientID, userID])
         }
     }
 }

@@ -30,14 +30,13 @@ extension SQLiteStore {
 
     public func partnerClient(id: String) async throws -> PartnerClientRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM partner_clients WHERE id = ?"), arguments: [id])
-                .map(PartnerClientRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM partner_clients WHERE id = ?").fetchOne(PartnerClientRecord.self, arguments: [id])
         }
     }
 
     public func partnerClients() async throws -> [PartnerClientRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM partner_clients ORDER BY created_at, id")).map(PartnerClientRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM partner_clients ORDER BY created_at, id").fetchAll(PartnerClientRecord.self)
         }
     }
 
@@ -73,9 +72,8 @@ extension SQLiteStore {
     public func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
         try await writer.write { db in
             guard
-                var grant = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE code_hash = ?"), arguments: [Data(codeHash)]
-                ).map(AuthorizationGrantRecord.init(row:))
+                var grant = try db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE code_hash = ?")
+                    .fetchOne(AuthorizationGrantRecord.self, arguments: [Data(codeHash)])
             else { return .unknown }
             if grant.redeemedAt != nil { return .alreadyRedeemed(grant) }
             try db.cachedStatement(
@@ -88,8 +86,7 @@ extension SQLiteStore {
 
     public func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE session_id = ?"), arguments: [sessionID])
-                .map(AuthorizationGrantRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE session_id = ?").fetchOne(AuthorizationGrantRecord.self, arguments: [sessionID])
         }
     }
 
@@ -120,7 +117,7 @@ extension SQLiteStore {
 
     public func consent(id: String) async throws -> ConsentRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM consents WHERE id = ?"), arguments: [id]).map(ConsentRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM consents WHERE id = ?").fetchOne(ConsentRecord.self, arguments: [id])
         }
     }
 

@@ -34,22 +34,20 @@ extension SQLiteStore {
 
     public func passkey(id: String) async throws -> PasskeyRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?"), arguments: [id]).map(PasskeyRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?").fetchOne(PasskeyRecord.self, arguments: [id])
         }
     }
 
     public func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE credential_id = ?"), arguments: [Data(credentialID)])
-                .map(PasskeyRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE credential_id = ?").fetchOne(PasskeyRecord.self, arguments: [Data(credentialID)])
         }
     }
 
     /// Oldest first; passkeys created at the same instant by id.
     public func passkeys(userID: String) async throws -> [PasskeyRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at, id"), arguments: [userID])
-                .map(PasskeyRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at, id").fetchAll(PasskeyRecord.self, arguments: [userID])
         }
     }
 
@@ -81,8 +79,7 @@ extension SQLiteStore {
     public func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
         try await writer.write { db in
             try db.cachedStatement(sql: "UPDATE passkeys SET status = 'suspect' WHERE id = ?").execute(arguments: [id])
-            let passkey = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?"), arguments: [id])
-                .map(PasskeyRecord.init(row:))
+            let passkey = try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?").fetchOne(PasskeyRecord.self, arguments: [id])
             if let passkey { try Self.countActivePasskeys(userID: passkey.userID, db) }
             return passkey
         }

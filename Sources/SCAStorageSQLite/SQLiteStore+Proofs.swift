@@ -57,11 +57,10 @@ extension SQLiteStore {
     /// One read transaction: the three rows as of one moment.
     public func proofContext(challengeID: String) async throws -> ProofContext? {
         try await writer.read { db in
-            guard let challenge = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?"), arguments: [challengeID])
-                .map(ChallengeRecord.init(row:))
+            guard let challenge = try db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?").fetchOne(ChallengeRecord.self, arguments: [challengeID])
             else { return nil }
             let user = try challenge.userID.flatMap { id in
-                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(UserRecord.init(row:))
+                try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [id])
             }
             let device = try challenge.deviceID.flatMap { try Self.device(db, id: $0) }
             return ProofContext(challenge: challenge, user: user, device: device)

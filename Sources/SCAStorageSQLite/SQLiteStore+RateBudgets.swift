@@ -21,10 +21,11 @@ extension SQLiteStore {
                 arguments: [now.unixSeconds, RateBudget.expiredUsesToDelete(consuming: budgets.count)])
             var recentUses: [String: [Date]] = [:]
             for budget in budgets {
-                recentUses[budget.key] = try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT at FROM rate_events WHERE budget_key = ? AND at > ? ORDER BY at DESC LIMIT ?"),
-                    arguments: [budget.key, now.addingTimeInterval(-budget.window).unixSeconds, max(budget.limit, 1)]
-                ).map { try Columns($0).date("at") }
+                recentUses[budget.key] = try db.cachedStatement(
+                    sql: "SELECT at FROM rate_events WHERE budget_key = ? AND at > ? ORDER BY at DESC LIMIT ?"
+                ).fetchAll(arguments: [budget.key, now.addingTimeInterval(-budget.window).unixSeconds, max(budget.limit, 1)]) {
+                    try $0.date("at")
+                }
             }
             let decision = RateBudget.decide(budgets, recentUses: recentUses, now: now)
             guard decision == .granted else { return decision }

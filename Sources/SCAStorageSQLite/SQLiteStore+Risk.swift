@@ -56,69 +56,64 @@ extension SQLiteStore {
                 sql: "UPDATE risk_payments SET authorised_at = ? WHERE challenge_id = ? AND authorised_at IS NULL").execute(
                 arguments: [at.unixSeconds, challengeID])
             guard db.changesCount == 1 else { return nil }
-            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?"), arguments: [challengeID])
-                .map(RiskPaymentRecord.init(row:))
+            return try db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?").fetchOne(RiskPaymentRecord.self, arguments: [challengeID])
         }
     }
 
     public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT * FROM risk_payments WHERE user_id = ? AND authorised_at >= ?
-                    ORDER BY authorised_at DESC, challenge_id
-                    """),
-                arguments: [userID, since.unixSeconds]
-            ).map(RiskPaymentRecord.init(row:))
+            try db.cachedStatement(sql: """
+                SELECT * FROM risk_payments WHERE user_id = ? AND authorised_at >= ?
+                ORDER BY authorised_at DESC, challenge_id
+                """
+            ).fetchAll(RiskPaymentRecord.self, arguments: [userID, since.unixSeconds])
         }
     }
 
     public func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
         try await writer.read { db in
             // NULL compares to nothing: an absent address or payee is never seen.
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
+            let history = try db.cachedStatement(sql: """
                     SELECT COUNT(client_address) AS addresses, COALESCE(SUM(client_address = ?), 0) AS address_seen,
                         COALESCE(SUM(payee_key = ?), 0) AS payee_seen, MAX(amount_minor) AS largest,
                         COALESCE(SUM(authorised_at > ?), 0) AS last_hour,
                         COALESCE(SUM(CASE WHEN authorised_at > ? THEN amount_minor ELSE 0 END), 0) AS last_day
                     FROM risk_payments WHERE user_id = ? AND authorised_at > ?
-                    """),
+                    """
+            ).fetchOne(
                 arguments: [
                     query.clientAddress, query.payeeKey, query.hourSince.unixSeconds, query.daySince.unixSeconds, query.userID,
                     query.since.unixSeconds,
-                ])
-            guard let row else { return RiskHistory() }
-            let columns = Columns(row)
-            return RiskHistory(
-                hasAddresses: try columns.integer("addresses") > 0, addressSeen: try columns.integer("address_seen") > 0,
-                payeeSeen: try columns.integer("payee_seen") > 0, largestAmountMinor: try columns.value("largest"),
-                lastHourCount: Int(try columns.integer("last_hour")), lastDayAmountMinor: try columns.integer("last_day"))
+                ]
+            ) { columns in
+                RiskHistory(
+                    hasAddresses: try columns.integer("addresses") > 0, addressSeen: try columns.integer("address_seen") > 0,
+                    payeeSeen: try columns.integer("payee_seen") > 0, largestAmountMinor: try columns.value("largest"),
+                    lastHourCount: Int(try columns.integer("last_hour")), lastDayAmountMinor: try columns.integer("last_day"))
+            }
+            return history ?? RiskHistory()
         }
     }
 
     public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
         try await writer.read { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT * FROM risk_payments WHERE transaction_digest = ? AND authorised_at IS NOT NULL
-                    ORDER BY authorised_at DESC LIMIT 1
-                    """),
-                arguments: [transactionDigest]
-            ).map(RiskPaymentRecord.init(row:))
+            try db.cachedStatement(sql: """
+                SELECT * FROM risk_payments WHERE transaction_digest = ? AND authorised_at IS NOT NULL
+                ORDER BY authorised_at DESC LIMIT 1
+                """
+            ).fetchOne(RiskPaymentRecord.self, arguments: [transactionDigest])
         }
     }
 
     public func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try await writer.read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
+            let rows = try db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM risk_payments
                     WHERE authorised_at >= ? AND authorised_at < ? AND (exemption IS NULL OR exemption = 'tra')
                     GROUP BY payment_type
-                    """),
-                arguments: [from.unixSeconds, to.unixSeconds])
-            return PaymentType.volumes(try rows.map { (try $0.decode(String.self, forColumn: "payment_type"), try $0.decode(Int64.self, forColumn: "total")) })
+                    """
+            ).fetchAll(arguments: [from.unixSeconds, to.unixSeconds]) { (try $0.string("payment_type"), try $0.integer("total")) }
+            return PaymentType.volumes(rows)
         }
     }
 
@@ -142,13 +137,12 @@ extension SQLiteStore {
 
     public func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try await writer.read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
+            let rows = try db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM fraud_reports
                     WHERE occurred_at >= ? AND occurred_at < ? GROUP BY payment_type
-                    """),
-                arguments: [from.unixSeconds, to.unixSeconds])
-            return PaymentType.volumes(try rows.map { (try $0.decode(String.self, forColumn: "payment_type"), try $0.decode(Int64.self, forColumn: "total")) })
+                    """
+            ).fetchAll(arguments: [from.unixSeconds, to.unixSeconds]) { (try $0.string("payment_type"), try $0.integer("total")) }
+            return PaymentType.volumes(rows)
         }
     }
 }

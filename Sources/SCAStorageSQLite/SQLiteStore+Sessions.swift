@@ -60,8 +60,7 @@ extension SQLiteStore {
     }
 
     static func session(_ db: Database, id: String) throws -> SessionRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE id = ?"), arguments: [id])
-            .map(SessionRecord.init(row:))
+        try db.cachedStatement(sql: "SELECT * FROM sessions WHERE id = ?").fetchOne(SessionRecord.self, arguments: [id])
     }
 
     static func isIdle(_ session: SessionRecord, now: Date, idleTimeout: TimeInterval) -> Bool {

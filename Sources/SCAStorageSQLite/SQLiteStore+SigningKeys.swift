@@ -30,9 +30,7 @@ extension SQLiteStore {
 
     private static func signingKeys(_ db: Database, limit: Int = -1) throws -> [SigningKeyRecord] {
         // SQLite reads a negative LIMIT as no limit.
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM signing_keys ORDER BY created_at DESC, rowid DESC LIMIT ?"), arguments: [limit]
-        )
-        .map(SigningKeyRecord.init(row:))
+        try db.cachedStatement(sql: "SELECT * FROM signing_keys ORDER BY created_at DESC, rowid DESC LIMIT ?")
+            .fetchAll(SigningKeyRecord.self, arguments: [limit])
     }
 }

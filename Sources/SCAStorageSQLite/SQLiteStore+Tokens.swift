@@ -18,11 +18,9 @@ extension SQLiteStore {
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation {
         try await writer.write { db in
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?"), arguments: [Data(presentedHash)]
-            )
-            guard let row else { return .unknown }
-            let token = try RefreshTokenRecord(row: row)
+            let token = try db.cachedStatement(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?")
+                .fetchOne(RefreshTokenRecord.self, arguments: [Data(presentedHash)])
+            guard let token else { return .unknown }
             if token.usedAt != nil {
                 // A used token presented again was copied: end the whole family (refresh token rotation, RFC 9700).
                 try Self.revoke(db, sessionID: token.sessionID, now: now)

@@ -20,14 +20,11 @@ extension SQLiteStore {
 
     /// The address's counters (fresh ones when it has no row yet).
     static func unknownAddressLockout(_ db: Database, key: String) throws -> LockoutState {
-        let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
-                FROM unknown_address_lockouts WHERE key = ?
-                """),
-            arguments: [key]
-        )
-        return try row.map { try LockoutState(columns: Columns($0)) } ?? LockoutState()
+        try db.cachedStatement(sql: """
+            SELECT failed_attempts, temporary_blocks, locked_until, permanently_locked, last_totp_step
+            FROM unknown_address_lockouts WHERE key = ?
+            """
+        ).fetchOne(LockoutState.self, arguments: [key]) ?? LockoutState()
     }
 
     static func saveUnknownAddressLockout(_ lockout: LockoutState, _ db: Database, key: String) throws {

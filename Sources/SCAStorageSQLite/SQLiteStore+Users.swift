@@ -47,8 +47,7 @@ extension SQLiteStore {
 
     public func user(id: String) async throws -> UserRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
-                .map(UserRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [id])
         }
     }
 
@@ -56,24 +55,21 @@ extension SQLiteStore {
     public func user(email: String) async throws -> UserRecord? {
         let email = email.lowercased()
         return try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE email = ?"), arguments: [email])
-                .map(UserRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM users WHERE email = ?").fetchOne(UserRecord.self, arguments: [email])
         }
     }
 
     /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone`.
     public func user(loginPhone: String) async throws -> UserRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE login_phone = ?"), arguments: [loginPhone])
-                .map(UserRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM users WHERE login_phone = ?").fetchOne(UserRecord.self, arguments: [loginPhone])
         }
     }
 
     /// All users, oldest first (insertion order among equal creation dates).
     public func users() async throws -> [UserRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM users ORDER BY created_at, rowid"))
-                .map(UserRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM users ORDER BY created_at, rowid").fetchAll(UserRecord.self)
         }
     }
 
@@ -83,10 +79,10 @@ extension SQLiteStore {
     @discardableResult
     public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
         try await writer.write { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]) else {
+            guard var user = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [id])
+            else {
                 throw StoreError.notFound
             }
-            var user = try UserRecord(row: row)
             // Compare-and-set (issue 17): the writer serializes, so the check and the write are one.
             if let precondition = update.precondition, !precondition.holds(for: user) {
                 throw StoreError.conflict(UserPrecondition.conflictField)

@@ -29,14 +29,11 @@ extension SQLiteStore {
 
     public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= ?
-                    ORDER BY expires_at, id LIMIT ?
-                    """,
-                arguments: [now.unixSeconds, limit]
-            ).map(ConsentRecord.init(row:))
+            try db.cachedStatement(sql: """
+                SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= ?
+                ORDER BY expires_at, id LIMIT ?
+                """
+            ).fetchAll(ConsentRecord.self, arguments: [now.unixSeconds, limit])
         }
     }
 
@@ -44,7 +41,7 @@ extension SQLiteStore {
     private static func enqueue(_ event: WebhookDeliveryRecord?, statusStored: Bool, in db: Database) throws {
         guard let event, statusStored else { return }
         let registered =
-            try Row.fetchOne(db, sql: "SELECT 1 FROM partner_webhooks WHERE client_id = ?", arguments: [event.clientID]) != nil
+            try db.exists("SELECT 1 FROM partner_webhooks WHERE client_id = ?", arguments: [event.clientID])
         if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: statusStored, webhookRegistered: registered) {
             try insertDelivery(write, in: db)
         }

@@ -21,8 +21,8 @@ extension SQLiteStore {
 
     public func partnerWebhook(clientID: String) async throws -> PartnerWebhookRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM partner_webhooks WHERE client_id = ?", arguments: [clientID])
-                .map(PartnerWebhookRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM partner_webhooks WHERE client_id = ?")
+                .fetchOne(PartnerWebhookRecord.self, arguments: [clientID])
         }
     }
 
@@ -61,22 +61,19 @@ extension SQLiteStore {
 
     public func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM webhook_deliveries WHERE id = ?", arguments: [id])
-                .map(WebhookDeliveryRecord.init(row:))
+            try db.cachedStatement(sql: "SELECT * FROM webhook_deliveries WHERE id = ?")
+                .fetchOne(WebhookDeliveryRecord.self, arguments: [id])
         }
     }
 
     public func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM webhook_deliveries
-                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-                    ORDER BY next_attempt_at, created_at, id LIMIT ?
-                    """,
-                arguments: [now.unixSeconds, now.unixSeconds, limit]
-            ).map(WebhookDeliveryRecord.init(row:))
+            try db.cachedStatement(sql: """
+                SELECT * FROM webhook_deliveries
+                WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                ORDER BY next_attempt_at, created_at, id LIMIT ?
+                """
+            ).fetchAll(WebhookDeliveryRecord.self, arguments: [now.unixSeconds, now.unixSeconds, limit])
         }
     }
 
@@ -101,14 +98,11 @@ extension SQLiteStore {
 
     public func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM operations WHERE status = 'pending' AND expires_at <= ?
-                    ORDER BY expires_at, id LIMIT ?
-                    """,
-                arguments: [now.unixSeconds, limit]
-            ).map(OperationRecord.init(row:))
+            try db.cachedStatement(sql: """
+                SELECT * FROM operations WHERE status = 'pending' AND expires_at <= ?
+                ORDER BY expires_at, id LIMIT ?
+                """
+            ).fetchAll(OperationRecord.self, arguments: [now.unixSeconds, limit])
         }
     }
 }
