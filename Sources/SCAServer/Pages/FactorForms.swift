@@ -59,7 +59,7 @@ enum FactorForms {
     /// posts the assertion to the same proof route as the typed factors.
     static func passkey(_ challenge: ChallengeResponse, base: String, state: PageState, label: String) -> [String: Any]? {
         guard let options = challenge.passkey, !challenge.satisfiedCategories.contains(.possession),
-            let json = try? WireJSON.sharedEncoder.encode(options)
+            let json = try? WireJSON.encode(options)
         else { return nil }
         return [
             "options": String(decoding: json, as: UTF8.self), "proofAction": "\(base)/proof",

@@ -87,7 +87,7 @@ public struct WebhookService: Sendable {
     /// The outbox record posting `event` (its body fixed now, so every retry sends the same bytes).
     func delivery(id: String, clientID: String, subjectID: String, event: some Encodable, now: Date) -> WebhookDeliveryRecord? {
         do {
-            let body = String(decoding: try WireJSON.sharedEncoder.encode(event), as: UTF8.self)
+            let body = String(decoding: try WireJSON.encode(event), as: UTF8.self)
             return WebhookDeliveryRecord(
                 id: id, clientID: clientID, subjectID: subjectID, body: body, nextAttemptAt: now, createdAt: now)
         } catch {
