@@ -68,4 +68,10 @@ struct JSONColumnTests {
     struct Raw: RawRepresentable {
         var rawValue: String
     }
+
+    @Test("an empty profile is stored as the text the user reader recognises without decoding")
+    func emptyProfileText() throws {
+        #expect(try JSONColumn.text(UserProfile()) == UserRecord.emptyProfileText)
+        #expect(try JSONColumn.text(UserProfile(name: "A")) != UserRecord.emptyProfileText)
+    }
 }

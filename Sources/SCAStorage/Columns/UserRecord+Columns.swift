@@ -15,10 +15,21 @@ extension UserRecord: ColumnDecodable {
             roles: try columns.stringList("roles"),
             createdAt: try columns.date("created_at"),
             lockout: try LockoutState(columns: columns),
-            profile: try columns.optionalJSON("profile_json") ?? UserProfile(),
+            profile: try Self.profile(columns),
             loginPhone: try columns.value("login_phone")
         )
         activePasskeys = try columns.value("active_passkeys")
+    }
+
+    /// The text every backend stores for a user without a profile, as ``JSONColumn`` writes it.
+    package static let emptyProfileText = #"{"attributes":{}}"#
+
+    /// Most users have no profile: that text is recognised rather than decoded, since a user's
+    /// row is read on every challenge and proof (a `JSONDecoder` cost more than the rest of
+    /// the row).
+    private static func profile(_ columns: some ColumnReader) throws -> UserProfile {
+        if try columns.isNull("profile_json") || columns.string("profile_json") == emptyProfileText { return UserProfile() }
+        return try columns.json("profile_json")
     }
 }
 
