@@ -10,7 +10,8 @@
 # client (4 clients), zeroing and dumping the counters around each run. Setup (users, devices)
 # costs the same in both runs, so (Ir of the long run - Ir of the short one) / 200 is the cost
 # of one request or flow alone. Prints one line per operation; the dumps stay in OUT_DIR for
-# callgrind_annotate.
+# callgrind_annotate. FLOWS="health challenge cold-start payment" adds the payment (any of
+# sca-bench's raw flows may be listed).
 set -euo pipefail
 SERVER=$(realpath "$1"); BENCH=$(realpath "$2"); OUT=${3:-/tmp/sca-callgrind}; shift 2; shift || true
 mkdir -p "$OUT"; rm -rf "$OUT/data"; rm -f "$OUT"/callgrind.out.*
@@ -31,13 +32,14 @@ trap 'kill -TERM $VG 2>/dev/null || true' EXIT
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$PORT/health/live" >/dev/null 2>&1 && break; sleep 1; done
 bench() { "$BENCH" --server "http://127.0.0.1:$PORT" --admin-key $KEY --mode raw --concurrency $CLIENTS "$@" >/dev/null 2>>"$OUT/bench.log"; }
 # Warm-up: lazy initialisation, statement caches, the connections' first requests.
-for flow in health challenge cold-start; do bench --flow $flow --flows 5; done
+FLOWS=${FLOWS:-health challenge cold-start}
+for flow in $FLOWS; do bench --flow $flow --flows 5; done
 total() { # the Ir total of the newest dump
     sleep 1
     local file; file=$(ls -t "$OUT"/callgrind.out.* | head -1)
     awk '/^(summary|totals):/ { print $2; exit }' "$file"
 }
-for flow in health challenge cold-start; do
+for flow in $FLOWS; do
     callgrind_control -z $VG >/dev/null 2>&1; bench --flow $flow --flows $SHORT; callgrind_control -d $VG >/dev/null 2>&1; short=$(total)
     callgrind_control -z $VG >/dev/null 2>&1; bench --flow $flow --flows $LONG; callgrind_control -d $VG >/dev/null 2>&1; long=$(total)
     echo "$flow $(( (long - short) / (CLIENTS * (LONG - SHORT)) )) Ir per flow (short run $short, long run $long)"
