@@ -219,7 +219,8 @@ public struct AuditEntry: Sendable, Equatable {
             return formatterRFC3339(wholeSeconds: wholeSeconds, fraction: fraction)
         }
         let (days, secondOfDay) = wholeSeconds.quotientAndRemainder(dividingBy: 86_400)
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let date = CivilDate(daysSince1970: days)
+        let (year, month, day) = (date.year, date.month, date.day)
         var text: [UInt8] = []
         text.reserveCapacity(24)
         func digits(_ value: Int64, _ count: Int) {
@@ -247,21 +248,6 @@ public struct AuditEntry: Sendable, Equatable {
         digits(fraction, 3)
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
-    }
-
-    /// Year, month and day of the proleptic Gregorian calendar for a day count since
-    /// 1970-01-01 (the civil-from-days algorithm, over 400-year eras).
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 
     /// The formatter's text, for instants outside the years written by hand.

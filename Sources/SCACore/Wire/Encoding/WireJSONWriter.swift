@@ -150,25 +150,17 @@ enum WireJSONWriter {
     }
 
     /// `yyyy-MM-ddTHH:mm:ssZ` for whole seconds since 1970 within years 1583 to 9999 (the
-    /// proleptic Gregorian calendar; days to civil date as in the well-known era algorithm).
+    /// proleptic Gregorian calendar, ``CivilDate``).
     static func writeDate(_ seconds: Int64, to output: inout [UInt8]) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let date = CivilDate(daysSince1970: days)
         output.append(UInt8(ascii: "\""))
-        writeDigits(UInt64(year), width: 4, to: &output)
+        writeDigits(UInt64(date.year), width: 4, to: &output)
         output.append(UInt8(ascii: "-"))
-        writeDigits(UInt64(month), width: 2, to: &output)
+        writeDigits(UInt64(date.month), width: 2, to: &output)
         output.append(UInt8(ascii: "-"))
-        writeDigits(UInt64(day), width: 2, to: &output)
+        writeDigits(UInt64(date.day), width: 2, to: &output)
         output.append(UInt8(ascii: "T"))
         writeDigits(UInt64(secondOfDay / 3_600), width: 2, to: &output)
         output.append(UInt8(ascii: ":"))
