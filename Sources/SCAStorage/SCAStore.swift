@@ -195,6 +195,10 @@ public protocol SCAStore: Sendable {
     func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome
+    /// The risk state under `key` as last committed (a fresh state when none), read without a
+    /// write transaction or a lock (issue 14): for decisions that only look at it. What must
+    /// change together with what it read goes through ``updateRiskState(key:as:_:)``.
+    func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State
     /// Records a payment the risk engine decided on (authorised or not yet).
     /// - Throws: `StoreError.conflict("challengeID")` when its challenge has one already.
     func recordRiskPayment(_ payment: RiskPaymentRecord) async throws

@@ -32,6 +32,12 @@ extension PostgresStore {
         }
     }
 
+    public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
+        let text: String? = try await rows("SELECT state_json FROM risk_states WHERE key = \(key)").first
+            .map { try Columns($0).value("state_json") }
+        return try RiskStateCodec.decode(text, as: State.self)
+    }
+
     public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         do {
             _ = try await rows(

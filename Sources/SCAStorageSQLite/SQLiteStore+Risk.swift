@@ -27,6 +27,14 @@ extension SQLiteStore {
         }
     }
 
+    public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
+        try await writer.read { db in
+            try RiskStateCodec.decode(
+                try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key]),
+                as: State.self)
+        }
+    }
+
     public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         try await writer.write { db in
             do {

@@ -118,6 +118,7 @@ struct SQLiteStoreConformanceTests {
     @Test func userRolesChange() async throws { try await check { try await $0.userRolesChange() } }
     // Risk engine (v3-risk, issue 12).
     @Test func riskStateRoundTrip() async throws { try await check { try await $0.riskStateRoundTrip() } }
+    @Test func riskStateReadsWhatWasCommitted() async throws { try await check { try await $0.riskStateReadsWhatWasCommitted() } }
     @Test func parallelLowValueAdmissionsGrantTheLimit() async throws {
         try await check { try await $0.parallelLowValueAdmissionsGrantTheLimit() }
     }

@@ -41,6 +41,23 @@ extension StoreConformance {
         #expect(try await store.updateRiskState(key: "provider", as: ProviderRiskState.self) { $0.suspendedBands } == ["credit_transfer:500"])
     }
 
+    /// The read without a transaction sees what the last update committed, a fresh state for a
+    /// key never written, and changes nothing.
+    func riskStateReadsWhatWasCommitted() async throws {
+        #expect(try await store.riskState(key: "user:u1", as: RiskState.self) == RiskState())
+        let written = try await store.updateRiskState(key: "user:u1", as: RiskState.self) { state in
+            state.accountInfoSCAAt = t0 + 1
+            state.lowValue.add(700)
+            return state
+        }
+        #expect(try await store.riskState(key: "user:u1", as: RiskState.self) == written)
+        #expect(try await store.riskState(key: "user:u1", as: RiskState.self) == written)
+        #expect(try await store.riskState(key: "user:u2", as: RiskState.self) == RiskState())
+        #expect(try await store.riskState(key: "provider", as: ProviderRiskState.self) == ProviderRiskState())
+        // The update after the reads still starts from what was committed.
+        #expect(try await store.updateRiskState(key: "user:u1", as: RiskState.self) { $0 } == written)
+    }
+
     /// Twenty parallel low-value admissions for one user: exactly the count limit goes through.
     func parallelLowValueAdmissionsGrantTheLimit() async throws {
         let rules = LowValueRules(limit: .count)

@@ -54,7 +54,7 @@ struct BeneficiaryService: Sendable {
 
     func list(authorization: String?) async throws -> [BeneficiaryResponse] {
         let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo, .settingsChange], consume: false)
-        let state = try await store.updateRiskState(key: RiskState.keyPrefix + claims.sub.value, as: RiskState.self) { $0 }
+        let state = try await store.riskState(key: RiskState.keyPrefix + claims.sub.value, as: RiskState.self)
         return state.beneficiaries.map(Self.describe)
     }
 

@@ -57,7 +57,7 @@ public struct RiskService: Sendable {
         let monitoring = settings.monitoringRules
         let now = runtime.now()
         let userKey = RiskState.keyPrefix + request.user.id
-        let state = try await store.updateRiskState(key: userKey, as: RiskState.self) { $0 }
+        let state = try await store.riskState(key: userKey, as: RiskState.self)
         let transaction = request.transaction
         let amountMinor = transaction.flatMap { EURAmount.minorUnits(of: $0, eurPerUnit: eurPerUnit) }
         let payeeKey = transaction?.payee.digest
