@@ -25,8 +25,8 @@ extension UserRecord: ColumnDecodable {
     package static let emptyProfileText = #"{"attributes":{}}"#
 
     /// Most users have no profile: that text is recognised rather than decoded, since a user's
-    /// row is read on every challenge and proof (a `JSONDecoder` cost more than the rest of
-    /// the row).
+    /// row is read on every challenge and proof and a `JSONDecoder` for it was a large part of
+    /// the read. Any other text is decoded as before.
     private static func profile(_ columns: some ColumnReader) throws -> UserProfile {
         if try columns.isNull("profile_json") || columns.string("profile_json") == emptyProfileText { return UserProfile() }
         return try columns.json("profile_json")
