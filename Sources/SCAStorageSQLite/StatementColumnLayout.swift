@@ -70,6 +70,10 @@ final class StatementColumnLayout: Sendable {
 
 /// A statement held weakly, so that an entry never keeps a statement alive and a new statement
 /// at a dropped one's address is not taken for it.
+///
+/// `@unchecked Sendable` is safe because `value` is set once, in `init`, and afterwards only
+/// loaded (the runtime loads a weak reference atomically, from any thread) and compared by
+/// identity: the statement, which is not Sendable, is never used through it.
 private final class WeakStatement: @unchecked Sendable {
     /// Only compared by identity, never used to reach the statement (which is not Sendable).
     weak var value: Statement?

@@ -28,7 +28,7 @@ public enum JCS {
         case .number(let value):
             output += serialize(number: value).utf8
         case .string(let value):
-            writeString(value, to: &output)
+            appendString(value, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -37,34 +37,29 @@ public enum JCS {
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            // UTF-16 order, not Swift's String order (which compares by Unicode scalars and
-            // puts U+FB33 before U+1F600, the opposite of RFC 8785 §3.2.3).
-            let names = members.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
-            for (index, name) in names.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(name, to: &output)
-                output.append(UInt8(ascii: ":"))
-                if let member = members[name] { write(member, to: &output) }
-            }
-            output.append(UInt8(ascii: "}"))
+            appendMembers(members, to: &output, value: write)
         }
-    }
-
-    private static func writeString(_ string: String, to output: inout [UInt8]) {
-        appendString(string, to: &output)
     }
 
     /// Appends a map of strings as a JSON object with its members in RFC 8785 order (UTF-16
     /// code units), written directly: the details of an audit entry, hashed and stored.
     public static func appendObject(_ members: [String: String], to output: inout [UInt8]) {
+        appendMembers(members, to: &output, value: appendString)
+    }
+
+    /// An object's members, each value written by `value`: one loop for both kinds of object.
+    private static func appendMembers<Value>(
+        _ members: [String: Value], to output: inout [UInt8], value: (Value, inout [UInt8]) -> Void
+    ) {
         output.append(UInt8(ascii: "{"))
+        // UTF-16 order, not Swift's String order (which compares by Unicode scalars and
+        // puts U+FB33 before U+1F600, the opposite of RFC 8785 §3.2.3).
         let names = members.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
         for (index, name) in names.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             appendString(name, to: &output)
             output.append(UInt8(ascii: ":"))
-            if let value = members[name] { appendString(value, to: &output) }
+            if let member = members[name] { value(member, &output) }
         }
         output.append(UInt8(ascii: "}"))
     }

@@ -1,31 +1,13 @@
 /// The unkeyed container of ``WireJSONEncoder``.
-struct WireJSONUnkeyedContainer: UnkeyedEncodingContainer {
+struct WireJSONUnkeyedContainer: UnkeyedEncodingContainer, WireJSONPrimitiveEncoding {
     let array: WireJSONContainer
 
     var codingPath: [any CodingKey] { array.codingPath }
     var count: Int { array.members.count }
 
-    private func put(_ node: WireJSONNode) { array.append(key: "", node) }
+    func put(_ node: WireJSONNode) { array.append(key: "", node) }
 
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { try encodeValue(value) }
-    mutating func encode(_ value: Float) throws { try encodeValue(value) }
-    mutating func encode(_ value: Int) throws { put(.signed(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { put(.signed(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { put(.signed(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { put(.signed(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { put(.signed(value)) }
-    mutating func encode(_ value: UInt) throws { put(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt8) throws { put(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt16) throws { put(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt32) throws { put(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt64) throws { put(.unsigned(value)) }
-
-    mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value) }
-
-    private func encodeValue<T: Encodable>(_ value: T) throws {
+    func encodeValue<T: Encodable>(_ value: T) throws {
         let index = array.append(key: "", .pending)
         try WireJSONSlotEncoder(parent: array, index: index).encodeValue(value)
     }
