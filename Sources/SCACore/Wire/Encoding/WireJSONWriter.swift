@@ -6,7 +6,9 @@ enum WireJSONWriter {
         case .pending: output.append(contentsOf: "{}".utf8)
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .string(let value): writeString(value, to: &output)
+        // Foundation escapes strings exactly as RFC 8785 does (`"`, `\`, the controls below
+        // U+0020 as `\b \t \n \f \r` or lower-case `\u00xx`; U+007F, `/` and non-ASCII as is).
+        case .string(let value): JCS.appendString(value, to: &output)
         case .signed(let value):
             if value < 0 { output.append(UInt8(ascii: "-")) }
             writeDigits(value.magnitude, to: &output)
@@ -64,7 +66,7 @@ enum WireJSONWriter {
     }
 
     private static func writeMember(_ key: String, _ value: WireJSONNode, to output: inout [UInt8]) {
-        writeString(key, to: &output)
+        JCS.appendString(key, to: &output)
         output.append(UInt8(ascii: ":"))
         write(value, to: &output)
     }
@@ -76,53 +78,6 @@ enum WireJSONWriter {
             write(element.value, to: &output)
         }
         output.append(UInt8(ascii: "]"))
-    }
-
-    /// A string with `"` and `\` escaped, the control characters below U+0020 as `\b \t \n \f \r`
-    /// or `\u00xx` (lower-case hex), and everything else (U+007F, `/`, all non-ASCII) as is.
-    static func writeString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Native strings are stored as contiguous UTF-8: reading the buffer costs a fraction of
-        // walking `String.UTF8View` byte by byte (measured: most of this encoder's time was there).
-        let written = string.utf8.withContiguousStorageIfAvailable { bytes in
-            if bytes.contains(where: needsEscape) {
-                for byte in bytes { append(byte, escaped: &output) }
-            } else {
-                output.append(contentsOf: bytes)
-            }
-        }
-        if written == nil {
-            for byte in string.utf8 { append(byte, escaped: &output) }
-        }
-        output.append(UInt8(ascii: "\""))
-    }
-
-    private static func append(_ byte: UInt8, escaped output: inout [UInt8]) {
-        guard needsEscape(byte) else {
-            output.append(byte)
-            return
-        }
-        output.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-        case 0x08: output.append(UInt8(ascii: "b"))
-        case 0x09: output.append(UInt8(ascii: "t"))
-        case 0x0A: output.append(UInt8(ascii: "n"))
-        case 0x0C: output.append(UInt8(ascii: "f"))
-        case 0x0D: output.append(UInt8(ascii: "r"))
-        default:
-            output.append(contentsOf: "u00".utf8)
-            output.append(hexDigit(byte >> 4))
-            output.append(hexDigit(byte & 0x0F))
-        }
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// Decimal digits, written in place from the right (no intermediate string).
