@@ -11,7 +11,7 @@ extension SQLiteStore {
     /// - Throws: `StoreError.conflict("lookupID")` when a live code has the lookup id, or
     ///   `StoreError.notFound` when there is no user `code.userID`.
     public func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
-        try await writer.write { db in
+        try await write { db in
             if let existing = try Self.activationCode(db, lookupID: code.lookupID),
                 existing.isLive(now: code.createdAt, maximumTries: maximumTries)
             {
@@ -45,7 +45,7 @@ extension SQLiteStore {
     public func registerDevice(
         _ device: DeviceRecord, lookupID: String, codeHash: [UInt8], now: Date, maximumTries: Int, maximumDevices: Int
     ) async throws -> DeviceRegistration {
-        try await writer.write { db in
+        try await write { db in
             guard var code = try Self.activationCode(db, lookupID: lookupID) else { return .codeInvalid }
             let loaded = code
             if let refusal = code.present(codeHash: codeHash, now: now, maximumTries: maximumTries) {

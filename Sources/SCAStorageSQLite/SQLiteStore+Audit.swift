@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// single writer (and `BEGIN IMMEDIATE` across processes) runs appends one after another,
     /// so the chain never forks.
     public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
-        try await writer.write { db in try Self.appendAuditEntry(draft, db) }
+        try await write { db in try Self.appendAuditEntry(draft, db) }
     }
 
     /// The append of ``appendAuditEntry(_:)`` inside a caller's write transaction (a proof's,
@@ -34,7 +34,7 @@ extension SQLiteStore {
     }
 
     public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM audit_entries WHERE sequence > ? AND time_ms >= ?
                 ORDER BY sequence LIMIT ?
@@ -44,7 +44,7 @@ extension SQLiteStore {
     }
 
     public func newestAuditEntry() async throws -> AuditEntry? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").fetchOne(AuditEntry.self)
         }
     }

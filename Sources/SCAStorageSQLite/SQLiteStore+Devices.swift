@@ -8,14 +8,14 @@ import SCAStorage
 // counted one after the other.
 extension SQLiteStore {
     public func device(id: String) async throws -> DeviceRecord? {
-        try await writer.read { db in
+        try await read { db in
             try Self.device(db, id: id)
         }
     }
 
     /// Oldest first; devices created at the same instant by id.
     public func devices(userID: String) async throws -> [DeviceRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id")
                 .fetchAll(DeviceRecord.self, arguments: [userID])
         }
@@ -24,7 +24,7 @@ extension SQLiteStore {
     /// Applies `DeviceRecord.setStatus`: a removed device is returned unchanged.
     @discardableResult
     public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
-        try await writer.write { db in
+        try await write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
             device.setStatus(status)
             try db.cachedStatement(
@@ -37,7 +37,7 @@ extension SQLiteStore {
 
     /// Applies `DeviceRecord.recordFailure`.
     public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
-        try await writer.write { db in try Self.recordDeviceFailure(id: id, maximumFailures: maximumFailures, db) }
+        try await write { db in try Self.recordDeviceFailure(id: id, maximumFailures: maximumFailures, db) }
     }
 
     static func recordDeviceFailure(id: String, maximumFailures: Int, _ db: Database) throws -> DeviceRecord? {
@@ -53,7 +53,7 @@ extension SQLiteStore {
     /// Leaves the status alone: a signature verified before a block does not lift it.
     /// - Throws: `StoreError.notFound` when there is no such device.
     public func recordDeviceSuccess(id: String, now: Date) async throws {
-        try await writer.write { db in try Self.recordDeviceSuccess(id: id, now: now, db) }
+        try await write { db in try Self.recordDeviceSuccess(id: id, now: now, db) }
     }
 
     static func recordDeviceSuccess(id: String, now: Date, _ db: Database) throws {
@@ -69,7 +69,7 @@ extension SQLiteStore {
     /// each signature to something that itself expires no later than `expiresAt` (the challenge
     /// it signs), so that a replay after that is refused before its hash is looked up.
     public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
-        try await writer.write { db in try Self.markSignatureUsed(hash, expiresAt: expiresAt, now: now, db) }
+        try await write { db in try Self.markSignatureUsed(hash, expiresAt: expiresAt, now: now, db) }
     }
 
     /// The hash is inserted, or takes over its expired row (the conflict's update applies only
@@ -89,7 +89,7 @@ extension SQLiteStore {
     /// One DELETE over the expiry index.
     @discardableResult
     public func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
             return db.changesCount
         }

@@ -20,7 +20,7 @@ extension SQLiteStore {
     private func updateLockout<Outcome: Sendable>(
         userID: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
-        try await writer.write { db in
+        try await write { db in
             var lockout = try Self.lockout(db, userID: userID)
             let before = lockout
             let outcome = transition(&lockout)
@@ -33,7 +33,7 @@ extension SQLiteStore {
     /// started meanwhile by another attempt has reset the counter already.
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func releaseAttempt(userID: String) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(
                 sql: "UPDATE users SET failed_attempts = MAX(failed_attempts - 1, 0) WHERE id = ?").execute(
                 arguments: [userID]
@@ -46,7 +46,7 @@ extension SQLiteStore {
     /// so a success here can only come from an attempt reserved before the lock.
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func recordSuccess(userID: String) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(
                 sql: """
                     UPDATE users SET failed_attempts = 0, temporary_blocks = 0, locked_until = NULL
@@ -61,7 +61,7 @@ extension SQLiteStore {
     /// Clears counters and blocks, permanent ones included. The last accepted TOTP step is
     /// kept, so an unblock never lets an old code be replayed.
     public func unblockUser(id: String) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(
                 sql: """
                     UPDATE users
@@ -76,7 +76,7 @@ extension SQLiteStore {
 
     /// - Throws: `StoreError.notFound` when there is no such user.
     public func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             // The condition and the write are one statement: a step is burnt exactly once.
             try db.cachedStatement(
                 sql: """

@@ -9,7 +9,7 @@ extension SQLiteStore {
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date,
         expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int
     ) async throws -> CodeIssueOutcome {
-        try await writer.write { db in
+        try await write { db in
             let current = try db.cachedStatement(
                 sql: "SELECT sent_at, send_count, used FROM one_time_codes WHERE challenge_id = ? AND method = ?"
             ).fetchOne(arguments: [challengeID, method.rawValue]) { columns in
@@ -56,7 +56,7 @@ extension SQLiteStore {
     public func consumeCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
     ) async throws -> CodeConsumption {
-        try await writer.write { db in
+        try await write { db in
             if try Self.useCode(challengeID: challengeID, method: method, codeHash: codeHash, now: now, db) { return .consumed }
             // In the same transaction: a right code that another presentation used first.
             let used = try db.exists(
@@ -67,7 +67,7 @@ extension SQLiteStore {
     }
 
     public func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM one_time_codes WHERE challenge_id = ? AND method = ?")
                 .fetchOne(OneTimeCodeRecord.self, arguments: [challengeID, method.rawValue])
         }

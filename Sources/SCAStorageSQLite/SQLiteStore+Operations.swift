@@ -8,7 +8,7 @@ import SCAStorage
 extension SQLiteStore {
     public func insertOperation(_ operation: OperationRecord) async throws {
         let transaction = try operation.transaction.map { try JSONColumn.text($0) }
-        try await writer.write { db in
+        try await write { db in
             do {
                 try db.execute(
                     sql: """
@@ -30,13 +30,13 @@ extension SQLiteStore {
     }
 
     public func operation(id: String) async throws -> OperationRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM operations WHERE id = ?").fetchOne(OperationRecord.self, arguments: [id])
         }
     }
 
     public func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM operations WHERE device_id = ? AND status = 'pending' AND expires_at > ?
                 ORDER BY created_at, id
@@ -71,7 +71,7 @@ extension SQLiteStore {
     }
 
     public func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {
-        try await writer.read { db in
+        try await read { db in
             try db.exists(
                 "SELECT 1 FROM authorization_grants WHERE client_id = ? AND user_id = ? LIMIT 1", arguments: [clientID, userID])
         }

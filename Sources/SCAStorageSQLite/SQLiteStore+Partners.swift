@@ -10,7 +10,7 @@ extension SQLiteStore {
         let redirects = try JSONColumn.text(client.redirectURIs)
         let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
         let scopes = try JSONColumn.text(client.scopes)
-        try await writer.write { db in
+        try await write { db in
             do {
                 try db.cachedStatement(
                     sql: """
@@ -29,19 +29,19 @@ extension SQLiteStore {
     }
 
     public func partnerClient(id: String) async throws -> PartnerClientRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM partner_clients WHERE id = ?").fetchOne(PartnerClientRecord.self, arguments: [id])
         }
     }
 
     public func partnerClients() async throws -> [PartnerClientRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM partner_clients ORDER BY created_at, id").fetchAll(PartnerClientRecord.self)
         }
     }
 
     public func removePartnerClient(id: String) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "DELETE FROM partner_clients WHERE id = ?").execute(arguments: [id])
             return db.changesCount == 1
         }
@@ -49,7 +49,7 @@ extension SQLiteStore {
 
     public func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {
         let scopes = try JSONColumn.text(grant.scopes)
-        try await writer.write { db in
+        try await write { db in
             do {
                 try db.cachedStatement(
                     sql: """
@@ -70,7 +70,7 @@ extension SQLiteStore {
     }
 
     public func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
-        try await writer.write { db in
+        try await write { db in
             guard
                 var grant = try db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE code_hash = ?")
                     .fetchOne(AuthorizationGrantRecord.self, arguments: [Data(codeHash)])
@@ -85,14 +85,14 @@ extension SQLiteStore {
     }
 
     public func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE session_id = ?").fetchOne(AuthorizationGrantRecord.self, arguments: [sessionID])
         }
     }
 
     public func insertConsent(_ consent: ConsentRecord) async throws {
         let columns = try ConsentColumns(consent)
-        try await writer.write { db in
+        try await write { db in
             do {
                 try db.cachedStatement(
                     sql: """
@@ -116,7 +116,7 @@ extension SQLiteStore {
     }
 
     public func consent(id: String) async throws -> ConsentRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM consents WHERE id = ?").fetchOne(ConsentRecord.self, arguments: [id])
         }
     }

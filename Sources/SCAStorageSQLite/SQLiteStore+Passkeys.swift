@@ -7,7 +7,7 @@ import SCAStorage
 // one after the other and the counter is compared and set in one statement.
 extension SQLiteStore {
     public func registerPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyRegistration {
-        try await writer.write { db in
+        try await write { db in
             let taken = try db.exists("SELECT 1 FROM passkeys WHERE credential_id = ?", arguments: [Data(passkey.credentialID)])
             let owned = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM passkeys WHERE user_id = ?"), arguments: [passkey.userID]) ?? 0
             let decision = PasskeyRegistration.decide(
@@ -33,26 +33,26 @@ extension SQLiteStore {
     }
 
     public func passkey(id: String) async throws -> PasskeyRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?").fetchOne(PasskeyRecord.self, arguments: [id])
         }
     }
 
     public func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE credential_id = ?").fetchOne(PasskeyRecord.self, arguments: [Data(credentialID)])
         }
     }
 
     /// Oldest first; passkeys created at the same instant by id.
     public func passkeys(userID: String) async throws -> [PasskeyRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at, id").fetchAll(PasskeyRecord.self, arguments: [userID])
         }
     }
 
     public func deletePasskey(id: String) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             let owner = try String.fetchOne(db.cachedStatement(sql: "SELECT user_id FROM passkeys WHERE id = ?"), arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM passkeys WHERE id = ?").execute(arguments: [id])
             guard let owner else { return false }
@@ -64,7 +64,7 @@ extension SQLiteStore {
     public func recordPasskeyUse(
         id: String, expectedSignCount: Int64, signCount: Int64, backedUp: Bool, now: Date
     ) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(
                 sql: """
                     UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ?
@@ -77,7 +77,7 @@ extension SQLiteStore {
     }
 
     public func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "UPDATE passkeys SET status = 'suspect' WHERE id = ?").execute(arguments: [id])
             let passkey = try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?").fetchOne(PasskeyRecord.self, arguments: [id])
             if let passkey { try Self.countActivePasskeys(userID: passkey.userID, db) }

@@ -14,7 +14,7 @@ extension SQLiteStore {
         // Encoded before entering the write transaction, so the writer is held no longer than needed.
         let columns = try commit.challenge.map(ChallengeColumns.arguments)
         do {
-            return try await writer.write { db in
+            return try await write { db in
                 var step: LockoutStep?
                 if let change = commit.lockout {
                     let applied = try Self.applyLockout(change, db)
@@ -56,7 +56,7 @@ extension SQLiteStore {
 
     /// One read transaction: the three rows as of one moment.
     public func proofContext(challengeID: String) async throws -> ProofContext? {
-        try await writer.read { db in
+        try await read { db in
             guard let challenge = try db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?").fetchOne(ChallengeRecord.self, arguments: [challengeID])
             else { return nil }
             let user = try challenge.userID.flatMap { id in

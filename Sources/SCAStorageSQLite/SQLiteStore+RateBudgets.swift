@@ -9,7 +9,7 @@ extension SQLiteStore {
     /// same file, are decided one after the other.
     public func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
         let budgets = RateBudget.distinct(budgets)
-        return try await writer.write { db in
+        return try await write { db in
             // Housekeeping, bounded (`RateBudget.expiredUsesToDelete`): uses that have left their
             // window count for nothing.
             try db.cachedStatement(

@@ -10,7 +10,7 @@ extension SQLiteStore {
     public func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome {
-        try await writer.write { db in
+        try await write { db in
             let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
             var state = try RiskStateCodec.decode(text, as: State.self)
             let before = state
@@ -28,7 +28,7 @@ extension SQLiteStore {
     }
 
     public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
-        try await writer.read { db in
+        try await read { db in
             try RiskStateCodec.decode(
                 try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key]),
                 as: State.self)
@@ -36,7 +36,7 @@ extension SQLiteStore {
     }
 
     public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
-        try await writer.write { db in
+        try await write { db in
             do {
                 try db.cachedStatement(
                     sql: """
@@ -59,7 +59,7 @@ extension SQLiteStore {
     }
 
     public func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(
                 sql: "UPDATE risk_payments SET authorised_at = ? WHERE challenge_id = ? AND authorised_at IS NULL").execute(
                 arguments: [at.unixSeconds, challengeID])
@@ -69,7 +69,7 @@ extension SQLiteStore {
     }
 
     public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM risk_payments WHERE user_id = ? AND authorised_at >= ?
                 ORDER BY authorised_at DESC, challenge_id
@@ -79,7 +79,7 @@ extension SQLiteStore {
     }
 
     public func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
-        try await writer.read { db in
+        try await read { db in
             // NULL compares to nothing: an absent address or payee is never seen.
             let history = try db.cachedStatement(sql: """
                     SELECT COUNT(client_address) AS addresses, COALESCE(SUM(client_address = ?), 0) AS address_seen,
@@ -104,7 +104,7 @@ extension SQLiteStore {
     }
 
     public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM risk_payments WHERE transaction_digest = ? AND authorised_at IS NOT NULL
                 ORDER BY authorised_at DESC LIMIT 1
@@ -114,7 +114,7 @@ extension SQLiteStore {
     }
 
     public func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
-        try await writer.read { db in
+        try await read { db in
             let rows = try db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM risk_payments
                     WHERE authorised_at >= ? AND authorised_at < ? AND (exemption IS NULL OR exemption = 'tra')
@@ -126,7 +126,7 @@ extension SQLiteStore {
     }
 
     public func addFraudReport(_ report: FraudReportRecord) async throws {
-        try await writer.write { db in
+        try await write { db in
             do {
                 try db.cachedStatement(
                     sql: """
@@ -144,7 +144,7 @@ extension SQLiteStore {
     }
 
     public func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
-        try await writer.read { db in
+        try await read { db in
             let rows = try db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM fraud_reports
                     WHERE occurred_at >= ? AND occurred_at < ? GROUP BY payment_type

@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// Stores the session and its first refresh token together.
     /// - Throws: `StoreError.conflict("id")` when the session id or token hash exists.
     public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
-        try await writer.write { db in try Self.createSession(session, refreshToken: refreshToken, db) }
+        try await write { db in try Self.createSession(session, refreshToken: refreshToken, db) }
     }
 
     /// The insert of ``createSession(_:refreshToken:)`` inside a caller's write transaction.
@@ -32,13 +32,13 @@ extension SQLiteStore {
     }
 
     public func session(id: String) async throws -> SessionRecord? {
-        try await writer.read { db in
+        try await read { db in
             try Self.session(db, id: id)
         }
     }
 
     public func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
-        try await writer.write { db in
+        try await write { db in
             guard var session = try Self.session(db, id: id) else { return .notFound }
             if session.revokedAt != nil { return .revoked }
             if Self.isIdle(session, now: now, idleTimeout: idleTimeout) {
@@ -54,7 +54,7 @@ extension SQLiteStore {
     /// Ends the session and so every token of its family. Revoking twice keeps the first date;
     /// an unknown id is ignored.
     public func revokeSession(id: String, now: Date) async throws {
-        try await writer.write { db in
+        try await write { db in
             try Self.revoke(db, sessionID: id, now: now)
         }
     }

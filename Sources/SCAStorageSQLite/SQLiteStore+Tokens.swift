@@ -4,7 +4,7 @@ import SCAStorage
 
 extension SQLiteStore {
     public func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String? {
-        try await writer.read { db in
+        try await read { db in
             try String.fetchOne(
                 db.cachedStatement(sql: "SELECT session_id FROM refresh_tokens WHERE token_hash = ?"), arguments: [Data(hash)]
             )
@@ -17,7 +17,7 @@ extension SQLiteStore {
         presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation {
-        try await writer.write { db in
+        try await write { db in
             let token = try db.cachedStatement(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?")
                 .fetchOne(RefreshTokenRecord.self, arguments: [Data(presentedHash)])
             guard let token else { return .unknown }
@@ -56,7 +56,7 @@ extension SQLiteStore {
     /// transaction so that the table does not grow without end. A token past its expiry is
     /// refused by its verifier before its id is looked up, so a forgotten id is never needed.
     public func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "DELETE FROM consumed_tokens WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
             try db.cachedStatement(
                 sql: "INSERT INTO consumed_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING").execute(
@@ -67,7 +67,7 @@ extension SQLiteStore {
     }
 
     public func isTokenConsumed(id: String, now: Date) async throws -> Bool {
-        try await writer.read { db in
+        try await read { db in
             try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM consumed_tokens WHERE jti = ? AND expires_at >= ?)"),
                 arguments: [id, now.unixSeconds]) ?? false

@@ -9,7 +9,7 @@ extension SQLiteStore {
     public func updateUnknownAddressLockout<Outcome: Sendable>(
         key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
-        try await writer.write { db in
+        try await write { db in
             var lockout = try Self.unknownAddressLockout(db, key: key)
             let before = lockout
             let outcome = transition(&lockout)

@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("email")` when taken.
     public func createUser(_ user: UserRecord) async throws {
         let email = user.email.lowercased()
-        try await writer.write { db in
+        try await write { db in
             // Checked before inserting so that the error names the field; the UNIQUE
             // constraints below stay the last word.
             if try db.exists("SELECT 1 FROM users WHERE id = ?", arguments: [user.id]) {
@@ -46,7 +46,7 @@ extension SQLiteStore {
     }
 
     public func user(id: String) async throws -> UserRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [id])
         }
     }
@@ -54,21 +54,21 @@ extension SQLiteStore {
     /// - Parameter email: compared lower-cased.
     public func user(email: String) async throws -> UserRecord? {
         let email = email.lowercased()
-        return try await writer.read { db in
+        return try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users WHERE email = ?").fetchOne(UserRecord.self, arguments: [email])
         }
     }
 
     /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone`.
     public func user(loginPhone: String) async throws -> UserRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users WHERE login_phone = ?").fetchOne(UserRecord.self, arguments: [loginPhone])
         }
     }
 
     /// All users, oldest first (insertion order among equal creation dates).
     public func users() async throws -> [UserRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users ORDER BY created_at, rowid").fetchAll(UserRecord.self)
         }
     }
@@ -78,7 +78,7 @@ extension SQLiteStore {
     ///   e-mail belongs to another user.
     @discardableResult
     public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
-        try await writer.write { db in
+        try await write { db in
             guard var user = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [id])
             else {
                 throw StoreError.notFound

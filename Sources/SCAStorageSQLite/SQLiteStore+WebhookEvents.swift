@@ -10,7 +10,7 @@ extension SQLiteStore {
     public func updateOperation(
         _ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
     ) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             let stored = try Self.storeOperation(operation, expectedVersion: expectedVersion, in: db)
             try Self.enqueue(event, statusStored: stored, in: db)
             return stored
@@ -20,7 +20,7 @@ extension SQLiteStore {
     public func updateConsent(
         _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
     ) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             let stored = try Self.storeConsent(consent, expectedVersion: expectedVersion, in: db)
             try Self.enqueue(event, statusStored: stored, in: db)
             return stored
@@ -28,7 +28,7 @@ extension SQLiteStore {
     }
 
     public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= ?
                 ORDER BY expires_at, id LIMIT ?

@@ -8,7 +8,7 @@ import SCAStorage
 // here only compares versions.
 extension SQLiteStore {
     public func setPartnerWebhook(_ webhook: PartnerWebhookRecord) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     INSERT INTO partner_webhooks (client_id, url, sealed_secret, created_at) VALUES (?, ?, ?, ?)
@@ -20,21 +20,21 @@ extension SQLiteStore {
     }
 
     public func partnerWebhook(clientID: String) async throws -> PartnerWebhookRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM partner_webhooks WHERE client_id = ?")
                 .fetchOne(PartnerWebhookRecord.self, arguments: [clientID])
         }
     }
 
     public func removePartnerWebhook(clientID: String) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM partner_webhooks WHERE client_id = ?", arguments: [clientID])
             return db.changesCount == 1
         }
     }
 
     public func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws {
-        try await writer.write { db in try Self.insertDelivery(delivery, in: db) }
+        try await write { db in try Self.insertDelivery(delivery, in: db) }
     }
 
     /// Writes `delivery` inside the caller's transaction.
@@ -60,14 +60,14 @@ extension SQLiteStore {
     }
 
     public func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM webhook_deliveries WHERE id = ?")
                 .fetchOne(WebhookDeliveryRecord.self, arguments: [id])
         }
     }
 
     public func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM webhook_deliveries
                 WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
@@ -78,7 +78,7 @@ extension SQLiteStore {
     }
 
     public func updateWebhookDelivery(_ delivery: WebhookDeliveryRecord, expectedVersion: Int) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     UPDATE webhook_deliveries SET
@@ -97,7 +97,7 @@ extension SQLiteStore {
     }
 
     public func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord] {
-        try await writer.read { db in
+        try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM operations WHERE status = 'pending' AND expires_at <= ?
                 ORDER BY expires_at, id LIMIT ?

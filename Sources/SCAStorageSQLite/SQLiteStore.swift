@@ -4,8 +4,9 @@ import SCAStorage
 
 /// The embedded ``SCAStore``: one SQLite file in WAL mode, through GRDB.
 ///
-/// Each protocol method is one GRDB transaction. GRDB sends every write through a single
-/// writer connection and opens write transactions with `BEGIN IMMEDIATE`, so the read and
+/// Each protocol method is one GRDB transaction (``read(_:)`` or ``write(_:)``, which run it on
+/// the calling thread unless a commit must wait for the disk). GRDB sends every write through a
+/// single writer connection and opens write transactions with `BEGIN IMMEDIATE`, so the read and
 /// the write of a read-modify-write cannot interleave with another write, whether it comes
 /// from this process or from another process on the same file (which waits on the busy
 /// timeout instead of failing at once).
@@ -20,6 +21,9 @@ public final class SQLiteStore: SCAStore {
     let path: String?
     /// A connection of its own for WAL checkpoints (``checkpointWAL()``); nil in memory.
     let checkpointer: DatabaseQueue?
+    /// Whether a commit syncs the WAL (`synchronous = FULL`): such writes run off the calling
+    /// thread (``write(_:)``).
+    let commitsWaitForDisk: Bool
 
     /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
     ///
@@ -51,7 +55,9 @@ public final class SQLiteStore: SCAStore {
         }
         var checkpointing = Configuration()
         checkpointing.label = "SCAStore.checkpoints"
-        try self.init(writer: pool, path: path, checkpointer: DatabaseQueue(path: path, configuration: checkpointing))
+        try self.init(
+            writer: pool, path: path, checkpointer: DatabaseQueue(path: path, configuration: checkpointing),
+            commitsWaitForDisk: synchronous == .full)
     }
 
     /// The `synchronous` setting in force on the writer connection, read from SQLite itself.
@@ -66,15 +72,16 @@ public final class SQLiteStore: SCAStore {
     ///
     /// - Throws: A GRDB `DatabaseError` when the database cannot be created or migrated.
     public static func inMemory() throws -> SQLiteStore {
-        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()), path: nil, checkpointer: nil)
+        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()), path: nil, checkpointer: nil, commitsWaitForDisk: false)
     }
 
-    private init(writer: any DatabaseWriter, path: String?, checkpointer: DatabaseQueue?) throws {
+    private init(writer: any DatabaseWriter, path: String?, checkpointer: DatabaseQueue?, commitsWaitForDisk: Bool) throws {
         // Migrating is idempotent: applied steps are recorded and skipped on the next open.
         try SQLiteMigrations.migrator.migrate(writer)
         self.writer = writer
         self.path = path
         self.checkpointer = checkpointer
+        self.commitsWaitForDisk = commitsWaitForDisk
     }
 
     /// The identifiers of the schema steps, in order. Another backend of the same schema uses
@@ -101,7 +108,7 @@ public final class SQLiteStore: SCAStore {
         if let path, !FileManager.default.fileExists(atPath: path) {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }
-        _ = try await writer.read { db in
+        _ = try await read { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT 1"))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCAStorage
 import SCAStorageSQLite
 import Testing
 
@@ -32,6 +33,20 @@ struct SQLiteCheckpointTests {
         let again = try #require(try await store.checkpointWAL())
         #expect(again.checkpointedPages == again.walPages)
         #expect(try await store.auditEntries(after: 0, limit: 100).count == 40)
+    }
+
+    @Test("a store call from a cancelled task throws CancellationError and writes nothing", arguments: [SQLiteSynchronous.normal, .full])
+    func cancelledCaller(mode: SQLiteSynchronous) async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let store = try SQLiteStore(path: path, synchronous: mode)
+        let draft = AuditEntryDraft(time: StoreConformance.t0, event: "token.issued", actor: "client", outcome: "success", details: [:])
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            _ = try await store.appendAuditEntry(draft)
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(try await store.auditEntries(after: 0, limit: 10).isEmpty)
     }
 
     @Test("a store in memory has no WAL to checkpoint")

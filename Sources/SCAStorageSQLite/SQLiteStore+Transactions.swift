@@ -1,0 +1,43 @@
+import GRDB
+
+extension SQLiteStore {
+    /// Runs `body` in a read transaction (a snapshot of the last commit) on the calling thread.
+    ///
+    /// Every store call goes through here or ``write(_:)``. GRDB's async `read` and `write` run
+    /// their body on the connection's dispatch queue and resume the caller on the concurrency
+    /// pool: two thread wake-ups per store call. Their synchronous forms run the body right here:
+    /// dispatch runs a `sync` block on the thread that calls it, and a read takes one of the
+    /// pool's reader connections, which the few threads of the concurrency pool never exhaust.
+    /// A read never waits for the disk's syncs: in WAL mode readers do not wait for the writer.
+    /// Measured (BENCHMARKS.md, fifth round): half the context switches of a challenge or a cold
+    /// start, and a cold start's median latency at a fixed 400/s down by a fifth; the peak rate
+    /// did not move beyond the machine's noise.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled (nothing is read), or
+    ///   what `body` or SQLite throws.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        return try readHere(body)
+    }
+
+    /// Runs `body` in a write transaction, committed when it returns and rolled back when it
+    /// throws.
+    ///
+    /// Under `synchronous = NORMAL` a commit does not wait for the disk, so the transaction runs
+    /// on the calling thread (``read(_:)`` says why); a caller that finds the writer busy waits
+    /// for one transaction's CPU work, the time a lock is held. Under `FULL` every commit syncs
+    /// the WAL, for milliseconds on a slow disk: those run on the writer's own queue, as GRDB's
+    /// async `write` does, so that no thread of the concurrency pool waits for the disk.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled (nothing is written), or
+    ///   what `body` or SQLite throws.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        if commitsWaitForDisk { return try await writer.write(body) }
+        try Task.checkCancellation()
+        return try writeHere(body)
+    }
+
+    /// The synchronous overloads, which an `async` caller would not pick by itself.
+    private func readHere<T>(_ body: (Database) throws -> T) throws -> T { try writer.read(body) }
+    private func writeHere<T>(_ body: (Database) throws -> T) throws -> T { try writer.write(body) }
+}
