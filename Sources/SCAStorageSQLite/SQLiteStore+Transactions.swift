@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 extension SQLiteStore {
     /// Runs `body` in a read transaction (a snapshot of the last commit) on the calling thread.
@@ -32,10 +33,21 @@ extension SQLiteStore {
     /// - Throws: `CancellationError` when the calling task is cancelled (nothing is written), or
     ///   what `body` or SQLite throws.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        if commitsWaitForDisk { return try await writer.write(body) }
-        try Task.checkCancellation()
-        return try writeHere(body)
+        let result: T
+        if commitsWaitForDisk {
+            result = try await writer.write(body)
+        } else {
+            try Task.checkCancellation()
+            result = try writeHere(body)
+        }
+        commits.add(1, ordering: .relaxed)
+        return result
     }
+
+    /// How many write transactions this store has committed since it was opened (not those of
+    /// other connections to the file). Background checkpoints skip a pass when it has not moved:
+    /// an idle server makes no checkpoint call at all.
+    public var committedWrites: Int { commits.load(ordering: .relaxed) }
 
     /// The synchronous overloads, which an `async` caller would not pick by itself.
     private func readHere<T>(_ body: (Database) throws -> T) throws -> T { try writer.read(body) }

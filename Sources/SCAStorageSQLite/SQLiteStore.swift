@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SCAStorage
+import Synchronization
 
 /// The embedded ``SCAStore``: one SQLite file in WAL mode, through GRDB.
 ///
@@ -24,6 +25,8 @@ public final class SQLiteStore: SCAStore {
     /// Whether a commit syncs the WAL (`synchronous = FULL`): such writes run off the calling
     /// thread (``write(_:)``).
     let commitsWaitForDisk: Bool
+    /// Write transactions committed through this store (``committedWrites``).
+    let commits = Atomic<Int>(0)
 
     /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
     ///

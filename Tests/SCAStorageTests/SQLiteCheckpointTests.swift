@@ -35,6 +35,24 @@ struct SQLiteCheckpointTests {
         #expect(try await store.auditEntries(after: 0, limit: 100).count == 40)
     }
 
+    @Test("committedWrites counts the write transactions that committed: not reads, not a write that failed")
+    func committedWrites() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let store = try SQLiteStore(path: path)
+        let opened = store.committedWrites
+        let draft = AuditEntryDraft(time: StoreConformance.t0, event: "token.issued", actor: "client", outcome: "success", details: [:])
+        _ = try await store.appendAuditEntry(draft)
+        _ = try await store.appendAuditEntry(draft)
+        #expect(store.committedWrites == opened + 2)
+        _ = try await store.auditEntries(after: 0, limit: 10)
+        #expect(store.committedWrites == opened + 2)
+        let challenge = StoreConformance(store: store).makeChallenge(userID: nil)
+        try await store.insertChallenge(challenge)
+        await #expect(throws: StoreError.conflict("id")) { try await store.insertChallenge(challenge) }
+        #expect(store.committedWrites == opened + 3)
+    }
+
     @Test("a store call from a cancelled task throws CancellationError and writes nothing", arguments: [SQLiteSynchronous.normal, .full])
     func cancelledCaller(mode: SQLiteSynchronous) async throws {
         let path = Self.path()
@@ -47,6 +65,7 @@ struct SQLiteCheckpointTests {
         }
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(try await store.auditEntries(after: 0, limit: 10).isEmpty)
+        #expect(store.committedWrites == 0)
     }
 
     @Test("a store in memory has no WAL to checkpoint")

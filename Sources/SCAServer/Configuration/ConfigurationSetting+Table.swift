@@ -232,6 +232,10 @@ extension ConfigurationSetting {
         .value(
             "sqlite.synchronous", \.sqliteSynchronous, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
             "`normal`: a commit survives a crash of the process; `full`: a power loss too, at an fsync per commit (README, Durability)"),
+        .value(
+            "sqlite.checkpointInterval", \.sqliteCheckpointInterval, parse: ConfigurationParser.seconds,
+            show: { "`\($0 == $0.rounded() ? String(Int($0)) : String($0))`" },
+            "seconds (fractions allowed, 0.05 to 60) between the background WAL checkpoints, each of which syncs the WAL and the database file (README, Durability)"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

@@ -165,6 +165,9 @@ public struct ServerConfiguration: Sendable {
     /// SQLite's `synchronous` on the writer: `normal` keeps every commit through a crash of the
     /// process, `full` through a power loss too (an fsync per commit).
     public var sqliteSynchronous: SQLiteSynchronous = .normal
+    /// Seconds between two background WAL checkpoints. Each syncs the WAL and the database file;
+    /// under `normal` it also bounds what a power loss can take (README, Durability).
+    public var sqliteCheckpointInterval: Double = 0.05
     // Message delivery in the background (issue 17): no request waits for a gateway.
     /// Attempts (1 to 10) to hand one message to the gateway before it is given up and audited
     /// `message.delivery_failed`.
@@ -303,6 +306,9 @@ public struct ServerConfiguration: Sendable {
         }
         try validatePasskeys()
         try validateMessageDelivery()  // Background message delivery (issue 17).
+        guard sqliteCheckpointInterval.isFinite, sqliteCheckpointInterval >= 0.05, sqliteCheckpointInterval <= 60 else {
+            throw ConfigurationError("sqlite.checkpointInterval must be between 0.05 and 60 seconds, got \(sqliteCheckpointInterval)")
+        }
         guard Self.logLevels.contains(logLevel) else {
             throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
         }
