@@ -205,6 +205,23 @@ public protocol SCAStore: Sendable {
     /// Marks the payment of `challengeID` authorised at `at`, once.
     /// - Returns: the payment as authorised; nil when there is none or it was authorised before.
     func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord?
+    /// ``updateRiskState(key:as:_:)`` and ``recordRiskPayment(_:)`` of the payment its outcome
+    /// decides, in one write transaction (issue 14): the counters never move without the payment
+    /// they admitted, and the decision costs one write, not two.
+    /// - Throws: `StoreError.conflict("challengeID")` when its challenge has a payment already;
+    ///   the state is then left as it was.
+    func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
+        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
+        recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
+    ) async throws -> Outcome
+    /// ``authoriseRiskPayment(challengeID:at:)``, then ``updateRiskState(key:as:_:)`` with what it
+    /// returned (nil included), in one write transaction (issue 14): a payment authorised by SCA
+    /// and the state that records it commit together.
+    /// - Returns: the payment as authorised; nil when there is none or it was authorised before.
+    func authoriseRiskPayment<State: RiskStateValue>(
+        challengeID: String, at: Date, updating key: String, as type: State.Type,
+        _ transition: @escaping @Sendable (inout State, RiskPaymentRecord?) -> Void
+    ) async throws -> RiskPaymentRecord?
     /// A user's payments authorised at or after `since`, newest first.
     func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord]
     /// The aggregates monitoring needs of the user's payments authorised after `query.since`,

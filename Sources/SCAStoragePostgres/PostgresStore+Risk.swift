@@ -11,25 +11,59 @@ extension PostgresStore {
     public func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome {
-        let fresh = try RiskStateCodec.encode(State())
-        return try await transaction { [self] connection in
-            _ = try await connection.rows(
-                "INSERT INTO risk_states (key, state_json) VALUES (\(key), \(fresh)) ON CONFLICT (key) DO NOTHING",
-                logger: logger)
-            guard let row = try await connection.rows(
-                "SELECT state_json FROM risk_states WHERE key = \(key) FOR UPDATE", logger: logger
-            ).first else { throw StoreError.notFound }
-            let text: String = try Columns(row).value("state_json")
-            var state = try RiskStateCodec.decode(text, as: State.self)
-            let before = state
-            let outcome = transition(&state)
-            if state != before {
-                let encoded = try RiskStateCodec.encode(state)
-                _ = try await connection.rows(
-                    "UPDATE risk_states SET state_json = \(encoded) WHERE key = \(key)", logger: logger)
+        try await transaction { [self] connection in try await updateRiskState(key: key, as: State.self, transition, connection) }
+    }
+
+    public func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
+        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
+        recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
+    ) async throws -> Outcome {
+        do {
+            return try await transaction { [self] connection in
+                let outcome = try await updateRiskState(key: key, as: State.self, transition, connection)
+                _ = try await connection.rows(Self.insertRiskPaymentQuery(payment(outcome)), logger: logger)
+                return outcome
             }
-            return outcome
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw StoreError.conflict("challengeID")
         }
+    }
+
+    public func authoriseRiskPayment<State: RiskStateValue>(
+        challengeID: String, at: Date, updating key: String, as type: State.Type,
+        _ transition: @escaping @Sendable (inout State, RiskPaymentRecord?) -> Void
+    ) async throws -> RiskPaymentRecord? {
+        try await transaction { [self] connection in
+            let payment = try await connection.rows(Self.authoriseRiskPaymentQuery(challengeID: challengeID, at: at), logger: logger)
+                .first.map(RiskPaymentRecord.init(row:))
+            try await updateRiskState(key: key, as: State.self, { transition(&$0, payment) }, connection)
+            return payment
+        }
+    }
+
+    /// ``updateRiskState(key:as:_:)`` inside a caller's transaction: the row is made if missing,
+    /// then locked (`FOR UPDATE`) until that transaction ends.
+    @discardableResult
+    func updateRiskState<State: RiskStateValue, Outcome>(
+        key: String, as type: State.Type, _ transition: (inout State) -> Outcome, _ connection: PostgresConnection
+    ) async throws -> Outcome {
+        let fresh = try RiskStateCodec.encode(State())
+        _ = try await connection.rows(
+            "INSERT INTO risk_states (key, state_json) VALUES (\(key), \(fresh)) ON CONFLICT (key) DO NOTHING",
+            logger: logger)
+        guard let row = try await connection.rows(
+            "SELECT state_json FROM risk_states WHERE key = \(key) FOR UPDATE", logger: logger
+        ).first else { throw StoreError.notFound }
+        let text: String = try Columns(row).value("state_json")
+        var state = try RiskStateCodec.decode(text, as: State.self)
+        let before = state
+        let outcome = transition(&state)
+        if state != before {
+            let encoded = try RiskStateCodec.encode(state)
+            _ = try await connection.rows(
+                "UPDATE risk_states SET state_json = \(encoded) WHERE key = \(key)", logger: logger)
+        }
+        return outcome
     }
 
     public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
@@ -40,31 +74,36 @@ extension PostgresStore {
 
     public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         do {
-            _ = try await rows(
-                """
-                INSERT INTO risk_payments (
-                    challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency,
-                    payment_type, payee_key, iban, transaction_digest, client_address, device_id, exemption, recurring
-                ) VALUES (
-                    \(payment.challengeID), \(payment.userID), \(payment.createdAt.unixSeconds),
-                    \(payment.authorisedAt?.unixSeconds), \(payment.amountMinor), \(payment.amount), \(payment.currency),
-                    \(payment.type.rawValue), \(payment.payeeKey), \(payment.iban), \(payment.transactionDigest),
-                    \(payment.clientAddress), \(payment.deviceID), \(payment.exemption?.rawValue), \(payment.recurring)
-                )
-                """)
+            _ = try await rows(Self.insertRiskPaymentQuery(payment))
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("challengeID")
         }
     }
 
     public func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
-        try await rows(
-            """
-            UPDATE risk_payments SET authorised_at = \(at.unixSeconds)
-            WHERE challenge_id = \(challengeID) AND authorised_at IS NULL
-            RETURNING *
-            """
-        ).first.map(RiskPaymentRecord.init(row:))
+        try await rows(Self.authoriseRiskPaymentQuery(challengeID: challengeID, at: at)).first.map(RiskPaymentRecord.init(row:))
+    }
+
+    private static func insertRiskPaymentQuery(_ payment: RiskPaymentRecord) -> PostgresQuery {
+        """
+        INSERT INTO risk_payments (
+            challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency,
+            payment_type, payee_key, iban, transaction_digest, client_address, device_id, exemption, recurring
+        ) VALUES (
+            \(payment.challengeID), \(payment.userID), \(payment.createdAt.unixSeconds),
+            \(payment.authorisedAt?.unixSeconds), \(payment.amountMinor), \(payment.amount), \(payment.currency),
+            \(payment.type.rawValue), \(payment.payeeKey), \(payment.iban), \(payment.transactionDigest),
+            \(payment.clientAddress), \(payment.deviceID), \(payment.exemption?.rawValue), \(payment.recurring)
+        )
+        """
+    }
+
+    private static func authoriseRiskPaymentQuery(challengeID: String, at: Date) -> PostgresQuery {
+        """
+        UPDATE risk_payments SET authorised_at = \(at.unixSeconds)
+        WHERE challenge_id = \(challengeID) AND authorised_at IS NULL
+        RETURNING *
+        """
     }
 
     public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {

@@ -10,21 +10,49 @@ extension SQLiteStore {
     public func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome {
+        try await write { db in try Self.updateRiskState(key: key, as: State.self, transition, db) }
+    }
+
+    public func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
+        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
+        recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
+    ) async throws -> Outcome {
         try await write { db in
-            let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
-            var state = try RiskStateCodec.decode(text, as: State.self)
-            let before = state
-            let outcome = transition(&state)
-            if state != before || text == nil {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO risk_states (key, state_json) VALUES (?, ?)
-                        ON CONFLICT (key) DO UPDATE SET state_json = excluded.state_json
-                        """).execute(
-                    arguments: [key, try RiskStateCodec.encode(state)])
-            }
+            let outcome = try Self.updateRiskState(key: key, as: State.self, transition, db)
+            try Self.insertRiskPayment(payment(outcome), db)
             return outcome
         }
+    }
+
+    public func authoriseRiskPayment<State: RiskStateValue>(
+        challengeID: String, at: Date, updating key: String, as type: State.Type,
+        _ transition: @escaping @Sendable (inout State, RiskPaymentRecord?) -> Void
+    ) async throws -> RiskPaymentRecord? {
+        try await write { db in
+            let payment = try Self.authoriseRiskPayment(challengeID: challengeID, at: at, db)
+            try Self.updateRiskState(key: key, as: State.self, { transition(&$0, payment) }, db)
+            return payment
+        }
+    }
+
+    /// ``updateRiskState(key:as:_:)`` inside a caller's write transaction.
+    @discardableResult
+    static func updateRiskState<State: RiskStateValue, Outcome>(
+        key: String, as type: State.Type, _ transition: (inout State) -> Outcome, _ db: Database
+    ) throws -> Outcome {
+        let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
+        var state = try RiskStateCodec.decode(text, as: State.self)
+        let before = state
+        let outcome = transition(&state)
+        if state != before || text == nil {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO risk_states (key, state_json) VALUES (?, ?)
+                    ON CONFLICT (key) DO UPDATE SET state_json = excluded.state_json
+                    """).execute(
+                arguments: [key, try RiskStateCodec.encode(state)])
+        }
+        return outcome
     }
 
     public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
@@ -36,36 +64,42 @@ extension SQLiteStore {
     }
 
     public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
-        try await write { db in
-            do {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO risk_payments (
-                            challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency,
-                            payment_type, payee_key, iban, transaction_digest, client_address, device_id, exemption,
-                            recurring
-                        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """).execute(
-                    arguments: [
-                        payment.challengeID, payment.userID, payment.createdAt.unixSeconds, payment.authorisedAt?.unixSeconds,
-                        payment.amountMinor, payment.amount, payment.currency, payment.type.rawValue, payment.payeeKey,
-                        payment.iban, payment.transactionDigest, payment.clientAddress, payment.deviceID,
-                        payment.exemption?.rawValue, payment.recurring,
-                    ])
-            } catch let error as DatabaseError where error.isUniquenessViolation {
-                throw StoreError.conflict("challengeID")
-            }
-        }
+        try await write { db in try Self.insertRiskPayment(payment, db) }
     }
 
     public func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
-        try await write { db in
+        try await write { db in try Self.authoriseRiskPayment(challengeID: challengeID, at: at, db) }
+    }
+
+    /// ``recordRiskPayment(_:)`` inside a caller's write transaction.
+    private static func insertRiskPayment(_ payment: RiskPaymentRecord, _ db: Database) throws {
+        do {
             try db.cachedStatement(
-                sql: "UPDATE risk_payments SET authorised_at = ? WHERE challenge_id = ? AND authorised_at IS NULL").execute(
-                arguments: [at.unixSeconds, challengeID])
-            guard db.changesCount == 1 else { return nil }
-            return try db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?").fetchOne(RiskPaymentRecord.self, arguments: [challengeID])
+                sql: """
+                    INSERT INTO risk_payments (
+                        challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency,
+                        payment_type, payee_key, iban, transaction_digest, client_address, device_id, exemption,
+                        recurring
+                    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(
+                arguments: [
+                    payment.challengeID, payment.userID, payment.createdAt.unixSeconds, payment.authorisedAt?.unixSeconds,
+                    payment.amountMinor, payment.amount, payment.currency, payment.type.rawValue, payment.payeeKey,
+                    payment.iban, payment.transactionDigest, payment.clientAddress, payment.deviceID,
+                    payment.exemption?.rawValue, payment.recurring,
+                ])
+        } catch let error as DatabaseError where error.isUniquenessViolation {
+            throw StoreError.conflict("challengeID")
         }
+    }
+
+    /// ``authoriseRiskPayment(challengeID:at:)`` inside a caller's write transaction.
+    private static func authoriseRiskPayment(challengeID: String, at: Date, _ db: Database) throws -> RiskPaymentRecord? {
+        try db.cachedStatement(
+            sql: "UPDATE risk_payments SET authorised_at = ? WHERE challenge_id = ? AND authorised_at IS NULL").execute(
+            arguments: [at.unixSeconds, challengeID])
+        guard db.changesCount == 1 else { return nil }
+        return try db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?").fetchOne(RiskPaymentRecord.self, arguments: [challengeID])
     }
 
     public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {

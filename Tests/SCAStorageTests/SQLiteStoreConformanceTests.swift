@@ -119,6 +119,8 @@ struct SQLiteStoreConformanceTests {
     // Risk engine (v3-risk, issue 12).
     @Test func riskStateRoundTrip() async throws { try await check { try await $0.riskStateRoundTrip() } }
     @Test func riskStateReadsWhatWasCommitted() async throws { try await check { try await $0.riskStateReadsWhatWasCommitted() } }
+    @Test func riskPaymentAdmittedWithItsCounters() async throws { try await check { try await $0.riskPaymentAdmittedWithItsCounters() } }
+    @Test func riskPaymentAuthorisedWithItsState() async throws { try await check { try await $0.riskPaymentAuthorisedWithItsState() } }
     @Test func parallelLowValueAdmissionsGrantTheLimit() async throws {
         try await check { try await $0.parallelLowValueAdmissionsGrantTheLimit() }
     }

@@ -41,6 +41,63 @@ extension StoreConformance {
         #expect(try await store.updateRiskState(key: "provider", as: ProviderRiskState.self) { $0.suspendedBands } == ["credit_transfer:500"])
     }
 
+    /// The counters and the payment they admitted commit together; a payment whose challenge
+    /// has one already is a conflict that leaves the counters as they were; parallel admissions
+    /// for one user each see the count the one before left.
+    func riskPaymentAdmittedWithItsCounters() async throws {
+        let key = "user:u1"
+        let granted = try await store.admitRiskPayment(key: key, as: RiskState.self) { state -> Int64 in
+            state.lowValue.add(1_000)
+            return state.lowValue.sumMinor
+        } recording: { total in
+            makePayment("c1", at: t0, authorised: total > 0, minor: total, exemption: .lowValue)
+        }
+        #expect(granted == 1_000)
+        #expect(try await store.riskState(key: key, as: RiskState.self).lowValue.sumMinor == 1_000)
+        let recorded = try #require(try await store.riskPayments(userID: "u1", since: t0).first)
+        #expect(recorded.challengeID == "c1" && recorded.amountMinor == 1_000 && recorded.exemption == .lowValue)
+
+        await #expect(throws: StoreError.conflict("challengeID")) {
+            try await store.admitRiskPayment(key: key, as: RiskState.self) { $0.lowValue.add(500) } recording: { _ in
+                makePayment("c1", at: t0 + 1)
+            }
+        }
+        #expect(try await store.riskState(key: key, as: RiskState.self).lowValue.sumMinor == 1_000)
+        #expect(try await store.riskPayments(userID: "u1", since: t0).count == 1)
+
+        let totals = try await inParallel(6) {
+            try await store.admitRiskPayment(key: key, as: RiskState.self) { state -> Int64 in
+                state.lowValue.add(100)
+                return state.lowValue.sumMinor
+            } recording: { total in
+                makePayment("p\(total)", at: t0 + 2, minor: 100)
+            }
+        }
+        #expect(Set(totals) == Set((1...6).map { 1_000 + 100 * Int64($0) }))
+        #expect(try await store.riskPayments(userID: "u1", since: t0).count == 7)
+    }
+
+    /// Authorising a payment and updating the state with it is one write: the transition sees
+    /// the payment as authorised the first time, nil after (or for an unknown challenge), and
+    /// runs either way.
+    func riskPaymentAuthorisedWithItsState() async throws {
+        try await store.recordRiskPayment(makePayment("c1", at: t0, authorised: false, minor: 2_500))
+        let key = "user:u1"
+        let authorised = try await store.authoriseRiskPayment(challengeID: "c1", at: t0 + 5, updating: key, as: RiskState.self) {
+            state, payment in
+            state.lowValue.add(payment?.amountMinor ?? 1)
+        }
+        #expect(authorised?.authorisedAt == t0 + 5)
+        #expect(try await store.riskState(key: key, as: RiskState.self).lowValue.sumMinor == 2_500)
+        let again = try await store.authoriseRiskPayment(challengeID: "c1", at: t0 + 6, updating: key, as: RiskState.self) {
+            state, payment in
+            state.lowValue.add(payment?.amountMinor ?? 1)
+        }
+        #expect(again == nil)
+        #expect(try await store.riskState(key: key, as: RiskState.self).lowValue.sumMinor == 2_501)
+        #expect(try await store.riskPayments(userID: "u1", since: t0).first?.authorisedAt == t0 + 5)
+    }
+
     /// The read without a transaction sees what the last update committed, a fresh state for a
     /// key never written, and changes nothing.
     func riskStateReadsWhatWasCommitted() async throws {

@@ -108,12 +108,22 @@ public struct RiskService: Sendable {
         var granted: Exemption?
         if request.operation == .payment, let transaction {
             // One store operation: of parallel payments, only as many as the counters allow
-            // go as low value; every payment let through without SCA is counted.
+            // go as low value; every payment let through without SCA is counted, and recorded
+            // in the same write as the counters that admitted it.
             let lowValue = rules.lowValue
             let amount = amountMinor ?? 0
-            let admitted = try await store.updateRiskState(key: userKey, as: RiskState.self) { state in
+            let (paymentType, recurring, deviceID) = (request.paymentType, request.recurring, request.device?.id)
+            let (challengeID, userID) = (request.challengeID, request.user.id)
+            let admitted = try await store.admitRiskPayment(key: userKey, as: RiskState.self) { state in
                 let result = state.admitPayment(candidate: candidate.exemption, amountMinor: amount, lowValue: lowValue)
                 return (result.granted, result.countersBefore, state.lowValue)
+            } recording: { admitted in
+                RiskPaymentRecord(
+                    challengeID: challengeID, userID: userID, createdAt: now,
+                    authorisedAt: admitted.0 == nil ? nil : now, amountMinor: amount, amount: transaction.amount,
+                    currency: transaction.currency, type: paymentType, payeeKey: transaction.payee.digest,
+                    iban: transaction.payee.iban, transactionDigest: transaction.digest, clientAddress: clientAddress,
+                    deviceID: deviceID, exemption: admitted.0, recurring: recurring)
             }
             granted = admitted.0
             if candidate.exemption == .lowValue, granted == nil {
@@ -122,13 +132,6 @@ public struct RiskService: Sendable {
             details["countersBefore"] = admitted.1.summary
             details["countersAfter"] = admitted.2.summary
             details["lowValueLimit"] = lowValue.map { $0.limit.rawValue } ?? "off"
-            try await store.recordRiskPayment(
-                RiskPaymentRecord(
-                    challengeID: request.challengeID, userID: request.user.id, createdAt: now,
-                    authorisedAt: granted == nil ? nil : now, amountMinor: amount, amount: transaction.amount,
-                    currency: transaction.currency, type: request.paymentType, payeeKey: transaction.payee.digest,
-                    iban: transaction.payee.iban, transactionDigest: transaction.digest, clientAddress: clientAddress,
-                    deviceID: request.device?.id, exemption: granted, recurring: request.recurring))
         } else {
             granted = candidate.exemption
             if let last = state.accountInfoSCAAt { details["lastAccountInfoSCA"] = ISO8601DateFormatter().string(from: last) }
@@ -150,12 +153,14 @@ public struct RiskService: Sendable {
         do {
             switch challenge.operation {
             case .payment:
-                let payment = try await store.authoriseRiskPayment(challengeID: challenge.id, at: now)
-                let series = payment.flatMap { $0.recurring ? $0.payeeKey : nil }
-                let amount = payment?.amount ?? challenge.transaction?.amount ?? ""
-                let currency = payment?.currency ?? challenge.transaction?.currency ?? ""
-                try await store.updateRiskState(key: key, as: RiskState.self) {
-                    $0.paymentAuthenticated(seriesPayee: series, amount: amount, currency: currency, at: now)
+                // The authorisation and the state it resets, in one write.
+                let transaction = challenge.transaction
+                _ = try await store.authoriseRiskPayment(challengeID: challenge.id, at: now, updating: key, as: RiskState.self) {
+                    state, payment in
+                    state.paymentAuthenticated(
+                        seriesPayee: payment.flatMap { $0.recurring ? $0.payeeKey : nil },
+                        amount: payment?.amount ?? transaction?.amount ?? "",
+                        currency: payment?.currency ?? transaction?.currency ?? "", at: now)
                 }
             case .accountInfo:
                 try await store.updateRiskState(key: key, as: RiskState.self) { $0.accountInfoSCAAt = now }
