@@ -86,31 +86,12 @@ extension SQLiteStore {
         return db.changesCount == 1
     }
 
-    /// Rows the sweep deletes in one write transaction.
-    static let signatureSweepBatch = 500
-
-    /// DELETEs over the expiry index of at most ``signatureSweepBatch`` rows each, every one its
-    /// own write transaction, until one deletes fewer. The one writer serves every request: a
-    /// single DELETE of a minute of a busy server's signatures (about 44 000 rows at 370 cold
-    /// starts a second) held it for hundreds of milliseconds, and every write waited behind it
-    /// (the soak's 469 ms maximum, BENCHMARKS.md, fifth round). A batch holds it for a few.
+    /// One DELETE over the expiry index.
     @discardableResult
     public func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
-        var forgotten = 0
-        while true {
-            let deleted = try await write { db in
-                try db.cachedStatement(
-                    sql: """
-                        DELETE FROM used_signatures WHERE rowid IN (
-                            SELECT rowid FROM used_signatures WHERE expires_at < ? ORDER BY expires_at LIMIT ?)
-                        """
-                ).execute(arguments: [now.unixSeconds, Self.signatureSweepBatch])
-                return db.changesCount
-            }
-            forgotten += deleted
-            guard deleted == Self.signatureSweepBatch else { return forgotten }
-            // Let the requests that queued meanwhile write before the next batch.
-            await Task.yield()
+        try await write { db in
+            try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
+            return db.changesCount
         }
     }
 

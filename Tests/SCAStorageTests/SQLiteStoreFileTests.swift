@@ -149,26 +149,4 @@ struct SQLiteStoreFileTests {
         let store = try SQLiteStore.inMemory()
         try await StoreConformance(store: store).userRoundTrip()
     }
-
-    @Test("the signature sweep deletes in batches, each its own write, until none is left: every expired row, no live one")
-    func signatureSweepInBatches() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-sweep-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("sca.sqlite").path)
-        let now = Date(timeIntervalSince1970: 1_750_000_000)
-        let expired = 2 * SQLiteStore.signatureSweepBatch + 34
-        try await store.writer.write { db in
-            for index in 0..<(expired + 10) {
-                let expiry = index < expired ? now.addingTimeInterval(-Double(1 + index % 7)) : now.addingTimeInterval(60)
-                try db.execute(
-                    sql: "INSERT INTO used_signatures (hash, expires_at) VALUES (?, ?)",
-                    arguments: [Data("signature-\(index)".utf8), expiry.timeIntervalSince1970])
-            }
-        }
-        let writesBefore = store.committedWrites
-        #expect(try await store.forgetUsedSignatures(expiredBefore: now) == expired)
-        #expect(store.committedWrites == writesBefore + 3)
-        #expect(try await store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM used_signatures") } == 10)
-        #expect(try await store.forgetUsedSignatures(expiredBefore: now) == 0)
-    }
 }
