@@ -26,9 +26,12 @@ extension SQLiteStore {
     ///
     /// Under `synchronous = NORMAL` a commit does not wait for the disk, so the transaction runs
     /// on the calling thread (``read(_:)`` says why); a caller that finds the writer busy waits
-    /// for one transaction's CPU work, the time a lock is held. Under `FULL` every commit syncs
-    /// the WAL, for milliseconds on a slow disk: those run on the writer's own queue, as GRDB's
-    /// async `write` does, so that no thread of the concurrency pool waits for the disk.
+    /// for one transaction's CPU work, the time a lock is held. Two waits are longer and then hold
+    /// a thread of the concurrency pool too: another process holding the file's write lock (up to
+    /// the busy timeout), and the writer's own checkpoint past its safety threshold, which the
+    /// background checkpoints keep from being reached. Under `FULL` every commit syncs the WAL,
+    /// for milliseconds on a slow disk: those run on the writer's own queue, as GRDB's async
+    /// `write` does, so that no thread of the concurrency pool waits for the disk.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled (nothing is written), or
     ///   what `body` or SQLite throws.
