@@ -34,11 +34,9 @@ public struct ServerDatabase: Sendable {
             return ServerDatabase(store: postgres, services: [postgres])
         }
         let sqlite = try SQLiteStore(path: configuration.databasePath, synchronous: configuration.sqliteSynchronous)
-        return ServerDatabase(store: sqlite, services: [
-            BackgroundWALCheckpoints(
-                store: sqlite, interval: .milliseconds(Int64((configuration.sqliteCheckpointInterval * 1000).rounded())),
-                logger: logger)
-        ])
+        return ServerDatabase(
+            store: sqlite,
+            services: [BackgroundWALCheckpoints(store: sqlite, interval: .seconds(configuration.sqliteCheckpointInterval), logger: logger)])
     }
 
     /// Runs ``services`` while `body` runs with the store, then stops them.

@@ -40,7 +40,7 @@ extension SQLiteStore {
     static func updateRiskState<State: RiskStateValue, Outcome>(
         key: String, as type: State.Type, _ transition: (inout State) -> Outcome, _ db: Database
     ) throws -> Outcome {
-        let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
+        let text = try storedRiskState(key: key, db)
         var state = try RiskStateCodec.decode(text, as: State.self)
         let before = state
         let outcome = transition(&state)
@@ -55,12 +55,13 @@ extension SQLiteStore {
         return outcome
     }
 
+    /// The stored text of the state under `key`, nil when none was written.
+    private static func storedRiskState(key: String, _ db: Database) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
+    }
+
     public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
-        try await read { db in
-            try RiskStateCodec.decode(
-                try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key]),
-                as: State.self)
-        }
+        try await read { db in try RiskStateCodec.decode(try Self.storedRiskState(key: key, db), as: State.self) }
     }
 
     public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
