@@ -9,6 +9,8 @@
 #   the peak run (back-to-back flows, 10 s)          sca-bench's report, flowsPerSecond = peak
 #   the half-peak run (--rate peak/2, HOLD_SECONDS)  sca-bench's report: its p99Ms is the figure
 #   {"rssKilobytes": [[seconds, kB], …]}             every 10 s of the half-peak run
+# WINDOW=10 in the environment adds the half-peak run's latency per 10-second window
+# (sca-bench --window): when in a long run the tail happened.
 #
 # SQLite by default, in a fresh directory. With SCA_DATABASE_URL=postgres://… among the extras,
 # INSTANCES=2 starts two instances on that database (same serverKey) and spreads the clients
@@ -28,6 +30,6 @@ HALF=$(python3 -c 'import json,sys; print(round(json.loads(sys.argv[1])["flowsPe
 SAMPLES="$DATA/rss"; : >"$SAMPLES"
 ( start=$(date +%s); while sleep 10; do echo "[$(( $(date +%s) - start )), $(rss)]" >>"$SAMPLES"; done ) &
 SAMPLER=$!
-"$BENCH" "${URLS[@]}" --admin-key $KEY --mode raw --flow "$FLOW" --rate "$HALF" --duration "$HOLD" --concurrency "$CONCURRENCY" --json 2>/dev/null | tail -1
+"$BENCH" "${URLS[@]}" --admin-key $KEY --mode raw --flow "$FLOW" --rate "$HALF" --duration "$HOLD" --concurrency "$CONCURRENCY" ${WINDOW:+--window "$WINDOW"} --json 2>/dev/null | tail -1
 kill $SAMPLER 2>/dev/null; wait $SAMPLER 2>/dev/null || true
 echo "{\"rssKilobytes\": [$(paste -sd, "$SAMPLES")]}"

@@ -35,6 +35,8 @@ struct BenchReport: Codable, Sendable {
     /// With `--rate`: the flows per second offered. Latencies then count from when each flow was
     /// due, so a server that cannot keep up shows it in p99 rather than in a lower offered rate.
     var offeredFlowsPerSecond: Double?
+    /// With `--window`: the flows that ended in each window, in order (a long run's tail, placed in time).
+    var windows: [LatencyWindow]?
 
     init(flow: BenchFlow, server: String, scrypt: String?, concurrency: Int, usersPerClient: Int?, tally: ClientTally, elapsed: Duration) {
         self.flow = flow.rawValue
@@ -96,6 +98,11 @@ struct BenchReport: Codable, Sendable {
                 "floor         \(String(format: "%.1f", floorRequestsPerSecond)) trivial requests/s (load \(floorLoadAverage ?? "?")) → "
                     + "\(String(format: "%.1f", floorRequestsPerSecond / Double(perFlow))) flows/s if a flow cost its \(perFlow) round trips")
             lines.append("ratio         \(String(format: "%.1f", floorRatio * 100)) % of the floor")
+        }
+        for window in windows ?? [] {
+            lines.append(
+                "window        \(String(format: "%6.0f", window.startSeconds)) s  flows \(window.flows)  p50 \(format(window.p50Ms))  "
+                    + "p99 \(format(window.p99Ms))  max \(format(window.maxMs))")
         }
         if let poolWaits, poolWaits > 0 {
             lines.append("pool waits    \(poolWaits): clients waited for a fresh TOTP step; raise --users-per-client")

@@ -10,12 +10,25 @@ struct ClientTally: Sendable {
     /// The first distinct error descriptions, to tell the reader what went wrong.
     var errorSamples: [String] = []
     var poolWaits = 0
+    /// With a window length: each flow's latency in microseconds by the window it ended in
+    /// (index = seconds since the start ÷ window), to show when in a long run the tail happened.
+    var window: Duration?
+    var windowLatencies: [Int: [UInt32]] = [:]
 
-    mutating func record(_ latency: Duration) {
+    init(window: Duration? = nil) {
+        self.window = window
+    }
+
+    /// - Parameter elapsed: when the flow ended, from the start of the run (for ``window``).
+    mutating func record(_ latency: Duration, endingAt elapsed: Duration = .zero) {
         let (seconds, attoseconds) = latency.components
         let microseconds = UInt64(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-        _ = latencies.record(min(max(microseconds, 1), latencies.highestTrackableValue))
+        let recorded = min(max(microseconds, 1), latencies.highestTrackableValue)
+        _ = latencies.record(recorded)
         flows += 1
+        if let window {
+            windowLatencies[Int(elapsed / window), default: []].append(UInt32(clamping: recorded))
+        }
     }
 
     mutating func record(_ error: any Error) {
@@ -32,5 +45,7 @@ struct ClientTally: Sendable {
             errorSamples.append(sample)
         }
         poolWaits += other.poolWaits
+        window = window ?? other.window
+        windowLatencies.merge(other.windowLatencies) { $0 + $1 }
     }
 }

@@ -31,9 +31,10 @@ enum LoadRunner {
     ///   client, the clients staggered over it, so that the run offers a fixed rate. A paced
     ///   flow's latency counts from when it was due, not from when it started: a client that falls
     ///   behind a slow server records the wait as well, as a user would see it.
+    /// - Parameter window: report latency per window of this length too (``ClientTally/window``).
     /// - Returns: the merged tally and the wall time from the first flow to the last token.
     static func run<Client: LoadClient>(
-        _ clients: [Client], until stop: Stop, pace: Duration? = nil
+        _ clients: [Client], until stop: Stop, pace: Duration? = nil, window: Duration? = nil
     ) async -> (tally: ClientTally, elapsed: Duration) {
         let clock = ContinuousClock()
         let start = clock.now
@@ -42,7 +43,7 @@ enum LoadRunner {
             for (index, client) in clients.enumerated() {
                 group.addTask {
                     var client = client
-                    var tally = ClientTally()
+                    var tally = ClientTally(window: window)
                     var started = 0
                     var due = start + (pace ?? .zero) * (Double(index) / Double(clients.count))
                     while !Task.isCancelled, stop.allowsAnother(started: started, elapsed: clock.now - start) {
@@ -54,10 +55,11 @@ enum LoadRunner {
                         do {
                             guard let latency = try await client.runFlow(before: deadline) else { break }
                             if let pace {
-                                tally.record(clock.now - due)
+                                let now = clock.now
+                                tally.record(now - due, endingAt: now - start)
                                 due += pace
                             } else {
-                                tally.record(latency)
+                                tally.record(latency, endingAt: clock.now - start)
                             }
                         } catch {
                             if let pace { due += pace }
@@ -68,7 +70,7 @@ enum LoadRunner {
                     return tally
                 }
             }
-            var merged = ClientTally()
+            var merged = ClientTally(window: window)
             for await one in group { merged.add(one) }
             return merged
         }

@@ -21,6 +21,8 @@ struct RawPlan: Sendable {
     /// `[server] + otherServers` at `i` modulo their count, as a load balancer with kept-alive
     /// connections would spread them. Users are made through the first.
     var otherServers: [URL] = []
+    /// Latency per window of this length as well (``BenchReport/windows``); nil for none.
+    var window: Duration?
 
     func run(server: URL, adminKey: String) async throws -> BenchReport {
         var configuration = HTTPClient.Configuration()
@@ -82,7 +84,7 @@ struct RawPlan: Sendable {
 
     private func runClients(_ clients: [RawClient], flow: BenchFlow, pace: Duration?) async throws -> BenchReport {
         let loadBefore = LoadAverage.read()
-        let (tally, elapsed) = await LoadRunner.run(clients, until: stop, pace: pace)
+        let (tally, elapsed) = await LoadRunner.run(clients, until: stop, pace: pace, window: flow == .health ? nil : window)
         for sample in tally.errorSamples { StandardError.note("error: \(sample)") }
         var report = BenchReport(
             flow: flow, server: serverLabel, scrypt: nil, concurrency: concurrency, usersPerClient: nil, tally: tally,
@@ -91,6 +93,7 @@ struct RawPlan: Sendable {
         report.requestsPerFlow = flow.requestsPerFlow
         report.loadAverage = "\(loadBefore) → \(LoadAverage.read())"
         report.offeredFlowsPerSecond = pace.map { Double(concurrency) / Self.seconds($0) }
+        report.windows = tally.window.map { LatencyWindow.windows(of: tally.windowLatencies, length: $0) }
         return report
     }
 }

@@ -29,6 +29,9 @@ struct SCABench: AsyncParsableCommand {
     @Option(help: "Raw mode: offer this many flows per second in all (paced, each client at rate ÷ concurrency) instead of back-to-back flows; latency counts from when each flow was due.")
     var rate: Double?
 
+    @Option(help: "Raw mode: also report p50, p99 and max latency for each window of this many seconds (where in a long run the tail happened).")
+    var window: Double?
+
     @Option(help: "Admin API key of --server (also SCA_ADMIN_KEY).")
     var adminKey: String?
 
@@ -70,6 +73,10 @@ struct SCABench: AsyncParsableCommand {
             throw ValidationError("--server must be a URL such as http://127.0.0.1:8080")
         }
         if server.count > 1, mode != .raw { throw ValidationError("several --server instances need --mode raw") }
+        if let window {
+            guard mode == .raw else { throw ValidationError("--window needs --mode raw") }
+            guard window >= 0.1, window <= 86_400 else { throw ValidationError("--window must be between 0.1 and 86400 seconds") }
+        }
         if let rate {
             guard mode == .raw else { throw ValidationError("--rate needs --mode raw") }
             guard rate > 0, rate <= 1_000_000 else { throw ValidationError("--rate must be positive flows per second") }
@@ -96,7 +103,8 @@ struct SCABench: AsyncParsableCommand {
             serverLabel: server.isEmpty ? "in-process" : server.joined(separator: " "), scryptLabel: server.isEmpty ? scrypt.summary : nil)
         let raw = RawPlan(
             flow: flow, concurrency: concurrency, stop: plan.stop, floor: floor, serverLabel: plan.serverLabel,
-            pace: rate.map { .seconds(Double(concurrency) / $0) }, otherServers: server.dropFirst().compactMap { URL(string: $0) })
+            pace: rate.map { .seconds(Double(concurrency) / $0) }, otherServers: server.dropFirst().compactMap { URL(string: $0) },
+            window: window.map { .milliseconds(Int64($0 * 1000)) })
         let mode = mode
         let report: BenchReport
         if let server = server.first, let url = URL(string: server) {

@@ -69,6 +69,30 @@ struct BenchSmokeTests {
         #expect((1...10).contains(flows), "\(lastLine)")
     }
 
+    @Test("--window places each flow in the window it ended in", .enabled(if: binary != nil, "sca-bench not built"))
+    func windowedRun() async throws {
+        // 20 flows/s for 1 s in windows of 0.25 s: every flow in exactly one window, in order.
+        let result = try await Self.run([
+            "--json", "--mode", "raw", "--flow", "challenge", "--rate", "20", "--duration", "1", "--window", "0.25",
+            "--concurrency", "2", "--scrypt", "test",
+        ])
+        #expect(result.status == 0, "\(result.diagnostics)")
+        let lastLine = try #require(result.stdout.split(separator: "\n").last, "\(result.diagnostics)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any], "\(result.diagnostics)")
+        let windows = try #require(report["windows"] as? [[String: Any]], "\(lastLine)")
+        #expect(windows.count >= 2, "\(lastLine)")
+        #expect(windows.compactMap { $0["flows"] as? Int }.reduce(0, +) == report["flows"] as? Int, "\(lastLine)")
+        let starts = windows.compactMap { $0["startSeconds"] as? Double }
+        #expect(starts == starts.sorted() && Set(starts).count == starts.count, "\(lastLine)")
+        #expect(starts.allSatisfy { ($0 * 4).rounded() == $0 * 4 }, "\(lastLine)")
+        for window in windows {
+            let p50 = try #require(window["p50Ms"] as? Double), p99 = try #require(window["p99Ms"] as? Double)
+            let max = try #require(window["maxMs"] as? Double)
+            #expect(p50 > 0 && p50 <= p99 && p99 <= max, "\(window)")
+        }
+    }
+
     @Test("--scrypt-bound verifies on every core and reports the rate", .enabled(if: binary != nil, "sca-bench not built"))
     func scryptBound() async throws {
         let result = try await Self.run(["--scrypt-bound", "--scrypt", "test", "--duration", "0.2", "--json"])
@@ -85,11 +109,12 @@ struct BenchSmokeTests {
         #expect((report["scrypt"] as? String)?.hasPrefix("test (N=2^4") == true)
     }
 
-    @Test("the SDK mode refuses the raw-only flows, and --floor needs the raw mode", .enabled(if: binary != nil, "sca-bench not built"))
+    @Test("the SDK mode refuses the raw-only flows and options, and bad figures are refused", .enabled(if: binary != nil, "sca-bench not built"))
     func refusals() async throws {
         for arguments in [
             ["--flow", "health"], ["--flow", "challenge"], ["--flow", "cold-start", "--floor"], ["--mode", "raw", "--flow", "manual"],
             ["--flow", "cold-start", "--rate", "5"], ["--mode", "raw", "--flow", "challenge", "--rate", "0"],
+            ["--flow", "cold-start", "--window", "1"], ["--mode", "raw", "--flow", "challenge", "--window", "0"],
             ["--flow", "cold-start", "--server", "http://127.0.0.1:1", "--server", "http://127.0.0.1:2"],
         ] {
             let result = try await Self.run(["--smoke"] + arguments)
