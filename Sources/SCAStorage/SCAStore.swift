@@ -319,8 +319,8 @@ public protocol SCAStore: Sendable {
     // MARK: Proofs in one transaction (issue 14)
 
     /// Applies everything one proof changes in one write transaction, or nothing: the lockout
-    /// plan (refused: `.refused`), the challenge's compare-and-set (lost: `.versionConflict`),
-    /// the signature burn (seen before: `.signatureUsed`), the one-time factor's use (used or
+    /// plan (refused: `.refused`), the challenge's compare-and-set (lost: `.versionConflict`;
+    /// it carries a device signature's burn), the one-time factor's use (used or
     /// replaced since it was read: `.factorUsed`), the device's outcome, the session a
     /// completing proof opens, and the audit entries, appended in order as
     /// ``appendAuditEntry(_:)`` would, serialised with every other append. Each part keeps the

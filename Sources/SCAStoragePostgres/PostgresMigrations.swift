@@ -748,5 +748,33 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // v3-challenge-signatures (issue 14): a device signature's burn is kept on the challenge
+        // it signs, as in the SQLite store (see there). The proof function of v3-proof-fold is
+        // kept as it is, under a new name, and wrapped: the wrapper runs it, then stores the
+        // challenge's used signatures (the row is the caller's by then: the compare-and-set
+        // locked it). An instance of the previous version sends no such field, so its commits
+        // leave the column alone, and its burns still go to `used_signatures`, as before.
+        (
+            "v3-challenge-signatures",
+            [
+                "ALTER TABLE challenges ADD COLUMN used_signature_hashes BYTEA NOT NULL DEFAULT '\\x'",
+                "ALTER FUNCTION sca_commit_proof(TEXT, TEXT) RENAME TO sca_commit_proof_v3",
+                """
+                CREATE FUNCTION sca_commit_proof(proof TEXT, entries TEXT)
+                RETURNS TABLE (entry_sequence BIGINT, entry_prev_hash TEXT, entry_hash TEXT)
+                LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    challenge JSON := proof::json->'challenge';
+                BEGIN
+                    RETURN QUERY SELECT * FROM sca_commit_proof_v3(proof, entries);
+                    IF challenge->'used_signatures_hex' IS NOT NULL THEN
+                        UPDATE challenges SET used_signature_hashes = decode(challenge->>'used_signatures_hex', 'hex')
+                        WHERE id = challenge->>'id';
+                    END IF;
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 }

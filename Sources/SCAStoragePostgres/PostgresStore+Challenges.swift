@@ -75,7 +75,7 @@ extension PostgresStore {
             id, user_id, operation, verdict, required_categories, methods, nonce,
             transaction_json, transaction_digest, device_id, state, accepted_methods,
             rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-            decoy_json, pending_method, exemption, extra_categories, version
+            decoy_json, pending_method, exemption, extra_categories, used_signature_hashes, version
         ) VALUES (
             \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
             \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
@@ -83,7 +83,7 @@ extension PostgresStore {
             \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
             \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
             \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(columns.extraCategories),
-            \(challenge.version)
+            \(bytea(columns.usedSignatures)), \(challenge.version)
         )
         """
     }
@@ -120,7 +120,8 @@ extension PostgresStore {
                 created_at = \(challenge.createdAt.unixSeconds), expires_at = \(challenge.expiresAt.unixSeconds),
                 completed_at = \(challenge.completedAt?.unixSeconds), decoy_json = \(columns.decoy),
                 pending_method = \(challenge.pendingMethod?.rawValue), exemption = \(challenge.exemption?.rawValue),
-                extra_categories = \(columns.extraCategories), version = \(expectedVersion + 1)
+                extra_categories = \(columns.extraCategories), used_signature_hashes = \(bytea(columns.usedSignatures)),
+                version = \(expectedVersion + 1)
             WHERE id = \(challenge.id) AND version = \(expectedVersion)
             RETURNING id
             """,
@@ -140,6 +141,7 @@ struct ChallengeColumns {
     var rejectedMethods: String
     var decoy: String?
     var extraCategories: String
+    var usedSignatures: [UInt8]
 
     init(_ challenge: ChallengeRecord) throws {
         operation = challenge.operation.rawValue
@@ -151,5 +153,6 @@ struct ChallengeColumns {
         rejectedMethods = try JSONColumn.text(rawValues: challenge.rejectedMethods)
         decoy = try challenge.decoy.map { try JSONColumn.text($0) }
         extraCategories = try JSONColumn.text(rawValues: challenge.extraCategories)
+        usedSignatures = try challenge.usedSignatureColumn()
     }
 }

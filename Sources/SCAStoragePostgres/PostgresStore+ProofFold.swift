@@ -18,7 +18,7 @@ extension PostgresStore {
     /// SQLSTATEs `sca_commit_proof` raises.
     private enum FoldRefusal: String {
         case versionConflict = "SCA01"
-        case signatureUsed = "SCA02"
+        // SCA02 was a burnt signature's (v3-proof-fold); burns are part of the challenge now.
         case factorUsed = "SCA03"
         case countersChanged = "SCA04"
         case notFound = "SCA05"
@@ -72,7 +72,6 @@ extension PostgresStore {
                 guard let refusal = error.sqlState.flatMap(FoldRefusal.init(rawValue:)) else { throw error }
                 switch refusal {
                 case .versionConflict: return .versionConflict
-                case .signatureUsed: return .signatureUsed
                 case .factorUsed: return .factorUsed
                 case .notFound: throw StoreError.notFound
                 case .countersChanged:
@@ -116,6 +115,8 @@ extension PostgresStore {
             row.add("pending_method", challenge.pendingMethod?.rawValue)
             row.add("exemption", challenge.exemption?.rawValue)
             row.add("extra_categories", columns.extraCategories)
+            // Not under the column's name: the wrapper stores it (v3-challenge-signatures).
+            if !columns.usedSignatures.isEmpty { row.add("used_signatures_hex", hex: columns.usedSignatures) }
             row.add("version", commit.expectedVersion + 1)
             proof.add("challenge", row)
         }
@@ -136,13 +137,6 @@ extension PostgresStore {
             proof.add("factor", factor)
         case nil:
             break
-        }
-        if let burn = commit.signature {
-            var signature = JSONObjectText()
-            signature.add("hash", hex: burn.hash)
-            signature.add("expires_at", burn.expiresAt)
-            signature.add("now", burn.now)
-            proof.add("signature", signature)
         }
         if case .success(let id, let now)? = commit.device {
             var device = JSONObjectText()

@@ -4,7 +4,7 @@ import SCACore
 import SCAStorage
 
 // One proof, one transaction: the lockout plan, the one-time factor's use, the challenge's
-// compare-and-set, the signature burn, the device's outcome and the audit entries commit
+// compare-and-set (with a device signature's burn), the device's outcome and the audit entries commit
 // together or not at all. Locks are taken in the order every other transaction takes them (the
 // subject's row, then a used factor's row (the user's for a TOTP step, so the subject's again;
 // the code's, which a code's issue also takes before the challenge's), the challenge's, the
@@ -39,11 +39,6 @@ extension PostgresStore {
                 if let challenge = commit.challenge, let columns {
                     guard try await updateChallenge(challenge, columns: columns, expectedVersion: commit.expectedVersion, connection) else {
                         throw ProofCommitRefusal(.versionConflict)
-                    }
-                }
-                if let burn = commit.signature {
-                    guard try await markSignatureUsed(burn.hash, expiresAt: burn.expiresAt, now: burn.now, connection) else {
-                        throw ProofCommitRefusal(.signatureUsed)
                     }
                 }
                 var device: DeviceRecord?

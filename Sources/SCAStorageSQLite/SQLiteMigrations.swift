@@ -464,5 +464,11 @@ enum SQLiteMigrations {
         // v3-proof-fold (issue 14) writes a PostgreSQL proof in one call of a database function;
         // SQLite's proof is one in-process transaction already. Recorded so both histories read alike.
         ("v3-proof-fold", "SELECT 1;"),
+        // v3-challenge-signatures (issue 14): a device signature's burn is kept on the challenge
+        // it signs (its hash appended to this column by the proof's compare-and-set), not in
+        // `used_signatures`: the burn lives exactly as long as its challenge, and a proof's
+        // write touches one table fewer. (`used_signatures` keeps the other burns: passkey
+        // assertions and registrations, device requests, deliveries.)
+        ("v3-challenge-signatures", "ALTER TABLE challenges ADD COLUMN used_signature_hashes BLOB NOT NULL DEFAULT x'';"),
     ]
 }

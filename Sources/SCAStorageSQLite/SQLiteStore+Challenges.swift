@@ -45,8 +45,8 @@ extension SQLiteStore {
                         id, user_id, operation, verdict, required_categories, methods, nonce,
                         transaction_json, transaction_digest, device_id, state, accepted_methods,
                         rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                        decoy_json, pending_method, exemption, extra_categories, version
-                    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        decoy_json, pending_method, exemption, extra_categories, used_signature_hashes, version
+                    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             // Array literals, not `StatementArguments([String])`: that initializer maps through a
             // key path made at run time, about 8 000 instructions a call.
@@ -81,7 +81,7 @@ extension SQLiteStore {
                     nonce = ?, transaction_json = ?, transaction_digest = ?, device_id = ?, state = ?,
                     accepted_methods = ?, rejected_methods = ?, failed_attempts = ?, created_at = ?, expires_at = ?,
                     completed_at = ?, decoy_json = ?, pending_method = ?, exemption = ?, extra_categories = ?,
-                    version = ?
+                    used_signature_hashes = ?, version = ?
                 WHERE id = ? AND version = ?
                 """).execute(
             arguments: columns + [expectedVersion + 1, id, expectedVersion]
@@ -115,6 +115,7 @@ enum ChallengeColumns {
             challenge.pendingMethod?.rawValue,
             challenge.exemption?.rawValue,
             try JSONColumn.text(rawValues: challenge.extraCategories),
+            Data(try challenge.usedSignatureColumn()),
         ]
     }
 }

@@ -4,7 +4,7 @@ import SCACore
 import SCAStorage
 
 // One proof, one write transaction: the lockout plan, the one-time factor's use, the
-// challenge's compare-and-set, the signature burn, the device's outcome and the audit entries
+// challenge's compare-and-set (with a device signature's burn), the device's outcome and the audit entries
 // commit together or not at all.
 // GRDB's single writer (`BEGIN IMMEDIATE` across processes) runs proofs, and the audit
 // appends inside them, one after another, so counters are counted in turn and the chain
@@ -27,11 +27,6 @@ extension SQLiteStore {
                 if let challenge = commit.challenge, let columns {
                     guard try Self.updateChallenge(id: challenge.id, columns: columns, expectedVersion: commit.expectedVersion, db) else {
                         throw ProofCommitRefusal(.versionConflict)
-                    }
-                }
-                if let burn = commit.signature {
-                    guard try Self.markSignatureUsed(burn.hash, expiresAt: burn.expiresAt, now: burn.now, db) else {
-                        throw ProofCommitRefusal(.signatureUsed)
                     }
                 }
                 var device: DeviceRecord?

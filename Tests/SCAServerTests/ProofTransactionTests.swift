@@ -239,10 +239,11 @@ private final class StatementLog: Sendable {
 }
 
 extension ProofTransactionTests {
-    /// Issue 14 (pgfold): a burn writes its own row and nothing else; expired signatures are
-    /// forgotten by the periodic sweep (``PeriodicSignatureSweep``'s pass), on the server's clock.
-    @Test("a device proof burns its signature with one insert; the sweep forgets the burns once they have expired")
-    func signaturesAreSweptNotCleanedPerProof() async throws {
+    /// Issue 14 (v3-challenge-signatures): a device proof's burn is part of the challenge's own
+    /// write, so the proof touches no other table for it, and nothing is left for the periodic
+    /// sweep (``PeriodicSignatureSweep``) to forget: the burns go with their challenge.
+    @Test("a device proof keeps its signature's burn on the challenge it signs: no other table, nothing to sweep")
+    func signatureBurnsStayWithTheirChallenge() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-txn-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = StatementLog()
@@ -255,15 +256,15 @@ extension ProofTransactionTests {
             log.reset()
             #expect(try await api.prove(challenge.challengeId, try device.proof(.deviceKey, for: challenge)).status == 200)
             let burn = log.reset()
-            #expect(burn.statements.contains { $0.contains("INSERT INTO used_signatures") })
-            #expect(!burn.statements.contains { $0.contains("DELETE FROM used_signatures") }, "no clean-up in the proof")
+            #expect(!burn.statements.contains { $0.contains("used_signatures") }, "\(burn.statements)")
+            #expect(burn.statements.contains { $0.contains("UPDATE challenges") })
+            #expect(try await store.challenge(id: challenge.challengeId)?.usedSignatures.count == 1)
             let done = try await api.prove(challenge.challengeId, try device.proof(.biometricKey, for: challenge))
             #expect(try done.decode(ProofResponse.self).status == .complete)
+            #expect(try await store.challenge(id: challenge.challengeId)?.usedSignatures.count == 2)
 
-            #expect(try await api.services.forgetExpiredSignatures() == 0, "kept while they may be replayed")
             api.clock.advance(by: 24 * 3600)
-            #expect(try await api.services.forgetExpiredSignatures() == 2, "both burns, once expired")
-            #expect(try await api.services.forgetExpiredSignatures() == 0)
+            #expect(try await api.services.forgetExpiredSignatures() == 0, "nothing of the device proofs in the swept table")
         }
     }
 }

@@ -215,6 +215,7 @@ struct PostgresStoreConformanceTests {
     @Test func parallelProofsUseAFactorOnce() async throws { try await check { try await $0.parallelProofsUseAFactorOnce() } }
     // Burnt signatures forgotten by the sweep (issue 14, pgfold).
     @Test func usedSignaturesAreSweptAfterExpiry() async throws { try await check { try await $0.usedSignaturesAreSweptAfterExpiry() } }
+    @Test func challengeSignaturesMustBeWholeHashes() async throws { try await check { try await $0.challengeSignaturesMustBeWholeHashes() } }
     @Test func staleObservedCountersDecideOnTheStoredOnes() async throws {
         try await check { try await $0.staleObservedCountersDecideOnTheStoredOnes() }
     }

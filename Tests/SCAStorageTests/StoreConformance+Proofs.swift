@@ -20,11 +20,12 @@ extension StoreConformance {
         next.acceptedMethods = [.deviceKey]
         next.state = .completed
         next.completedAt = t0 + 2
+        next.usedSignatures = [Array(repeating: 7, count: 32)]
         let session = makeSession()
         let result = try await store.commitProof(
             ProofCommit(
                 challenge: next, expectedVersion: 0, lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .success)),
-                signature: SignatureBurn(hash: [7, 7], expiresAt: t0 + 300, now: t0), device: .success(deviceID: "d1", now: t0 + 2),
+                device: .success(deviceID: "d1", now: t0 + 2),
                 session: SessionOpening(session: session, refreshToken: nil),
                 audit: [makeAuditDraft("proof.accepted", at: t0 + 2), makeAuditDraft("challenge.completed", at: t0 + 2)]))
         guard case .committed(let step, let device, let entries) = result else {
@@ -42,34 +43,31 @@ extension StoreConformance {
         #expect(try await store.challenge(id: "c1") == stored)
         #expect(try await store.session(id: "s1") == session)
         #expect(try await store.device(id: "d1")?.lastUsedAt == t0 + 2)
-        #expect(try await store.markSignatureUsed([7, 7], expiresAt: t0 + 300, now: t0) == false, "burnt by the commit")
+        #expect(try await store.challenge(id: "c1")?.usedSignatures == [Array(repeating: 7, count: 32)], "burnt by the commit")
         #expect(try await store.user(id: "u1")?.lockout == LockoutState())
     }
 
-    /// A lost compare-and-set, a refused reservation or a signature seen before: nothing of the
-    /// commit is applied (no counter, no burn, no device change, no session, no audit entry).
+    /// A lost compare-and-set or a refused reservation: nothing of the commit is applied (no
+    /// counter, no burn, no device change, no session, no audit entry).
     func proofCommitAppliesNothingWhenRefused() async throws {
         try await store.createUser(makeUser())
         try await addDevice(makeDevice())
         try await store.insertChallenge(makeChallenge())
         #expect(try await store.updateChallenge(makeChallenge(), expectedVersion: 0))  // now at version 1
-        var next = makeChallenge()
-        next.failedAttempts = 1
-        func commit(version: Int, plan: LockoutPlan, burn: [UInt8]) -> ProofCommit {
-            ProofCommit(
+        func commit(version: Int, plan: LockoutPlan, burn: UInt8) -> ProofCommit {
+            var next = makeChallenge()
+            next.failedAttempts = 1
+            next.usedSignatures = [Array(repeating: burn, count: 32)]
+            return ProofCommit(
                 challenge: next, expectedVersion: version, lockout: LockoutChange(subject: .user(id: "u1"), plan: plan),
-                signature: SignatureBurn(hash: burn, expiresAt: t0 + 300, now: t0),
                 device: .failure(deviceID: "d1", maximumFailures: 3),
                 session: SessionOpening(session: makeSession(), refreshToken: nil),
                 audit: [makeAuditDraft("proof.rejected", at: t0)])
         }
-        #expect(try await store.commitProof(commit(version: 0, plan: proofPlan(reserve: true, .failure), burn: [1])) == .versionConflict)
-
-        #expect(try await store.markSignatureUsed([2], expiresAt: t0 + 300, now: t0))
-        #expect(try await store.commitProof(commit(version: 1, plan: proofPlan(reserve: true, .failure), burn: [2])) == .signatureUsed)
+        #expect(try await store.commitProof(commit(version: 0, plan: proofPlan(reserve: true, .failure), burn: 1)) == .versionConflict)
 
         for _ in 0..<5 { _ = try await store.reserveAttempt(userID: "u1", policy: LockoutPolicy(maxFailedAttempts: 5), now: t0) }
-        #expect(try await store.commitProof(commit(version: 1, plan: proofPlan(reserve: true, .failure), burn: [3])) == .refused(.saturated))
+        #expect(try await store.commitProof(commit(version: 1, plan: proofPlan(reserve: true, .failure), burn: 3)) == .refused(.saturated))
 
         #expect(try await store.challenge(id: "c1")?.version == 1)
         #expect(try await store.challenge(id: "c1")?.failedAttempts == 0)
@@ -77,8 +75,7 @@ extension StoreConformance {
         #expect(try await store.device(id: "d1")?.failCount == 0)
         #expect(try await store.session(id: "s1") == nil)
         #expect(try await store.auditEntries(after: 0, limit: 10).isEmpty)
-        #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 300, now: t0), "not burnt by the lost commit")
-        #expect(try await store.markSignatureUsed([3], expiresAt: t0 + 300, now: t0), "not burnt by the refused commit")
+        #expect(try await store.challenge(id: "c1")?.usedSignatures == [], "not burnt by the lost or the refused commit")
     }
 
     /// Twenty wrong proofs at once for one user, each on a challenge of its own (reserve and

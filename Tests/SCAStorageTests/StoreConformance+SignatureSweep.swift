@@ -17,14 +17,28 @@ extension StoreConformance {
         #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 120, now: t0 + 61), "forgotten: accepted again")
         #expect(try await store.markSignatureUsed([1], expiresAt: t0 + 120, now: t0 + 62) == false, "and burnt again")
 
-        // A burn inside a proof's commit is swept the same way.
+        // A device proof's burn is part of its challenge (v3-challenge-signatures): the sweep
+        // leaves it, and it goes only with the challenge.
         try await store.createUser(makeUser())
         try await store.insertChallenge(makeChallenge())
-        let result = try await store.commitProof(
-            ProofCommit(challenge: makeChallenge(), expectedVersion: 0, signature: SignatureBurn(hash: [3], expiresAt: t0 + 300, now: t0)))
+        var burnt = makeChallenge()
+        burnt.usedSignatures = [Array(repeating: 3, count: 32), Array(repeating: 4, count: 32)]
+        let result = try await store.commitProof(ProofCommit(challenge: burnt, expectedVersion: 0))
         guard case .committed = result else { Issue.record("not committed: \(result)"); return }
-        #expect(try await store.markSignatureUsed([3], expiresAt: t0 + 300, now: t0 + 1) == false)
-        #expect(try await store.forgetUsedSignatures(expiredBefore: t0 + 301) == 2, "[1] and [3], not [2]")
-        #expect(try await store.markSignatureUsed([3], expiresAt: t0 + 600, now: t0 + 301))
+        #expect(try await store.forgetUsedSignatures(expiredBefore: t0 + 301) == 1, "[1], not [2], nothing of the challenge")
+        #expect(try await store.challenge(id: "c1")?.usedSignatures == burnt.usedSignatures)
+    }
+
+    /// The used signatures are stored as whole 32-byte hashes: any other length could not be
+    /// read back, so the write is refused and nothing changes.
+    func challengeSignaturesMustBeWholeHashes() async throws {
+        try await store.createUser(makeUser())
+        var challenge = makeChallenge()
+        challenge.usedSignatures = [[1, 2, 3]]
+        await #expect(throws: EncodingError.self) { try await store.insertChallenge(challenge) }
+        #expect(try await store.challenge(id: "c1") == nil)
+        try await store.insertChallenge(makeChallenge())
+        await #expect(throws: EncodingError.self) { try await store.updateChallenge(challenge, expectedVersion: 0) }
+        #expect(try await store.challenge(id: "c1") == makeChallenge())
     }
 }

@@ -423,7 +423,7 @@ public struct ChallengeService: Sendable {
                 return (next, startsAttempt)
             case .refused(let reservation):
                 throw lockout.problem(for: reservation)
-            case .versionConflict, .signatureUsed, .factorUsed:
+            case .versionConflict, .factorUsed:
                 challenge = try await load(challenge.id)
             }
         }
@@ -448,19 +448,22 @@ public struct ChallengeService: Sendable {
     private func record(_ proof: JudgedProof, on loaded: ChallengeRecord) async throws -> ProofResponse {
         var challenge = loaded
         for _ in 0..<Self.maxUpdateRetries {
+            // A valid signature seen before on this challenge (in any round): only the device
+            // could make it. Not a guess: refused (once is once), and nothing of it counted. The
+            // challenge as loaded is the one the commit compares against, so a parallel proof
+            // with the same signature either is seen here or makes this commit lose the race.
+            if let burn = proof.burn, challenge.usedSignatures.contains(burn) {
+                await audit.record(
+                    .proofRejected, outcome: "replayed", userID: proof.user?.id, deviceID: proof.device?.id,
+                    challengeID: challenge.id, method: proof.method)
+                throw Problem.codeAlreadyUsed
+            }
             let step = try await decide(proof, on: challenge)
             switch try await store.commitProof(step.commit) {
             case .committed(let lockoutStep, let device, _):
                 return try await finish(proof, step, lockout: lockoutStep, device: device)
             case .refused(let reservation):
                 throw lockout.problem(for: reservation)
-            case .signatureUsed:
-                // A valid signature seen before: only the device could make it. Not a guess:
-                // refused (once is once), and nothing of it counted.
-                await audit.record(
-                    .proofRejected, outcome: "replayed", userID: proof.user?.id, deviceID: proof.device?.id,
-                    challengeID: challenge.id, method: proof.method)
-                throw Problem.codeAlreadyUsed
             case .factorUsed:
                 // Nothing was applied: the caller judges the factor again.
                 throw FactorUsedMeanwhile()
@@ -494,6 +497,7 @@ public struct ChallengeService: Sendable {
         ]
         var next = challenge
         if next.pendingMethod == proof.method { next.pendingMethod = nil }
+        if let burn = proof.burn { next.usedSignatures.append(burn) }
         // How an attempt that does not complete the challenge is settled. Immediate: a right
         // proof gives it back, a wrong one keeps it as a failure. Deferred: the round's one
         // attempt stays counted as failed, right or wrong: only a completed challenge forgives it.
@@ -553,7 +557,6 @@ public struct ChallengeService: Sendable {
         let commit = ProofCommit(
             challenge: next != challenge || proof.claim == .unclaimed ? next : nil, expectedVersion: challenge.version,
             lockout: needsLockout ? lockout.change(for: proof.subject, reserve: reserve, settlement: finalSettlement) : nil,
-            signature: proof.burn.map { SignatureBurn(hash: $0, expiresAt: challenge.expiresAt, now: now) },
             factor: proof.passed ? proof.factor : nil, device: device, session: session, audit: events.map(\.draft))
         return RecordStep(commit: commit, challenge: next, outcome: outcome, tokens: tokens, events: events)
     }

@@ -117,7 +117,7 @@ struct FactorVerifier: Sendable {
     /// ECDSA P-256 over exactly the payload of openapi.yaml's `ProofRequest`: method, challenge,
     /// nonce, operation and transaction digest, so a signature is worth nothing for anything
     /// else. Pure: what it means for the store (a wrong one counts against the device, a right
-    /// one is burnt, accepted once) is committed with the proof (``SCAStore/commitProof(_:)``).
+    /// one is burnt on its challenge, accepted once) is committed with the proof (``SCAStore/commitProof(_:)``).
     func judgeSignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) -> SignatureJudgement {
         let key = proof.method == .deviceKey ? device.possessionKey : device.biometryKey
         guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return .wrong }

@@ -22,7 +22,8 @@ struct JudgedProof: Sendable {
     let subject: LockoutSubject
     /// The device that signed (device signatures only): its outcome is recorded with the proof.
     let device: DeviceRecord?
-    /// A right signature's burn hash: recorded once, or the proof is a replay.
+    /// A right signature's burn hash: added to the challenge's used signatures by the commit, or
+    /// already there and the proof is a replay.
     let burn: [UInt8]?
     /// A right one-time code's or TOTP step's use: committed with the proof, or it was used
     /// meanwhile and the proof is judged again.

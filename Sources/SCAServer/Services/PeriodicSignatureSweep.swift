@@ -2,11 +2,14 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Forgets burnt device signatures past their expiry in the background (issue 14), so that a
-/// proof's burn is one write: every `interval` it deletes the expired ones
+/// Forgets burnt signatures past their expiry in the background (issue 14), so that a burn is
+/// one write: every `interval` it deletes the expired ones
 /// (``SCAServices/forgetExpiredSignatures()``). What is expired is accepted again by the burn
 /// anyway, so a late or missed pass only leaves rows longer, never lets a live one go. Stops at
 /// a graceful shutdown; every instance on a shared database may sweep, the deletes agree.
+/// Device proofs burn nothing here: their burns are part of their challenge
+/// (`ChallengeRecord.usedSignatures`); what is swept are the passkey assertions and
+/// registrations, device-signed requests and deliveries.
 public struct PeriodicSignatureSweep: Service {
     let services: SCAServices
     let interval: Duration

@@ -26,7 +26,21 @@ extension ChallengeRecord: ColumnDecodable {
             decoy: try columns.optionalJSON("decoy_json"),
             pendingMethod: try columns.optionalRawValue("pending_method"),
             exemption: try columns.optionalRawValue("exemption"),
-            extraCategories: try columns.rawValues("extra_categories")
+            extraCategories: try columns.rawValues("extra_categories"),
+            usedSignatures: try columns.hashes("used_signature_hashes")
         )
+    }
+}
+
+extension ChallengeRecord {
+    /// ``usedSignatures`` as the one binary column both backends store (read back by
+    /// ``ColumnReader/hashes(_:)``).
+    /// - Throws: `EncodingError` for a hash that is not 32 bytes: it could not be read back.
+    package func usedSignatureColumn() throws -> [UInt8] {
+        guard usedSignatures.allSatisfy({ $0.count == 32 }) else {
+            throw EncodingError.invalidValue(
+                usedSignatures, .init(codingPath: [], debugDescription: "a used signature's hash is not 32 bytes"))
+        }
+        return Array(usedSignatures.joined())
     }
 }

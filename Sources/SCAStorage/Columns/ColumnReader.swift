@@ -39,6 +39,13 @@ extension ColumnReader {
         try isNull(column) ? nil : bytes(column)
     }
 
+    /// SHA-256 hashes stored one after the other in one binary column (an empty value for none).
+    package func hashes(_ column: String) throws -> [[UInt8]] {
+        let bytes = try self.bytes(column)
+        guard bytes.count % 32 == 0 else { throw damaged(column, reason: "holds \(bytes.count) bytes, not whole 32-byte hashes") }
+        return stride(from: 0, to: bytes.count, by: 32).map { Array(bytes[$0..<$0 + 32]) }
+    }
+
     /// An enum stored by its raw value.
     package func rawValue<Value: RawRepresentable>(_ column: String, as type: Value.Type = Value.self) throws -> Value
     where Value.RawValue == String {

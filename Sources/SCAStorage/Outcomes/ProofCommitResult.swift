@@ -10,8 +10,6 @@ public enum ProofCommitResult: Sendable, Equatable {
     case refused(AttemptReservation)
     /// Another update of the challenge came first.
     case versionConflict
-    /// The signature was burnt before: a replay, or the loser of a race with the same one.
-    case signatureUsed
     /// The one-time factor (``FactorUse``) was used, or replaced, after it was read: the proof
     /// is judged again on the factor as it now is.
     case factorUsed

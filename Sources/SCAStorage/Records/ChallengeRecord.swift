@@ -43,6 +43,11 @@ public struct ChallengeRecord: Sendable, Equatable {
     /// verdict a wrong proof adds what it claimed, as its method's category counts as
     /// collected, so nothing is revealed before the verdict.
     public var extraCategories: [Category]
+    /// The SHA-256 of every device signature accepted on this challenge (32 bytes each), kept
+    /// across rounds: a signature is accepted once. It is kept with the challenge it signs, so
+    /// it lives exactly as long as the signature could be replayed, and the compare-and-set
+    /// that writes the challenge is what makes "once" hold between parallel proofs.
+    public var usedSignatures: [[UInt8]]
 
     /// For a decoy, the keyed hash of what was typed (never the address itself): the key of its
     /// send budgets and of its failure counters, so an unknown address locks like a real user.
@@ -55,8 +60,10 @@ public struct ChallengeRecord: Sendable, Equatable {
         state: ChallengeState = .pending, acceptedMethods: [AuthenticationMethod] = [],
         rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
         completedAt: Date? = nil, version: Int = 0, decoy: DecoySubject? = nil,
-        pendingMethod: AuthenticationMethod? = nil, exemption: Exemption? = nil, extraCategories: [Category] = []
+        pendingMethod: AuthenticationMethod? = nil, exemption: Exemption? = nil, extraCategories: [Category] = [],
+        usedSignatures: [[UInt8]] = []
     ) {
+        self.usedSignatures = usedSignatures
         self.exemption = exemption
         self.extraCategories = extraCategories
         self.id = id

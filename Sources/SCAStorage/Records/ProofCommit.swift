@@ -6,8 +6,9 @@ import SCACore
 /// transaction fails) none of it.
 ///
 /// The checks, in order: the lockout plan may refuse the attempt (blocked, allowance taken),
-/// the challenge must still have `expectedVersion` (compare-and-set), a signature to burn
-/// must not have been burnt before, and a one-time factor to use must still be unused.
+/// the challenge must still have `expectedVersion` (compare-and-set), and a one-time factor to
+/// use must still be unused. (A device signature's burn is part of the challenge,
+/// ``ChallengeRecord/usedSignatures``: the compare-and-set covers it.)
 public struct ProofCommit: Sendable, Equatable {
     /// The challenge as the proof leaves it, stored with version `expectedVersion + 1`; nil when
     /// the challenge is not changed (a late answer on a challenge closed meanwhile).
@@ -15,9 +16,6 @@ public struct ProofCommit: Sendable, Equatable {
     public var expectedVersion: Int
     /// Whose attempt counters to change, and how.
     public var lockout: LockoutChange?
-    /// A device signature to burn (``SCAStore/markSignatureUsed(_:expiresAt:now:)`` in the same
-    /// transaction): the commit is refused when it was seen before.
-    public var signature: SignatureBurn?
     /// A one-time code or TOTP step to use up (compare-and-set in the same transaction): the
     /// commit is refused when it was used meanwhile.
     public var factor: FactorUse?
@@ -29,13 +27,12 @@ public struct ProofCommit: Sendable, Equatable {
     public var audit: [AuditEntryDraft]
 
     public init(
-        challenge: ChallengeRecord?, expectedVersion: Int, lockout: LockoutChange? = nil, signature: SignatureBurn? = nil,
+        challenge: ChallengeRecord?, expectedVersion: Int, lockout: LockoutChange? = nil,
         factor: FactorUse? = nil, device: DeviceChange? = nil, session: SessionOpening? = nil, audit: [AuditEntryDraft] = []
     ) {
         self.challenge = challenge
         self.expectedVersion = expectedVersion
         self.lockout = lockout
-        self.signature = signature
         self.factor = factor
         self.device = device
         self.session = session
@@ -64,19 +61,6 @@ public struct LockoutChange: Sendable, Equatable {
         self.subject = subject
         self.plan = plan
         self.observed = observed
-    }
-}
-
-/// A device signature burnt by a hash the caller chooses, remembered until `expiresAt`.
-public struct SignatureBurn: Sendable, Equatable {
-    public var hash: [UInt8]
-    public var expiresAt: Date
-    public var now: Date
-
-    public init(hash: [UInt8], expiresAt: Date, now: Date) {
-        self.hash = hash
-        self.expiresAt = expiresAt
-        self.now = now
     }
 }
 
