@@ -89,7 +89,7 @@ public struct ChallengeService: Sendable {
         if required > policy.requiredCategories, provable.count < required {
             throw Problem.categoriesUnavailable(required: required)
         }
-        let challengeID = runtime.makeID(prefix: "ch")
+        let challengeID = runtime.makeTimeOrderedID(prefix: "ch")
         var exemption: Exemption?
         if let user {
             exemption = try await riskEngine.decide(

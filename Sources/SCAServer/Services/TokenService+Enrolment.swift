@@ -13,7 +13,7 @@ extension TokenService {
     func issueEnrolment(for challenge: ChallengeRecord, userID: String) async throws -> TokenResponse {
         let now = runtime.now()
         let session = SessionRecord(
-            id: runtime.makeID(prefix: "ses"), userID: userID, operation: .enrolment, challengeID: challenge.id,
+            id: runtime.makeTimeOrderedID(prefix: "ses"), userID: userID, operation: .enrolment, challengeID: challenge.id,
             createdAt: now, lastUsedAt: now)
         try await store.createSession(session, refreshToken: nil)
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))

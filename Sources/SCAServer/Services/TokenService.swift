@@ -36,7 +36,7 @@ public struct TokenService: Sendable {
     func prepare(for challenge: ChallengeRecord, userID: String, user: UserRecord? = nil) async throws -> PreparedTokens {
         let now = runtime.now()
         let session = SessionRecord(
-            id: runtime.makeID(prefix: "ses"), userID: userID, operation: challenge.operation,
+            id: runtime.makeTimeOrderedID(prefix: "ses"), userID: userID, operation: challenge.operation,
             challengeID: challenge.id, createdAt: now, lastUsedAt: now)
         var refreshToken: String?
         var refreshRecord: RefreshTokenRecord?

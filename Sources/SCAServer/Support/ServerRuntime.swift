@@ -16,6 +16,13 @@ public struct ServerRuntime: Sendable {
         "\(prefix)_\(Base64URL.encode(random.bytes(16)))"
     }
 
+    /// A fresh identifier that sorts by creation time (``TimeOrderedID``), for the rows made at
+    /// a high rate: challenges and sessions. Rows that live long and whose creation time is
+    /// their owner's business (users, devices) keep ``makeID(prefix:)``.
+    func makeTimeOrderedID(prefix: String) -> String {
+        TimeOrderedID.make(prefix: prefix, at: now(), random: random)
+    }
+
     /// A fresh opaque secret (refresh tokens): 32 random bytes in base64url.
     func makeSecret() -> String {
         Base64URL.encode(random.bytes(32))
