@@ -4,8 +4,8 @@ import SCACore
 import SCAStorage
 
 // One proof, one write transaction: the lockout plan, the one-time factor's use, the
-// challenge's compare-and-set (with a device signature's burn), the device's outcome and the audit entries
-// commit together or not at all.
+// challenge's compare-and-set (with a device signature's burn), the device's outcome and the
+// audit entries commit together or not at all.
 // GRDB's single writer (`BEGIN IMMEDIATE` across processes) runs proofs, and the audit
 // appends inside them, one after another, so counters are counted in turn and the chain
 // never forks.
