@@ -4,14 +4,13 @@ import SCACore
 import SCAStorage
 
 // One proof, one transaction: the lockout plan, the one-time factor's use, the challenge's
-// compare-and-set (with a device signature's burn), the device's outcome and the audit
-// entries commit together or not at all. Locks are taken in the order every other
-// transaction takes them (the subject's row, then a used factor's row (the user's for a TOTP
-// step, so the subject's again;
-// the code's, which a code's issue also takes before the challenge's), the challenge's, the
-// device's, then the audit advisory lock last), so proofs from any instance neither
-// deadlock with each other nor with single operations, and the audit lock is held only for
-// the appends at the end.
+// compare-and-set (with a device signature's burn), the device's outcome and the audit entries
+// commit together or not at all. Locks are taken in the order every other transaction takes
+// them (the subject's row, then a used factor's row (the user's for a TOTP step, so the
+// subject's again; the code's, which a code's issue also takes before the challenge's), the
+// challenge's, the device's, then the audit advisory lock last), so proofs from any instance
+// neither deadlock with each other nor with single operations, and the audit lock is held only
+// for the appends at the end.
 //
 // Most proofs take one round trip instead (PostgresStore+ProofFold.swift): the same statements
 // in the same order, run by the database function `sca_commit_proof`. This transaction is the
