@@ -45,7 +45,6 @@ struct ClientTally: Sendable {
             errorSamples.append(sample)
         }
         poolWaits += other.poolWaits
-        window = window ?? other.window
         windowLatencies.merge(other.windowLatencies) { $0 + $1 }
     }
 }

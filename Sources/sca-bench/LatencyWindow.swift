@@ -10,9 +10,8 @@ struct LatencyWindow: Codable, Sendable, Equatable {
 
     /// One window per index in `latencies` (microseconds by window index), in order; windows in
     /// which no flow ended are left out.
-    static func windows(of latencies: [Int: [UInt32]], length: Duration) -> [LatencyWindow] {
-        let seconds = Double(length.components.seconds) + Double(length.components.attoseconds) / 1e18
-        return latencies.keys.sorted().map { index in
+    static func windows(of latencies: [Int: [UInt32]], lengthSeconds seconds: Double) -> [LatencyWindow] {
+        latencies.keys.sorted().map { index in
             let sorted = latencies[index, default: []].sorted()
             // The nearest-rank percentile: the smallest latency at or above which p % of the flows lie.
             func percentile(_ p: Double) -> Double {

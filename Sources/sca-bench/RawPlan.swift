@@ -93,7 +93,7 @@ struct RawPlan: Sendable {
         report.requestsPerFlow = flow.requestsPerFlow
         report.loadAverage = "\(loadBefore) → \(LoadAverage.read())"
         report.offeredFlowsPerSecond = pace.map { Double(concurrency) / Self.seconds($0) }
-        report.windows = tally.window.map { LatencyWindow.windows(of: tally.windowLatencies, length: $0) }
+        report.windows = tally.window.map { LatencyWindow.windows(of: tally.windowLatencies, lengthSeconds: Self.seconds($0)) }
         return report
     }
 }
