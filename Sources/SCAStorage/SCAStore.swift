@@ -243,8 +243,10 @@ public protocol SCAStore: Sendable {
     func partnerClient(id: String) async throws -> PartnerClientRecord?
     /// All partner clients, oldest first.
     func partnerClients() async throws -> [PartnerClientRecord]
+    /// Removes the client and, in the same write, ends every session issued to it
+    /// (`SessionRecord/clientID`), so none of its tokens works any longer on any instance.
     /// - Returns: false when there is no such client.
-    func removePartnerClient(id: String) async throws -> Bool
+    func removePartnerClient(id: String, now: Date) async throws -> Bool
     /// - Throws: `StoreError.conflict("code")` when the code hash exists.
     func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws
     /// Marks the grant of `codeHash` redeemed at `now`, once: the first caller gets

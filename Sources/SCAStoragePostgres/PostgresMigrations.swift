@@ -776,5 +776,45 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // v4-delegated-tokens: a challenge opened for a partner names it, and so does every
+        // session its proofs open, so that no token of it is ever a first-party token (as in the
+        // SQLite store, see there for the backfill). The proof function is wrapped once more, as
+        // in v3-challenge-signatures: the wrapper runs the previous one, then names the client on
+        // the session it opened (the row is new and the caller's). A commit from an instance of
+        // the previous version sends no client and opens a first-party session, as it did.
+        (
+            "v4-delegated-tokens",
+            [
+                "ALTER TABLE challenges ADD COLUMN delegation_json TEXT",
+                "ALTER TABLE sessions ADD COLUMN client_id TEXT",
+                "CREATE INDEX sessions_client_id ON sessions (client_id) WHERE client_id IS NOT NULL",
+                """
+                UPDATE sessions SET client_id = g.client_id FROM authorization_grants g WHERE g.session_id = sessions.id
+                """,
+                """
+                UPDATE sessions SET client_id = c.client_id FROM consents c
+                WHERE c.challenge_id = sessions.challenge_id AND sessions.client_id IS NULL
+                """,
+                """
+                UPDATE sessions SET client_id = o.client_id FROM operations o
+                WHERE o.challenge_id = sessions.challenge_id AND o.client_id IS NOT NULL AND sessions.client_id IS NULL
+                """,
+                "ALTER FUNCTION sca_commit_proof(TEXT, TEXT) RENAME TO sca_commit_proof_v3_signatures",
+                """
+                CREATE FUNCTION sca_commit_proof(proof TEXT, entries TEXT)
+                RETURNS TABLE (entry_sequence BIGINT, entry_prev_hash TEXT, entry_hash TEXT)
+                LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    session JSON := proof::json->'session';
+                BEGIN
+                    RETURN QUERY SELECT * FROM sca_commit_proof_v3_signatures(proof, entries);
+                    IF session->>'client_id' IS NOT NULL THEN
+                        UPDATE sessions SET client_id = session->>'client_id' WHERE id = session->>'id';
+                    END IF;
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 }

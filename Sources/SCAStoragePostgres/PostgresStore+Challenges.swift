@@ -75,7 +75,7 @@ extension PostgresStore {
             id, user_id, operation, verdict, required_categories, methods, nonce,
             transaction_json, transaction_digest, device_id, state, accepted_methods,
             rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-            decoy_json, pending_method, exemption, extra_categories, used_signature_hashes, version
+            decoy_json, pending_method, exemption, extra_categories, used_signature_hashes, version, delegation_json
         ) VALUES (
             \(challenge.id), \(challenge.userID), \(columns.operation), \(columns.verdict),
             \(challenge.requiredCategories), \(columns.methods), \(challenge.nonce), \(columns.transaction),
@@ -83,7 +83,7 @@ extension PostgresStore {
             \(columns.rejectedMethods), \(challenge.failedAttempts), \(challenge.createdAt.unixSeconds),
             \(challenge.expiresAt.unixSeconds), \(challenge.completedAt?.unixSeconds), \(columns.decoy),
             \(challenge.pendingMethod?.rawValue), \(challenge.exemption?.rawValue), \(columns.extraCategories),
-            \(bytea(columns.usedSignatures)), \(challenge.version)
+            \(bytea(columns.usedSignatures)), \(challenge.version), \(columns.delegation)
         )
         """
     }
@@ -142,6 +142,8 @@ struct ChallengeColumns {
     var decoy: String?
     var extraCategories: String
     var usedSignatures: [UInt8]
+    /// Written by the insert only: a challenge's delegation never changes.
+    var delegation: String?
 
     init(_ challenge: ChallengeRecord) throws {
         operation = challenge.operation.rawValue
@@ -154,5 +156,6 @@ struct ChallengeColumns {
         decoy = try challenge.decoy.map { try JSONColumn.text($0) }
         extraCategories = try JSONColumn.text(rawValues: challenge.extraCategories)
         usedSignatures = try challenge.usedSignatureColumn()
+        delegation = try challenge.delegation.map { try JSONColumn.text($0) }
     }
 }

@@ -30,8 +30,18 @@ extension PostgresStore {
         try await rows("SELECT * FROM partner_clients ORDER BY created_at, id").map(PartnerClientRecord.init(row:))
     }
 
-    public func removePartnerClient(id: String) async throws -> Bool {
-        try await !rows("DELETE FROM partner_clients WHERE id = \(id) RETURNING id").isEmpty
+    public func removePartnerClient(id: String, now: Date) async throws -> Bool {
+        // One statement, so the client and its sessions go together.
+        try await !rows(
+            """
+            WITH removed AS (DELETE FROM partner_clients WHERE id = \(id) RETURNING id),
+            ended AS (
+                UPDATE sessions SET revoked_at = \(now.unixSeconds)
+                WHERE client_id = \(id) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM removed)
+            )
+            SELECT id FROM removed
+            """
+        ).isEmpty
     }
 
     public func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {

@@ -153,6 +153,7 @@ extension PostgresStore {
             session.add("created_at", opening.session.createdAt)
             session.add("last_used_at", opening.session.lastUsedAt)
             session.add("revoked_at", opening.session.revokedAt)
+            session.add("client_id", opening.session.clientID)
             proof.add("session", session)
             if let token = opening.refreshToken {
                 var refresh = JSONObjectText()

@@ -20,10 +20,11 @@ extension PostgresStore {
     func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?, _ connection: PostgresConnection) async throws {
         _ = try await connection.rows(
             """
-            INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
+            INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at, client_id)
             VALUES (
                 \(session.id), \(session.userID), \(session.operation.rawValue), \(session.challengeID),
-                \(session.createdAt.unixSeconds), \(session.lastUsedAt.unixSeconds), \(session.revokedAt?.unixSeconds)
+                \(session.createdAt.unixSeconds), \(session.lastUsedAt.unixSeconds), \(session.revokedAt?.unixSeconds),
+                \(session.clientID)
             )
             """,
             logger: logger)

@@ -470,5 +470,26 @@ enum SQLiteMigrations {
         // write touches one table fewer. (`used_signatures` keeps the other burns: passkey
         // assertions and registrations, device requests, deliveries.)
         ("v3-challenge-signatures", "ALTER TABLE challenges ADD COLUMN used_signature_hashes BLOB NOT NULL DEFAULT x'';"),
+        // v4-delegated-tokens: a challenge opened for a partner (a hosted sign-in, a consent, a
+        // partner's operation) names it, and so does every session its proofs open, so that no
+        // token of it is ever a first-party token. Sessions opened before this step are given
+        // the client of the grant, consent or operation they came from: their tokens, signed
+        // without a client, are then refused as first-party tokens and as the partner's alike.
+        (
+            "v4-delegated-tokens",
+            """
+            ALTER TABLE challenges ADD COLUMN delegation_json TEXT;
+            ALTER TABLE sessions ADD COLUMN client_id TEXT;
+            CREATE INDEX sessions_client_id ON sessions (client_id) WHERE client_id IS NOT NULL;
+            UPDATE sessions SET client_id =
+                (SELECT g.client_id FROM authorization_grants g WHERE g.session_id = sessions.id);
+            UPDATE sessions SET client_id =
+                (SELECT c.client_id FROM consents c WHERE c.challenge_id = sessions.challenge_id)
+            WHERE client_id IS NULL;
+            UPDATE sessions SET client_id =
+                (SELECT o.client_id FROM operations o WHERE o.challenge_id = sessions.challenge_id)
+            WHERE client_id IS NULL;
+            """
+        ),
     ]
 }

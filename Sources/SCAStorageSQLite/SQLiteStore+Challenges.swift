@@ -45,12 +45,15 @@ extension SQLiteStore {
                         id, user_id, operation, verdict, required_categories, methods, nonce,
                         transaction_json, transaction_digest, device_id, state, accepted_methods,
                         rejected_methods, failed_attempts, created_at, expires_at, completed_at,
-                        decoy_json, pending_method, exemption, extra_categories, used_signature_hashes, version
-                    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        decoy_json, pending_method, exemption, extra_categories, used_signature_hashes, version,
+                        delegation_json
+                    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             // Array literals, not `StatementArguments([String])`: that initializer maps through a
-            // key path made at run time, about 8 000 instructions a call.
-            ).execute(arguments: [challenge.id] + columns + [challenge.version])
+            // key path made at run time, about 8 000 instructions a call. The delegation is
+            // written here only: it never changes, so no update carries it.
+            ).execute(
+                arguments: [challenge.id] + columns + [challenge.version, try challenge.delegation.map { try JSONColumn.text($0) }])
         } catch let error as DatabaseError where error.isUniquenessViolation {
             throw StoreError.conflict("id")
         }

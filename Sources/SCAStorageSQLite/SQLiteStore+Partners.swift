@@ -40,10 +40,13 @@ extension SQLiteStore {
         }
     }
 
-    public func removePartnerClient(id: String) async throws -> Bool {
+    public func removePartnerClient(id: String, now: Date) async throws -> Bool {
         try await write { db in
             try db.cachedStatement(sql: "DELETE FROM partner_clients WHERE id = ?").execute(arguments: [id])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            try db.cachedStatement(sql: "UPDATE sessions SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL")
+                .execute(arguments: [now.unixSeconds, id])
+            return true
         }
     }
 

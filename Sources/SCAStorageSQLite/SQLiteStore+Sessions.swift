@@ -15,12 +15,13 @@ extension SQLiteStore {
         do {
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at, client_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(
                 arguments: [
                     session.id, session.userID, session.operation.rawValue, session.challengeID,
                     session.createdAt.unixSeconds, session.lastUsedAt.unixSeconds, session.revokedAt?.unixSeconds,
+                    session.clientID,
                 ]
             )
             if let refreshToken {

@@ -6,7 +6,8 @@ import Testing
 
 /// The proof's commit in one statement (issue 14, `v3-proof-fold`): the function lists the
 /// challenge's columns itself, so a column added to the table later must be added to it too,
-/// or written by the wrapper a later step put around it (`v3-challenge-signatures`).
+/// or written by the wrapper a later step put around it (`v3-challenge-signatures`). A column
+/// written at insert only (the delegation) is named as such.
 @Suite(
     "PostgresStore proof fold",
     .enabled(if: PostgresTestDatabase.url != nil, "PostgreSQL cases skipped: set SCA_TEST_POSTGRES_URL"))
@@ -25,12 +26,17 @@ struct PostgresProofFoldTests {
                 ).decode(String.self)
             }
             let fold = try await definition("sca_commit_proof_v3")
+            let signatures = try await definition("sca_commit_proof_v3_signatures")
             let wrapper = try await definition("sca_commit_proof")
-            #expect(wrapper.contains("sca_commit_proof_v3(proof, entries)"), "the wrapper runs the fold")
+            #expect(signatures.contains("sca_commit_proof_v3(proof, entries)"), "the signatures' wrapper runs the fold")
+            #expect(wrapper.contains("sca_commit_proof_v3_signatures(proof, entries)"), "the outer wrapper runs the signatures'")
+            #expect(wrapper.contains("SET client_id = "), "the outer wrapper names the session's client")
             #expect(columns.count > 20)
-            for column in columns where column != "id" {
+            // Set when the challenge is inserted and never changed, so no proof writes it.
+            let insertedOnly: Set<String> = ["id", "delegation_json"]
+            for column in columns where !insertedOnly.contains(column) {
                 #expect(
-                    fold.contains("\(column) = next.\(column)") || wrapper.contains("SET \(column) = "),
+                    fold.contains("\(column) = next.\(column)") || signatures.contains("SET \(column) = "),
                     "challenges.\(column) is not written by the fold")
             }
         }

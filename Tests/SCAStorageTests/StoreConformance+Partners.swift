@@ -17,8 +17,22 @@ extension StoreConformance {
         #expect(try await store.partnerClient(id: "cli_a") == confidential)
         #expect(try await store.partnerClients() == [confidential, publicClient])
         await #expect(throws: StoreError.conflict("id")) { try await store.createPartnerClient(confidential) }
-        #expect(try await store.removePartnerClient(id: "cli_a"))
-        #expect(try await !store.removePartnerClient(id: "cli_a"))
+        // A session of the client, one of another client, a first-party one: removing the
+        // client ends its own and leaves the others.
+        for (id, clientID) in [("ses_a", "cli_a" as String?), ("ses_b", "cli_b"), ("ses_own", nil)] {
+            try await store.createSession(
+                SessionRecord(
+                    id: id, userID: "u1", operation: .login, challengeID: "ch_\(id)", createdAt: t0, lastUsedAt: t0,
+                    clientID: clientID),
+                refreshToken: nil)
+        }
+        #expect(try await store.session(id: "ses_a")?.clientID == "cli_a")
+        #expect(try await store.session(id: "ses_own")?.clientID == nil)
+        #expect(try await store.removePartnerClient(id: "cli_a", now: t0 + 5))
+        #expect(try await store.session(id: "ses_a")?.revokedAt == t0 + 5)
+        #expect(try await store.session(id: "ses_b")?.revokedAt == nil)
+        #expect(try await store.session(id: "ses_own")?.revokedAt == nil)
+        #expect(try await !store.removePartnerClient(id: "cli_a", now: t0 + 5))
         #expect(try await store.partnerClient(id: "cli_a") == nil)
     }
 

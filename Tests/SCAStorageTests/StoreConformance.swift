@@ -335,6 +335,17 @@ struct StoreConformance {
         try await store.insertChallenge(decoy)
         #expect(try await store.challenge(id: "c2") == decoy)
 
+        // A partner's: the delegation is read back as written, and an update keeps it.
+        var delegated = makeChallenge("c3")
+        delegated.delegation = Delegation(
+            clientID: "cli_a", clientName: "Shop", grant: .consent(id: "cst_1"), summary: "add Mallory Ltd as a trusted beneficiary")
+        try await store.insertChallenge(delegated)
+        #expect(try await store.challenge(id: "c3") == delegated)
+        var moved = delegated
+        moved.failedAttempts = 1
+        #expect(try await store.updateChallenge(moved, expectedVersion: delegated.version))
+        #expect(try await store.challenge(id: "c3")?.delegation == delegated.delegation)
+
         await #expect(throws: StoreError.conflict("id")) {
             try await store.insertChallenge(makeChallenge("c1"))
         }

@@ -27,7 +27,8 @@ extension ChallengeRecord: ColumnDecodable {
             pendingMethod: try columns.optionalRawValue("pending_method"),
             exemption: try columns.optionalRawValue("exemption"),
             extraCategories: try columns.rawValues("extra_categories"),
-            usedSignatures: try columns.hashes("used_signature_hashes")
+            usedSignatures: try columns.hashes("used_signature_hashes"),
+            delegation: try columns.optionalJSON("delegation_json")
         )
     }
 }

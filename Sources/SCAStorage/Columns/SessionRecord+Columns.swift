@@ -11,7 +11,8 @@ extension SessionRecord: ColumnDecodable {
             challengeID: try columns.value("challenge_id"),
             createdAt: try columns.date("created_at"),
             lastUsedAt: try columns.date("last_used_at"),
-            revokedAt: try columns.optionalDate("revoked_at")
+            revokedAt: try columns.optionalDate("revoked_at"),
+            clientID: try columns.value("client_id")
         )
     }
 }

@@ -48,6 +48,10 @@ public struct ChallengeRecord: Sendable, Equatable {
     /// it lives exactly as long as the signature could be replayed, and the compare-and-set
     /// that writes the challenge is what makes "once" hold between parallel proofs.
     public var usedSignatures: [[UInt8]]
+    /// The partner the challenge's tokens are for, and what it was granted; nil for the bank's
+    /// own surfaces. Set when the challenge is opened and never changed, so a hosted page can
+    /// never turn into a first-party token (``TokenAccess``).
+    public var delegation: Delegation?
 
     /// For a decoy, the keyed hash of what was typed (never the address itself): the key of its
     /// send budgets and of its failure counters, so an unknown address locks like a real user.
@@ -61,9 +65,10 @@ public struct ChallengeRecord: Sendable, Equatable {
         rejectedMethods: [AuthenticationMethod] = [], failedAttempts: Int = 0, createdAt: Date, expiresAt: Date,
         completedAt: Date? = nil, version: Int = 0, decoy: DecoySubject? = nil,
         pendingMethod: AuthenticationMethod? = nil, exemption: Exemption? = nil, extraCategories: [Category] = [],
-        usedSignatures: [[UInt8]] = []
+        usedSignatures: [[UInt8]] = [], delegation: Delegation? = nil
     ) {
         self.usedSignatures = usedSignatures
+        self.delegation = delegation
         self.exemption = exemption
         self.extraCategories = extraCategories
         self.id = id

@@ -12,11 +12,15 @@ public struct SessionRecord: Sendable, Equatable {
     /// Refreshed on every use; a login session ends after a set time without use.
     public var lastUsedAt: Date
     public var revokedAt: Date?
+    /// The partner client the session's tokens were issued to; nil for a first-party session.
+    /// Removing the client ends every session that names it.
+    public var clientID: String?
 
     public init(
         id: String, userID: String, operation: OperationKind, challengeID: String, createdAt: Date,
-        lastUsedAt: Date, revokedAt: Date? = nil
+        lastUsedAt: Date, revokedAt: Date? = nil, clientID: String? = nil
     ) {
+        self.clientID = clientID
         self.id = id
         self.userID = userID
         self.operation = operation
