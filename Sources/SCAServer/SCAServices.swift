@@ -249,7 +249,7 @@ extension SCAServices {
     var oauth: OAuthService {
         OAuthService(
             store: store, partners: partners, tokens: tokens, box: box, configuration: configuration, runtime: runtime,
-            audit: audit)
+            audit: audit, metrics: metrics)
     }
 
     var consents: ConsentService {

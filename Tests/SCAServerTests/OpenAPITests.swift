@@ -50,6 +50,8 @@ struct OpenAPITests {
                 // Passkeys (issue 11).
                 .passkeyUnavailable, .passkeyInvalid, .passkeyChallengeInvalid, .passkeyAlreadyRegistered,
                 .passkeyLimitReached, .passkeyNotFound,
+                // Delegated tokens.
+                .tokenDelegated, .tokenNotDelegated, .tokenScopeMissing, .operationNotGrantable,
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }

@@ -7,8 +7,14 @@ public enum ConsentOperationKind: String, Codable, Sendable, CaseIterable {
     /// A settings change, described in a short sentence.
     case settingsChange = "settings_change"
 
-    /// The operation the consent's challenge and token are scoped to.
+    /// The operation the consent's challenge and token are scoped to: a beneficiary's addition
+    /// is its own operation, bound to the payee as a payment is to its transaction, never a
+    /// general settings change.
     public var operation: OperationKind {
-        self == .payment ? .payment : .settingsChange
+        switch self {
+        case .payment: .payment
+        case .beneficiaryAdd: .beneficiaryAdd
+        case .settingsChange: .settingsChange
+        }
     }
 }

@@ -29,4 +29,16 @@ public enum OperationWording {
     public static func payment(_ transaction: Transaction) -> String {
         "pay \(amount(transaction.amount, currency: transaction.currency)) to \(transaction.payee.name)"
     }
+
+    /// `"add Mallory Ltd (FR76 3000 6000 0112 3456 7890 189) as a trusted beneficiary"`: the
+    /// whole account, grouped by four, so what the user approves is what gets added.
+    public static func beneficiary(name: String, iban: String) -> String {
+        "add \(name) (\(groupedIBAN(iban))) as a trusted beneficiary"
+    }
+
+    /// `"ACME Pay asks you to approve: add Mallory Ltd (…) as a trusted beneficiary"`: a
+    /// partner's request as the code message and the push name it, with the partner's name.
+    public static func request(by clientName: String, _ summary: String) -> String {
+        "\(clientName) asks you to approve: \(summary)"
+    }
 }

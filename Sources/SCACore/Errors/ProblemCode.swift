@@ -106,4 +106,14 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     /// A webhook URL whose host is a loopback, private, link-local or other special-purpose
     /// address (`webhookAllowPrivateAddresses` is off).
     public static let webhookAddressRefused = ProblemCode(rawValue: "webhook.address_refused")
+    // Delegated tokens: who a token is for (``TokenAccess``).
+    /// A partner's token at a route of the bank's own surfaces (`403`).
+    public static let tokenDelegated = ProblemCode(rawValue: "token.delegated")
+    /// A first-party token at a route that answers for one partner's grant (`403`).
+    public static let tokenNotDelegated = ProblemCode(rawValue: "token.not_delegated")
+    /// A partner's token without the scope the route needs (`403`).
+    public static let tokenScopeMissing = ProblemCode(rawValue: "token.scope_missing")
+    /// A partner asked the user to approve what is never granted to a partner: binding a
+    /// device, a passkey, a change of credentials, e-mail or phone (`403`).
+    public static let operationNotGrantable = ProblemCode(rawValue: "partner.operation_not_grantable")
 }

@@ -102,11 +102,28 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     /// Profile claims the token carries (`tokenClaims`, issue 17), answered beside the others
     /// at the top level by the server (not part of this type's own coding).
     public var profileClaims: [String: String]? = nil
+    /// `first_party` or `delegated`: whether the token is the bank's own surfaces' or one
+    /// partner's (`client_id`). A resource server that serves the user's own app refuses a
+    /// delegated token; one that serves partners checks `client_id` and `scope`.
+    public var tokenUse: String?
+    /// The audience: the first-party API, or the partner client.
+    public var aud: [String]?
+    /// For a delegated token: the partner client it was issued to (RFC 7662).
+    public var clientID: String?
+    /// For a delegated token: the scopes granted, space-separated (RFC 7662).
+    public var scope: String?
+    /// For a delegated token: the consent or the operation whose approval issued it.
+    public var consentID: String?
+    public var operationID: String?
 
     public init(active: Bool) { self.active = active }
 
     enum CodingKeys: String, CodingKey {
-        case active, sub, op, sid, jti, amr, acr, txn, iat, exp, roles, permissions, exemption
+        case active, sub, op, sid, jti, amr, acr, txn, iat, exp, roles, permissions, exemption, aud, scope
         case authTime = "auth_time"
+        case tokenUse = "token_use"
+        case clientID = "client_id"
+        case consentID = "consent_id"
+        case operationID = "operation_id"
     }
 }

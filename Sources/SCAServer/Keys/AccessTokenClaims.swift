@@ -27,11 +27,28 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var authTime: IssuedAtClaim?
     /// The RTS exemption the token was issued under, without SCA (`acr` `psd2.exempt`; issue 12).
     var exemption: Exemption?
+    /// The partner client a delegated token was issued to (RFC 9068 `client_id`); absent from
+    /// a first-party token. ``holder`` reads the two kinds apart.
+    var clientID: String?
+    /// The same client as the authorised party, for relying parties that read OpenID's name.
+    var azp: String?
+    /// The scopes granted to the partner, space-separated (RFC 9068 `scope`).
+    var scope: String?
+    /// The consent whose approval issued the token.
+    var consentID: String?
+    /// The decoupled operation (CIBA's included) whose approval issued the token.
+    var operationID: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, exp, jti, sid, op, amr, acr, txn, roles, permissions, exemption
+        case iss, sub, aud, iat, exp, jti, sid, op, amr, acr, txn, roles, permissions, exemption, azp, scope
         case authTime = "auth_time"
+        case clientID = "client_id"
+        case consentID = "consent_id"
+        case operationID = "operation_id"
     }
+
+    /// Who the token was issued to, for ``TokenAccess``.
+    var holder: TokenHolder { TokenHolder(clientID: clientID, scope: scope) }
 
     /// Signature only: expiry, issuer and audience are checked by `TokenService` against the
     /// injected clock and the configuration, so tests control time.

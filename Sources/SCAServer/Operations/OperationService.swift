@@ -41,10 +41,17 @@ struct OperationService: Sendable {
     // MARK: Backend
 
     /// `POST /v1/operations`.
-    /// - Throws: `Problem` 400 for bad input (nothing is stored), 404 `user.not_found` (also
-    ///   for a user who never signed in to the calling partner), 409 `operation.no_device`.
-    func create(_ request: CreateOperationRequest, by caller: OperationCaller) async throws -> OperationResponse {
+    /// - Parameter scopes: what a partner's approved login grants it (CIBA's scopes); none for
+    ///   a payment or a change, whose token serves that one operation.
+    /// - Throws: `Problem` 400 for bad input (nothing is stored), 403
+    ///   `partner.operation_not_grantable` for what a partner may never ask, 404
+    ///   `user.not_found` (also for a user who never signed in to the calling partner), 409
+    ///   `operation.no_device`.
+    func create(_ request: CreateOperationRequest, by caller: OperationCaller, scopes: [String] = []) async throws -> OperationResponse {
         guard Self.kinds.contains(request.operation) else {
+            // Binding a device, a beneficiary or access to the account are the user's own,
+            // asked in the bank's app: a partner is told so, not that its input was malformed.
+            if caller.clientID != nil { throw Problem.operationNotGrantable(request.operation.rawValue) }
             throw Problem.invalidRequest("operation must be login, payment or settings_change")
         }
         var transaction: Transaction?
@@ -71,13 +78,20 @@ struct OperationService: Sendable {
         // Its own budget per backend, not the client address's challenge budget (issue 10).
         try await challenges.limiter.admitOperation(by: caller.clientID.map { "client:\($0)" } ?? AuditTrail.actor ?? "admin")
         let user = try await findUser(request.user)
+        let operationID = runtime.makeID(prefix: "op")
+        var delegation: Delegation?
         if let clientID = caller.clientID {
             // Only users who signed in to this client: anyone else answers as an unknown user.
-            guard try await store.hasAuthorizationGrant(clientID: clientID, userID: user.id) else { throw Problem.userNotFound }
+            guard try await store.hasAuthorizationGrant(clientID: clientID, userID: user.id),
+                let client = try await store.partnerClient(id: clientID)
+            else { throw Problem.userNotFound }
+            delegation = Delegation(
+                clientID: clientID, clientName: client.name, scopes: request.operation == .login ? scopes : [],
+                grant: .operation(id: operationID), summary: bindingMessage)
         }
         let record = try await open(
             userID: user.id, operation: request.operation, transaction: transaction, bindingMessage: bindingMessage,
-            lifetime: lifetime, clientID: caller.clientID, admitted: true)
+            lifetime: lifetime, delegation: delegation, admitted: true, id: operationID)
         return try describe(record)
     }
 
@@ -93,20 +107,23 @@ struct OperationService: Sendable {
     /// and pushes it: what `POST /v1/operations` and the hosted consent page share.
     /// - Parameters:
     ///   - lifetime: seconds, 1 to ``maximumLifetime``.
+    ///   - delegation: the partner the operation is for (its token is the partner's alone);
+    ///     nil for the bank's own backend.
     ///   - admitted: counted already in the caller's operation budget; false counts the
     ///     operation's challenge in the per-address challenge budget instead.
+    ///   - id: the operation's id, when the caller named it already (in its delegation).
     /// - Throws: 409 `operation.no_device` when there is no device to ask or the policy cannot
     ///   be met with its two keys.
     func open(
         userID: String, operation kind: OperationKind, transaction: Transaction?, bindingMessage: String?, lifetime: Int,
-        clientID: String?, admitted: Bool
+        delegation: Delegation?, admitted: Bool, id: String? = nil
     ) async throws -> OperationRecord {
         guard let device = try await approvingDevice(userID: userID) else { throw Problem.operationNoDevice }
         let opened = try await challenges.create(
             CreateChallengeRequest(
                 operation: kind, user: UserReference(userId: userID), device: DeviceReference(deviceId: device.id),
                 transaction: transaction),
-            admitted: admitted)
+            admitted: admitted, delegation: delegation)
         let offered = Set(opened.methods.map(\.id))
         guard opened.state == .pending, offered.isSuperset(of: [.deviceKey, .biometricKey]), opened.requiredCategories <= 2 else {
             _ = try? await challenges.cancel(opened.challengeId)
@@ -117,8 +134,9 @@ struct OperationService: Sendable {
         let now = runtime.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(lifetime))
         try await alignChallenge(opened.challengeId, expiresAt: expiresAt)
+        let clientID = delegation?.clientID
         let record = OperationRecord(
-            id: runtime.makeID(prefix: "op"), userID: userID, clientID: clientID, deviceID: device.id,
+            id: id ?? runtime.makeID(prefix: "op"), userID: userID, clientID: clientID, deviceID: device.id,
             challengeID: opened.challengeId, operation: kind, transaction: transaction,
             bindingMessage: bindingMessage, createdAt: now, expiresAt: expiresAt)
         try await store.insertOperation(record)
@@ -126,22 +144,29 @@ struct OperationService: Sendable {
         await audit.record(
             .operationCreated, userID: userID, deviceID: device.id, challengeID: record.challengeID,
             operation: record.operation, details: ["operationId": record.id, "clientId": clientID ?? "-"])
-        await notify(record)
+        await notify(record, delegation: delegation)
         return record
     }
 
     /// Pushes "an operation is waiting" to the device. Best effort: a push gateway that fails
     /// does not undo the operation (the phone finds it with `GET /v1/operations/pending`).
-    private func notify(_ operation: OperationRecord) async {
-        let text: String
+    private func notify(_ operation: OperationRecord, delegation: Delegation?) async {
+        var text: String
         if operation.transaction != nil, neutralPushText {
             text = "You have a payment to approve"
         } else if let transaction = operation.transaction {
             text = "Approve paying \(transaction.amount) \(transaction.currency) to \(transaction.payee.name)?"
         } else if operation.operation == .login {
             text = "Approve signing in?"
+        } else if let summary = delegation?.summary ?? operation.bindingMessage {
+            // A change is named in the words it was asked with, never "a change of your settings".
+            text = "Approve: \(summary)?"
         } else {
             text = "Approve a change of your settings?"
+        }
+        // A partner's request names the partner, so the user knows who asks.
+        if let delegation, !(operation.transaction != nil && neutralPushText) {
+            text = "\(delegation.clientName): \(text)"
         }
         // Delivered in the background (issue 17): creating the operation does not wait for the
         // push gateway; a failure is audited `message.delivery_failed`.
@@ -217,6 +242,8 @@ struct OperationService: Sendable {
                 ProofRequest(method: .biometricKey, deviceId: device.id, signature: request.biometricKeySignature),
                 to: operation.challengeID)
             guard let tokens = second.tokens else { throw Problem.contention }
+            // A partner's operation keeps only a token that is the partner's own.
+            if let clientID = operation.clientID { _ = try await challenges.tokens.handOff(tokens.accessToken, to: clientID) }
             let sealed = try box.seal(Array(tokens.accessToken.utf8), context: Self.sealingContext)
             let approved = try await finish(operation, as: .approved, sealedToken: sealed)
             return OperationDecisionResponse(operationId: approved.id, status: approved.status)

@@ -51,9 +51,14 @@ struct HostedConsent: Sendable {
             // First visit, or the challenge ran out of time while the consent did not.
             let created: ChallengeResponse
             do {
-                created = try await challenges.create(CreateChallengeRequest(
-                    operation: consent.operation.operation, user: UserReference(userId: consent.userID),
-                    transaction: consent.transaction))
+                // The partner's challenge: its token is the partner's alone, for this consent,
+                // and a beneficiary is bound into the proofs as a payment's transaction is.
+                created = try await challenges.create(
+                    CreateChallengeRequest(
+                        operation: consent.operation.operation, user: UserReference(userId: consent.userID),
+                        transaction: consent.transaction,
+                        beneficiary: consent.beneficiary.map { Transaction.Payee(name: $0.name, iban: $0.iban) }),
+                    delegation: consents.delegation(for: consent, clientName: clientName))
             } catch let problem as Problem where problem.code == .categoriesUnavailable {
                 // More categories than this page can collect (a device would be needed).
                 consent = try await consents.move(consent, to: .failed)
@@ -112,7 +117,7 @@ struct HostedConsent: Sendable {
         do {
             let response = try await challenges.submit(proof, to: challengeID)
             if let tokens = response.tokens {
-                let sealed = try consents.seal(tokens.accessToken)
+                let sealed = try await consents.seal(tokens.accessToken, for: consent)
                 let accepted = try await consents.move(consent, to: .accepted) { $0.sealedToken = sealed }
                 return PageRenderer.redirect(
                     to: consents.redirect(for: accepted), formTarget: target, cookie: cookies.clear(PageCookies.consent))

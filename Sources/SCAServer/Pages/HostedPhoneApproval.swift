@@ -95,7 +95,7 @@ struct HostedPhoneApproval: Sendable {
             operation = try await operations.open(
                 userID: consent.userID, operation: consent.operation.operation, transaction: consent.transaction,
                 bindingMessage: Self.bindingMessage(clientName: clientName, code: Self.comparisonCode(runtime)),
-                lifetime: lifetime, clientID: consent.clientID,
+                lifetime: lifetime, delegation: consents.delegation(for: consent, clientName: clientName),
                 // The browser's own challenge budget: a page that asks again and again is
                 // limited like any caller of POST /v1/challenges from that address.
                 admitted: false)
@@ -254,7 +254,7 @@ struct HostedPhoneApproval: Sendable {
         guard consent.challengeID == operation.challengeID, let token = try operations.describe(operation).accessToken else {
             return forget(&state, then: HostedConsent.base(consent.id))
         }
-        let sealed = try consents.seal(token)
+        let sealed = try await consents.seal(token, for: consent)
         let challengeID = operation.challengeID
         do {
             let accepted = try await consents.move(consent, to: .accepted) { record in

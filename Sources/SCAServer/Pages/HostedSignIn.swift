@@ -71,14 +71,17 @@ struct HostedSignIn: Sendable {
 
     /// `POST /signin/email`.
     func email(_ request: Request, form: [String: String]) async throws -> Response {
-        guard var state = try verified(request, form: form, action: "\(Self.base)/email") else { return sessionEnded() }
+        guard var state = try verified(request, form: form, action: "\(Self.base)/email"), let authorization = state.authorization
+        else { return sessionEnded() }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = address
         // A plain sign-in now, whatever "New here?" started before (issue 17).
         state.enrolmentToken = nil
         state.phone = nil
         do {
-            let challenge = try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(email: address)))
+            let challenge = try await challenges.create(
+                CreateChallengeRequest(operation: .login, user: UserReference(email: address)),
+                delegation: authorization.delegation(clientName: state.clientName ?? ""))
             state.challengeID = challenge.challengeId
             state.error = nil
         } catch let problem as Problem where problem.status < 500 {
@@ -91,11 +94,13 @@ struct HostedSignIn: Sendable {
     /// `POST /signin/passkey`: a discoverable passkey login instead of the e-mail (issue 11):
     /// the next page asks the browser for a passkey, whose user handle names the user.
     func passkey(_ request: Request, form: [String: String]) async throws -> Response {
-        guard var state = try verified(request, form: form, action: "\(Self.base)/passkey") else { return sessionEnded() }
+        guard var state = try verified(request, form: form, action: "\(Self.base)/passkey"), let authorization = state.authorization
+        else { return sessionEnded() }
         state.email = nil
         do {
             let challenge = try await challenges.create(
-                CreateChallengeRequest(operation: .login, user: UserReference(), methodHint: .passkey))
+                CreateChallengeRequest(operation: .login, user: UserReference(), methodHint: .passkey),
+                delegation: authorization.delegation(clientName: state.clientName ?? ""))
             state.challengeID = challenge.challengeId
             state.error = nil
         } catch let problem as Problem where problem.status < 500 {

@@ -86,7 +86,9 @@ struct HostedSignUp: Sendable {
         state.phone = byPhone ? typed : nil
         state.enrolmentToken = nil
         do {
-            let challenge = try await signUp.start(byPhone ? SignUpOrInRequest(phone: typed) : SignUpOrInRequest(email: typed))
+            let challenge = try await signUp.start(
+                byPhone ? SignUpOrInRequest(phone: typed) : SignUpOrInRequest(email: typed),
+                delegation: state.authorization?.delegation(clientName: state.clientName ?? ""))
             state.challengeID = challenge.challengeId
             state.error = nil
             // Every sign-up-or-in challenge offers the typed address's code (a decoy's is never sent).
@@ -168,7 +170,8 @@ struct HostedSignUp: Sendable {
         do {
             // The new user by id: a phone sign-up's user has no e-mail to name them by.
             let challenge = try await challenges.create(
-                CreateChallengeRequest(operation: .login, user: UserReference(userId: enrolled.userId)))
+                CreateChallengeRequest(operation: .login, user: UserReference(userId: enrolled.userId)),
+                delegation: authorization.delegation(clientName: state.clientName ?? ""))
             state.challengeID = challenge.challengeId
             let proven = try await challenges.submit(ProofRequest(method: .password, credential: password), to: challenge.challengeId)
             if let tokens = proven.tokens {

@@ -25,10 +25,11 @@ struct CIBAService: Sendable {
     private static let macPurpose = "ciba-auth-req-id"
 
     /// `POST /oauth2/bc-authorize` after client authentication.
-    /// - Parameter create: creates the operation for this client (``OperationService/create``).
+    /// - Parameter create: creates the operation for this client with the scopes its approval
+    ///   grants (``OperationService/create(_:by:scopes:)``).
     func authorize(
         _ form: [String: String], client: PartnerClientRecord,
-        create: (CreateOperationRequest) async throws -> OperationResponse
+        create: (CreateOperationRequest, [String]) async throws -> OperationResponse
     ) async throws -> CIBAAuthorizeResponse {
         guard client.secretHash != nil else {
             throw OAuthError(status: 400, error: "unauthorized_client", description: "CIBA needs a confidential client")
@@ -52,7 +53,8 @@ struct CIBAService: Sendable {
         let created: OperationResponse
         do {
             created = try await create(
-                CreateOperationRequest(user: user, operation: .login, bindingMessage: form["binding_message"], expiresIn: expiresIn))
+                CreateOperationRequest(user: user, operation: .login, bindingMessage: form["binding_message"], expiresIn: expiresIn),
+                scopes)
         } catch let problem as Problem {
             switch problem.code {
             case .userNotFound:
@@ -102,14 +104,15 @@ struct CIBAService: Sendable {
                 throw OAuthError.invalidGrant("the tokens of this auth_req_id were issued already")
             }
             let accessToken = String(decoding: try box.open(sealed, context: OperationService.sealingContext), as: UTF8.self)
-            let claims = try await tokens.signer.verify(accessToken)
+            let claims = try await tokens.handOff(accessToken, to: client.id)
             let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+            let roles = try await tokens.roles(of: operation.userID)
             let idToken = try tokens.signer.sign(IDTokenClaims(
                 iss: IssuerClaim(value: configuration.baseURL), sub: SubjectClaim(value: operation.userID),
                 aud: AudienceClaim(value: [client.id]), azp: client.id, iat: IssuedAtClaim(value: issuedAt),
                 exp: ExpirationClaim(value: issuedAt.addingTimeInterval(OAuthService.idTokenLifetime)),
                 authTime: Int((operation.finishedAt ?? now).timeIntervalSince1970), nonce: nil, acr: claims.acr,
-                amr: claims.amr.map(\.rawValue), sid: claims.sid, roles: claims.roles ?? [], permissions: claims.permissions ?? []))
+                amr: claims.amr.map(\.rawValue), sid: claims.sid, roles: roles.roles, permissions: roles.permissions))
             await audit.record(
                 .tokenIssued, outcome: "ciba", userID: operation.userID, sessionID: claims.sid,
                 details: ["clientId": client.id, "operationId": operationID])

@@ -25,7 +25,7 @@ struct ConsentService: Sendable {
     /// - Throws: `Problem` 401/403 for a token not issued to a partner client with the
     ///   `consents` scope, 400 for a malformed operation or an unregistered redirect URL.
     func create(_ request: CreateConsentRequest, authorization: String?) async throws -> ConsentResponse {
-        let (grant, client) = try await partner(authorization)
+        let (userID, client) = try await partner(authorization)
         guard RedirectURIRules.matches(request.consentRedirectUrl, registered: client.consentRedirectURIs) else {
             throw Problem.consentRedirectNotRegistered
         }
@@ -35,7 +35,7 @@ struct ConsentService: Sendable {
             }
         }
         var record = ConsentRecord(
-            id: runtime.makeID(prefix: "cst"), clientID: client.id, userID: grant.userID, operation: request.operation,
+            id: runtime.makeID(prefix: "cst"), clientID: client.id, userID: userID, operation: request.operation,
             redirectURL: request.consentRedirectUrl, resourceID: request.resourceId, createdAt: runtime.now(),
             expiresAt: runtime.now().addingTimeInterval(TimeInterval(configuration.consentLifetime)))
         switch request.operation {
@@ -149,9 +149,23 @@ struct ConsentService: Sendable {
         throw Problem.contention
     }
 
-    /// Stores the once-only operation token of an accepted consent, sealed.
-    func seal(_ accessToken: String) throws -> [UInt8] {
-        try box.seal(Array(accessToken.utf8), context: Self.sealingContext)
+    /// Stores the once-only operation token of an accepted consent, sealed, once it is checked
+    /// to be the consent's partner's (``TokenService/handOff(_:to:)``).
+    func seal(_ accessToken: String, for consent: ConsentRecord) async throws -> [UInt8] {
+        _ = try await tokens.handOff(accessToken, to: consent.clientID)
+        return try box.seal(Array(accessToken.utf8), context: Self.sealingContext)
+    }
+
+    /// What the consent's challenge is for: the partner it is delegated to and the words of
+    /// what the user approves, which its code message names.
+    func delegation(for consent: ConsentRecord, clientName: String) -> Delegation {
+        var summary: String?
+        switch consent.operation {
+        case .payment: summary = nil  // its transaction names it
+        case .beneficiaryAdd: summary = consent.beneficiary.map { OperationWording.beneficiary(name: $0.name, iban: $0.iban) }
+        case .settingsChange: summary = consent.summary
+        }
+        return Delegation(clientID: consent.clientID, clientName: clientName, grant: .consent(id: consent.id), summary: summary)
     }
 
     /// The consent URL the user opens.
@@ -169,13 +183,14 @@ struct ConsentService: Sendable {
 
     // MARK: Helpers
 
-    /// The grant and client behind a partner's access token.
-    private func partner(_ authorization: String?) async throws -> (AuthorizationGrantRecord, PartnerClientRecord) {
-        let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], consume: false)
-        guard let grant = try await store.authorizationGrant(sessionID: claims.sid), grant.scopes.contains("consents"),
-            let client = try await store.partnerClient(id: grant.clientID)
-        else { throw Problem.forbidden }
-        return (grant, client)
+    /// The user and the client behind a partner's access token of scope `consents`.
+    private func partner(_ authorization: String?) async throws -> (userID: String, client: PartnerClientRecord) {
+        let claims = try await tokens.authorize(
+            authorization, for: [.login, .accountInfo], at: .partner(scope: "consents"), consume: false)
+        guard let clientID = claims.clientID, let client = try await store.partnerClient(id: clientID) else {
+            throw Problem.tokenInvalid
+        }
+        return (claims.sub.value, client)
     }
 
     /// A consent of `client`: another client's answers as an unknown one would.

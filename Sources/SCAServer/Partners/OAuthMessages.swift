@@ -11,6 +11,14 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var state: String?
     var nonce: String?
     var codeChallenge: String
+    /// `prompt`, `max_age` and `acr_values` as asked (OpenID Connect Core §3.1.2.1); the
+    /// `acr` values are checked again against what the sign-in earned.
+    var acrValues: [String]? = nil
+
+    /// What the sign-in grants the client: its tokens are the client's, within these scopes.
+    func delegation(clientName: String) -> Delegation {
+        Delegation(clientID: clientID, clientName: clientName, scopes: scopes, grant: .signIn)
+    }
 }
 
 /// An RFC 6749 error: `error` and `error_description`, as JSON from the token endpoint
@@ -21,6 +29,8 @@ struct OAuthError: Error, Sendable, Equatable {
     var description: String
     /// The client tried HTTP Basic: a `401` then names that scheme (RFC 6749 §5.2).
     var basicChallenge = false
+    /// Seconds before trying again, answered as `Retry-After` (a throttled client).
+    var retryAfter: Int? = nil
 
     static func invalidRequest(_ description: String) -> OAuthError {
         OAuthError(status: 400, error: "invalid_request", description: description)
@@ -115,6 +125,11 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var idTokenSigningAlgValuesSupported = ["ES256"]
     var claimsSupported = ["iss", "sub", "aud", "azp", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "email", "roles", "permissions"]
     var responseModesSupported = ["query"]
+    /// The `acr` values a sign-in can earn; one asked in `acr_values` and not earned is refused.
+    var acrValuesSupported = Self.supportedACRValues
+    static let supportedACRValues = [TokenResponse.scaACR, TokenResponse.singleFactorACR]
+    var claimsParameterSupported = false
+    var requestParameterSupported = false
     var authorizationResponseIssParameterSupported = true
     // CIBA poll mode (issue 10).
     var backchannelAuthenticationEndpoint: String
@@ -138,6 +153,9 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case claimsSupported = "claims_supported"
         case responseModesSupported = "response_modes_supported"
+        case acrValuesSupported = "acr_values_supported"
+        case claimsParameterSupported = "claims_parameter_supported"
+        case requestParameterSupported = "request_parameter_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
         case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"

@@ -14,6 +14,8 @@ struct OAuthService: Sendable {
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let audit: AuditTrail
+    /// Failed client authentications are counted here as well as audited.
+    let metrics: ServerMetrics
 
     /// Seconds an authorization code lives (RFC 6749 §4.1.2 recommends at most ten minutes).
     static let codeLifetime: TimeInterval = 60
@@ -67,10 +69,33 @@ struct OAuthService: Sendable {
         }
         if let state, state.utf8.count > 512 { return refuse("invalid_request", "state is too long") }
         if let nonce = query["nonce"], nonce.utf8.count > 512 { return refuse("invalid_request", "nonce is too long") }
+        // OpenID Connect Core §3.1.2.1. Every sign-in here is a new one (there is no sign-in
+        // session to reuse), so `prompt=login` and any `max_age` are always met, and
+        // `prompt=none` never can be.
+        let prompts = Set((query["prompt"] ?? "").split(separator: " ").map(String.init))
+        guard prompts.isSubset(of: ["none", "login", "consent", "select_account"]) else {
+            return refuse("invalid_request", "prompt must be none, login, consent or select_account")
+        }
+        if prompts.contains("none") {
+            guard prompts.count == 1 else { return refuse("invalid_request", "prompt=none cannot be combined with other values") }
+            return refuse("login_required", "the user must sign in")
+        }
+        if let maxAge = query["max_age"], Int(maxAge).map({ $0 < 0 }) ?? true {
+            return refuse("invalid_request", "max_age must be a whole number of seconds")
+        }
+        var acrValues: [String]?
+        if let asked = query["acr_values"] {
+            let values = asked.split(separator: " ").map(String.init)
+            // Only values this server can earn; an unknown one is not silently dropped.
+            guard !values.isEmpty, values.contains(where: OpenIDConfiguration.supportedACRValues.contains) else {
+                return refuse("unmet_authentication_requirements", "acr_values names no value this server can meet")
+            }
+            acrValues = values
+        }
         return .signIn(
             AuthorizationRequest(
                 clientID: client.id, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
-                codeChallenge: challenge),
+                codeChallenge: challenge, acrValues: acrValues),
             clientName: client.name)
     }
 
@@ -85,8 +110,18 @@ struct OAuthService: Sendable {
     /// A sign-in completed: keeps its tokens sealed under a fresh single-use code and returns
     /// the redirect that hands the code to the client.
     func grant(_ request: AuthorizationRequest, tokens issued: TokenResponse) async throws -> String {
-        let claims = try await tokens.signer.verify(issued.accessToken)
+        let claims = try await tokens.handOff(issued.accessToken, to: request.clientID)
         let userID = claims.sub.value
+        if let acrValues = request.acrValues, !acrValues.contains(claims.acr) {
+            // Asked for more than the sign-in earned: refused, never handed over as less.
+            try await store.revokeSession(id: claims.sid, now: runtime.now())
+            await audit.record(
+                .authorizationCodeRefused, outcome: "acr_unmet", userID: userID, sessionID: claims.sid,
+                details: ["clientId": request.clientID, "acr": claims.acr])
+            return errorRedirect(
+                request.redirectURI, error: "unmet_authentication_requirements",
+                description: "the sign-in did not meet the acr_values asked for", state: request.state)
+        }
         let code = runtime.makeSecret()
         let now = runtime.now()
         let sealed = try box.seal(Array(try WireJSON.encoder().encode(issued)), context: Self.sealingContext)
@@ -152,7 +187,7 @@ struct OAuthService: Sendable {
         }
         let issued = try WireJSON.decoder().decode(
             TokenResponse.self, from: Data(try box.open(grant.sealedTokens, context: Self.sealingContext)))
-        let claims = try await tokens.signer.verify(issued.accessToken)
+        let claims = try await tokens.handOff(issued.accessToken, to: client.id)
         await audit.record(
             .authorizationCodeRedeemed, userID: grant.userID, sessionID: grant.sessionID, details: ["clientId": client.id])
         return OAuthTokenResponse(
@@ -171,7 +206,7 @@ struct OAuthService: Sendable {
         else { throw OAuthError.invalidGrant("the refresh token is not valid for this client") }
         let refreshed: TokenResponse
         do {
-            refreshed = try await tokens.refresh(refreshToken)
+            refreshed = try await tokens.refresh(refreshToken, issuedTo: client.id)
         } catch let problem as Problem {
             throw OAuthError.invalidGrant(problem.code == .tokenReused ? "the refresh token was used already; the session is revoked" : problem.title)
         }
@@ -190,13 +225,13 @@ struct OAuthService: Sendable {
 
     private func idToken(for grant: AuthorizationGrantRecord, claims: AccessTokenClaims, now: Date) async throws -> String {
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let roles = try await tokens.roles(of: grant.userID)
         return try tokens.signer.sign(IDTokenClaims(
             iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.userID), aud: AudienceClaim(value: [grant.clientID]),
             azp: grant.clientID, iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(Self.idTokenLifetime)),
             authTime: Int(grant.authTime.timeIntervalSince1970), nonce: grant.nonce, acr: claims.acr,
-            amr: claims.amr.map(\.rawValue), sid: grant.sessionID, roles: claims.roles ?? [],
-            permissions: claims.permissions ?? []))
+            amr: claims.amr.map(\.rawValue), sid: grant.sessionID, roles: roles.roles, permissions: roles.permissions))
     }
 
     static func wantsRefreshToken(_ scopes: [String]) -> Bool {
@@ -223,12 +258,39 @@ struct OAuthService: Sendable {
             secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
         }
         guard let clientID, let client = try await partners.find(clientID) else { throw OAuthError.invalidClient(basic: basic) }
-        if client.secretHash == nil {
-            guard secret == nil else { throw OAuthError.invalidClient(basic: basic) }
-        } else {
-            guard let secret, PartnerService.secretMatches(secret, of: client) else { throw OAuthError.invalidClient(basic: basic) }
+        let authenticated = client.secretHash == nil ? secret == nil : secret.map { PartnerService.secretMatches($0, of: client) } ?? false
+        // Counted per client, whatever address the guesses come from: a throttled client is
+        // refused before its secret counts, right or wrong.
+        let now = runtime.now()
+        let outcome = try await store.updateUnknownAddressLockout(key: ClientAuthentication.key(for: client.id)) { state in
+            if let wait = state.clientThrottle(now: now) { return ClientAuthenticationOutcome.throttled(seconds: wait) }
+            if authenticated {
+                state.recordClientSuccess()
+                return .admitted
+            }
+            return .failed(throttledNow: state.recordClientFailure(now: now))
         }
-        return client
+        switch outcome {
+        case .admitted:
+            return client
+        case .throttled(let seconds):
+            metrics.recordClientAuthenticationFailure(outcome: "throttled")
+            await audit.record(.clientAuthenticationFailed, outcome: "throttled", details: ["clientId": client.id])
+            throw OAuthError(
+                status: 429, error: "slow_down", description: "too many failed client authentications; try again later",
+                retryAfter: max(1, Int(seconds.rounded(.up))))
+        case .failed(let throttledNow):
+            metrics.recordClientAuthenticationFailure(outcome: "failed")
+            await audit.record(
+                .clientAuthenticationFailed, outcome: throttledNow ? "throttled_now" : "rejected", details: ["clientId": client.id])
+            throw OAuthError.invalidClient(basic: basic)
+        }
+    }
+
+    private enum ClientAuthenticationOutcome: Sendable {
+        case admitted
+        case throttled(seconds: TimeInterval)
+        case failed(throttledNow: Bool)
     }
 
     // MARK: Revocation and userinfo
@@ -244,21 +306,23 @@ struct OAuthService: Sendable {
         } else {
             sessionID = try await store.sessionID(forRefreshTokenHash: TokenService.hash(token))
         }
-        guard let sessionID, let grant = try await store.authorizationGrant(sessionID: sessionID), grant.clientID == client.id else {
+        // Any token of a session issued to this client: a sign-in's, a consent's, an operation's.
+        guard let sessionID, let session = try await store.session(id: sessionID), session.clientID == client.id else {
             return
         }
         try await store.revokeSession(id: sessionID, now: runtime.now())
-        await audit.record(.tokenRevoked, userID: grant.userID, sessionID: sessionID, details: ["clientId": client.id])
+        await audit.record(.tokenRevoked, userID: session.userID, sessionID: sessionID, details: ["clientId": client.id])
     }
 
-    /// `GET /oauth2/userinfo` with a partner's access token.
-    /// - Throws: `Problem` 401 for a token that is not valid, or was not issued to a partner.
+    /// `GET /oauth2/userinfo` with a partner's access token of scope `openid`: what its scopes
+    /// let it read of the user, and nothing more.
+    /// - Throws: `Problem` 401 for a token that is not valid, 403 for a first-party token or
+    ///   one without `openid`.
     func userinfo(authorization: String?) async throws -> UserInfoResponse {
-        let claims = try await tokens.authorize(authorization, for: [.login], consume: false)
-        guard let grant = try await store.authorizationGrant(sessionID: claims.sid),
-            let user = try await store.user(id: claims.sub.value)
-        else { throw Problem.tokenInvalid }
-        return UserInfoResponse(sub: user.id, email: grant.scopes.contains("email") ? user.email : nil)
+        let claims = try await tokens.authorize(authorization, for: [.login], at: .partner(scope: "openid"), consume: false)
+        guard let user = try await store.user(id: claims.sub.value) else { throw Problem.tokenInvalid }
+        let scopes = claims.holder.scopes
+        return UserInfoResponse(sub: user.id, email: scopes.contains("email") ? user.email : nil)
     }
 
     func discovery() -> OpenIDConfiguration {

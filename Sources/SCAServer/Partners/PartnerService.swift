@@ -58,7 +58,7 @@ public struct PartnerService: Sendable {
 
     /// - Throws: `Problem.clientNotFound`.
     public func remove(clientID: String) async throws {
-        guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.removePartnerClient(id: clientID) else {
+        guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.removePartnerClient(id: clientID, now: runtime.now()) else {
             throw Problem.clientNotFound
         }
         await audit.record(.partnerClientRemoved, details: ["clientId": clientID])

@@ -17,7 +17,9 @@ struct CIBARoutes<Context: RequestContext> {
                 let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
                 let client = try await oauth.authenticate(form, authorization: request.headers[.authorization])
                 let answer = try await AuditTrail.$actor.withValue("client:\(client.id)") {
-                    try await ciba.authorize(form, client: client) { try await operations.create($0, by: .partner(clientID: client.id)) }
+                    try await ciba.authorize(form, client: client) {
+                        try await operations.create($0, by: .partner(clientID: client.id), scopes: $1)
+                    }
                 }
                 return try Response.json(answer)
             }

@@ -37,6 +37,7 @@ enum OAuthEndpoint {
                 status: HTTPResponse.Status(code: error.status), headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
             if error.basicChallenge { response.headers[.wwwAuthenticate] = "Basic realm=\"sca-server\"" }
+            if let retryAfter = error.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         } catch let problem as Problem {
             response = Response.problem(problem)
         } catch {

@@ -13,7 +13,7 @@ struct TokenRoutes<Context: RequestContext> {
         let group = router.group("v1/tokens")
         group.post("refresh") { request, _ in
             let body = try await request.decodeJSON(RefreshRequest.self, limit: maxBodySize)
-            return try Response.json(try await tokens.refresh(body.refreshToken))
+            return try Response.json(try await tokens.refresh(body.refreshToken, issuedTo: nil))
         }
         group.post("revoke") { request, _ in
             let body = try await request.decodeJSON(RevokeRequest.self, limit: maxBodySize)

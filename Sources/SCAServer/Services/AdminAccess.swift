@@ -61,7 +61,8 @@ struct AdminAccess: Sendable {
             logger.info("admin credential refused: neither the bootstrap key, a scoped key nor a token")
             throw Problem.unauthorized
         }
-        let claims = try await tokens.authorize(token: presented, for: [.login], consume: false)
+        // The operator's own sign-in only: a partner's token of an operator is no admin credential.
+        let claims = try await tokens.authorize(token: presented, for: [.login], at: .operatorAccess, consume: false)
         // The token's permissions, narrowed to what the user's roles grant now: a role taken
         // away stops an operator at once, not when the token expires.
         let current = Set(roles.permissions(for: try await store.user(id: claims.sub.value)?.roles ?? []))

@@ -53,6 +53,9 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     // Hosted pages for partners (issue 9).
     case partnerClientCreated = "partner.client_created"
     case partnerClientRemoved = "partner.client_removed"
+    /// A partner client's authentication failed (wrong or unexpected secret); `outcome`
+    /// `throttled` when the client was refused for too many failures in a row.
+    case clientAuthenticationFailed = "partner.client_authentication_failed"
     /// A sign-in on the hosted page ended with an authorization code for a partner client.
     case authorizationCodeIssued = "oauth.code_issued"
     case authorizationCodeRedeemed = "oauth.code_redeemed"

@@ -46,8 +46,12 @@ public struct ChallengeService: Sendable {
     ///     offers is ``SignUpOrIn``'s decision, the same for every address.
     ///   - admitted: counted already in another budget (an operation's, issue 10), so not in
     ///     the client address's challenge budget.
+    ///   - delegation: the partner the challenge's tokens are for (a hosted sign-in, a consent,
+    ///     a partner's operation); nil for the bank's own surfaces. Never from the request body:
+    ///     only the server's own partner flows set it.
     public func create(
-        _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: SignUpOrIn? = nil, admitted: Bool = false
+        _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: SignUpOrIn? = nil, admitted: Bool = false,
+        delegation: Delegation? = nil
     ) async throws -> ChallengeResponse {
         if !admitted { try await limiter.admitChallenge() }
         // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
@@ -66,7 +70,9 @@ public struct ChallengeService: Sendable {
         let device = try Self.namedDevice(request.device, found: context.device, of: user)
         var hasSession = false
         if authorization != nil {
-            let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], consume: false)
+            // The user's own session only: a partner holding a token of the user opens no
+            // exemption (it would approve payments the user never saw).
+            let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo], at: .firstParty, consume: false)
             guard let user, claims.sub.value == user.id else { throw Problem.forbidden }
             hasSession = true
         }
@@ -107,7 +113,8 @@ public struct ChallengeService: Sendable {
             deviceID: request.device?.deviceId,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
             decoy: user == nil && !discoverable || signUpOrIn != nil
-                ? (signUpOrIn?.loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil)
+                ? (signUpOrIn?.loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil,
+            delegation: delegation)
         if let signUpOrIn, let signUpPlan, let typed = challenge.decoy {
             challenge.decoy = signUpPlan.marking(typed, code: signUpOrIn.code)
         }

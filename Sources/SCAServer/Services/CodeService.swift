@@ -83,9 +83,14 @@ struct CodeService: Sendable {
     }
 
     /// The message carries the code and, for a payment, what the code approves (RTS art. 5:
-    /// the payer is made aware of amount and payee).
+    /// the payer is made aware of amount and payee); for a partner's request, the partner and
+    /// what it asks in the words of the page.
     static func text(code: String, for challenge: ChallengeRecord, lifetime: Int) -> String {
         let minutes = max(1, lifetime / 60)
+        if challenge.transaction == nil, let delegation = challenge.delegation, let summary = delegation.summary {
+            return "\(code) is your code. \(OperationWording.request(by: delegation.clientName, summary)). "
+                + "Valid \(minutes) min. If you did not ask for this, do not share it."
+        }
         if let transaction = challenge.transaction {
             var payee = transaction.payee.name
             if let iban = transaction.payee.iban { payee += ", \(TransactionRules.maskedIBAN(iban))" }

@@ -27,9 +27,11 @@ public struct SignUpService: Sendable {
 
     /// - Throws: `Problem.invalidRequest` (neither or both of e-mail and phone, a malformed
     ///   address or number), `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
-    public func start(_ request: SignUpOrInRequest) async throws -> ChallengeResponse {
+    /// - Parameter delegation: the partner a hosted sign-in is for (its tokens are that
+    ///   partner's); nil for the JSON API.
+    public func start(_ request: SignUpOrInRequest, delegation: Delegation? = nil) async throws -> ChallengeResponse {
         switch (request.email, request.phone) {
-        case (nil, let phone?): return try await start(phone: phone)
+        case (nil, let phone?): return try await start(phone: phone, delegation: delegation)
         case (_?, nil): break
         default: throw Problem.invalidRequest("give exactly one of email and phone")
         }
@@ -39,13 +41,13 @@ public struct SignUpService: Sendable {
         // answer below has the same shape either way.
         return try await challenges.create(
             CreateChallengeRequest(operation: .login, user: UserReference(email: email)),
-            signUpOrIn: .email(normalized, signUpAllowed: configuration.signUp.allows(email: normalized)))
+            signUpOrIn: .email(normalized, signUpAllowed: configuration.signUp.allows(email: normalized)), delegation: delegation)
     }
 
     /// Sign-up or in by phone: the number normalized to E.164 is looked up as a login phone;
     /// known, new, and new with sign-up off answer alike (the SMS code offered, the typed
     /// number's mask), only a new number with sign-up allowed gets its code texted.
-    private func start(phone: String) async throws -> ChallengeResponse {
+    private func start(phone: String, delegation: Delegation?) async throws -> ChallengeResponse {
         let normalized = InputRules.normalizedPhone(phone)
         if let problem = InputRules.phoneProblem(normalized) {
             // Counted like any challenge request, well-formed or not, before it is refused.
@@ -54,7 +56,7 @@ public struct SignUpService: Sendable {
         }
         return try await challenges.create(
             CreateChallengeRequest(operation: .login, user: UserReference()),
-            signUpOrIn: .phone(normalized, signUpAllowed: configuration.signUp.allows(phone: normalized)))
+            signUpOrIn: .phone(normalized, signUpAllowed: configuration.signUp.allows(phone: normalized)), delegation: delegation)
     }
 
     /// Adds the new user's second element with their enrolment token, used once: a password or

@@ -35,9 +35,11 @@ public struct TokenService: Sendable {
     /// - Parameter user: the user as the caller read it in this request, when it did.
     func prepare(for challenge: ChallengeRecord, userID: String, user: UserRecord? = nil) async throws -> PreparedTokens {
         let now = runtime.now()
+        // A partner's challenge opens the partner's session: its refresh tokens and every access
+        // token signed from it stay delegated, and removing the client ends it.
         let session = SessionRecord(
             id: runtime.makeTimeOrderedID(prefix: "ses"), userID: userID, operation: challenge.operation,
-            challengeID: challenge.id, createdAt: now, lastUsedAt: now)
+            challengeID: challenge.id, createdAt: now, lastUsedAt: now, clientID: challenge.delegation?.clientID)
         var refreshToken: String?
         var refreshRecord: RefreshTokenRecord?
         if Self.isSessionOperation(challenge.operation) {
@@ -57,10 +59,22 @@ public struct TokenService: Sendable {
     }
 
     /// Uses a refresh token once and returns a new access token and refresh token.
-    /// - Throws: `Problem` `token.invalid`, `token.reused` (the family is now revoked) or
-    ///   `session.expired`.
-    func refresh(_ refreshToken: String) async throws -> TokenResponse {
+    /// - Parameter clientID: the client the token must have been issued to: nil for the
+    ///   first-party refresh, the authenticated client's id at the OAuth token endpoint. A
+    ///   token of another holder is refused before it is used, so a partner's refresh token
+    ///   presented on the first-party route is not burnt by the attempt either.
+    /// - Throws: `Problem` `token.invalid`, `token.reused` (the family is now revoked),
+    ///   `session.expired`, or 403 `token.delegated` / `token.not_delegated`.
+    func refresh(_ refreshToken: String, issuedTo clientID: String?) async throws -> TokenResponse {
         guard let bytes = Base64URL.decode(refreshToken), bytes.count == 32 else { throw Problem.tokenInvalid }
+        if let sessionID = try await store.sessionID(forRefreshTokenHash: Self.hash(refreshToken)),
+            let session = try await store.session(id: sessionID), session.clientID != clientID
+        {
+            // Another client's token answers as an unknown one would; a partner's on the
+            // first-party route says why.
+            if clientID == nil { throw Problem.tokenRefused(.delegatedToken) }
+            throw Problem.tokenInvalid
+        }
         let now = runtime.now()
         let replacement = runtime.makeSecret()
         let rotation = try await store.rotateRefreshToken(
@@ -127,13 +141,21 @@ public struct TokenService: Sendable {
         if let expectedDigest, claims.txn != expectedDigest { return inactive }
         // A token used up (by a consuming introspection or a route) authorises nothing more.
         if try await store.isTokenConsumed(id: claims.jti.value, now: now) { return inactive }
-        guard try await sessionIsActive(claims, now: now) else { return inactive }
+        guard let session = try await activeSession(claims, now: now), session.clientID == claims.clientID else {
+            return inactive
+        }
         if request.consume == true {
             guard try await store.consumeToken(id: claims.jti.value, expiresAt: claims.exp.value, now: now) else {
                 return inactive
             }
         }
         var response = IntrospectResponse(active: true)
+        response.tokenUse = claims.clientID == nil ? "first_party" : "delegated"
+        response.aud = claims.aud.value
+        response.clientID = claims.clientID
+        response.scope = claims.scope
+        response.consentID = claims.consentID
+        response.operationID = claims.operationID
         response.sub = claims.sub.value
         response.op = claims.op
         response.sid = claims.sid
@@ -154,24 +176,38 @@ public struct TokenService: Sendable {
         return response
     }
 
-    /// The claims of a bearer token that may do one of `operations`.
+    /// The claims of a bearer token that may do one of `operations` at a route of class `route`.
     /// - Parameters:
     ///   - authorization: the `Authorization` header.
+    ///   - route: what the route is (``TokenAccess`` decides who may use it); the bank's own
+    ///     API unless the caller says otherwise, so a route that forgets to say is closed to
+    ///     partners.
     ///   - consume: burn the token, so it authorises this one action only.
-    /// - Throws: `Problem` 401 (`auth.unauthorized`, `token.invalid`, `session.expired`) or
-    ///   403 `auth.forbidden` for a token of another operation.
-    func authorize(_ authorization: String?, for operations: Set<OperationKind>, consume: Bool) async throws -> AccessTokenClaims {
+    /// - Throws: `Problem` 401 (`auth.unauthorized`, `token.invalid`, `session.expired`), 403
+    ///   `token.delegated` / `token.not_delegated` / `token.scope_missing` for a token of
+    ///   another holder, or `auth.forbidden` for a token of another operation.
+    func authorize(
+        _ authorization: String?, for operations: Set<OperationKind>, at route: RouteClass = .firstParty, consume: Bool
+    ) async throws -> AccessTokenClaims {
         guard let token = BearerCredentials.token(in: authorization) else { throw Problem.unauthorized }
-        return try await authorize(token: token, for: operations, consume: consume)
+        return try await authorize(token: token, for: operations, at: route, consume: consume)
     }
 
-    /// As ``authorize(_:for:consume:)``, for the token itself.
-    func authorize(token: String, for operations: Set<OperationKind>, consume: Bool) async throws -> AccessTokenClaims {
+    /// As ``authorize(_:for:at:consume:)``, for the token itself.
+    func authorize(
+        token: String, for operations: Set<OperationKind>, at route: RouteClass = .firstParty, consume: Bool
+    ) async throws -> AccessTokenClaims {
         let now = runtime.now()
         guard let claims = await verifiedClaims(token, now: now) else { throw Problem.tokenInvalid }
         // An enrolment token (issue 17) adds a second element and does nothing else.
         if claims.op == .enrolment, !operations.contains(.enrolment) { throw Problem.enrolmentOnly }
-        guard try await sessionIsActive(claims, now: now) else { throw Problem.sessionExpired }
+        if case .refused(let refusal) = TokenAccess.decide(claims.holder, at: route) {
+            throw Problem.tokenRefused(refusal)
+        }
+        guard let session = try await activeSession(claims, now: now) else { throw Problem.sessionExpired }
+        // The session says who its tokens are for, whatever a token says: one signed before
+        // the session was named a partner's (an upgrade) is neither first-party nor the partner's.
+        guard session.clientID == claims.clientID else { throw Problem.tokenInvalid }
         guard operations.contains(claims.op) else { throw Problem.forbidden }
         if consume { try await self.consume(claims) }
         return claims
@@ -187,23 +223,40 @@ public struct TokenService: Sendable {
 
     var jwks: JSONWebKeySet { signer.jwks }
 
+    /// The claims of an access token about to be handed to a partner (an authorization code's,
+    /// CIBA's, a consent's or an operation's), checked to be that partner's own: the one guard
+    /// of every hand-off, so a first-party token never leaves through a partner's route.
+    /// - Throws: `Problem.tokenInvalid` (the flow must start again) for a token of another holder.
+    func handOff(_ accessToken: String, to clientID: String) async throws -> AccessTokenClaims {
+        let claims = try await signer.verify(accessToken)
+        guard claims.clientID == clientID else {
+            var problem = Problem.tokenInvalid
+            problem.detail = "The approval was not made for this application; please start again."
+            throw problem
+        }
+        return claims
+    }
+
     /// Signature, issuer, audience and lifetime, against the injected clock; nil if any fails.
+    /// A first-party token's audience is the API's; a delegated token's is its client alone,
+    /// so a resource server that checks the audience offline never takes it for the user's own.
     func verifiedClaims(_ token: String, now: Date) async -> AccessTokenClaims? {
         guard token.utf8.count <= 8_192, let claims = try? await signer.verify(token) else { return nil }
-        guard claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.audience),
+        let audience = claims.clientID.map { [$0] } ?? [configuration.audience]
+        guard claims.iss.value == configuration.issuer, claims.aud.value == audience, claims.azp == claims.clientID,
             claims.exp.value > now, claims.iat.value <= now.addingTimeInterval(60)
         else { return nil }
         return claims
     }
 
-    /// Marks a use of the token's session; false when it was revoked or idle too long.
-    private func sessionIsActive(_ claims: AccessTokenClaims, now: Date) async throws -> Bool {
-        if case .active = try await store.useSession(
+    /// Marks a use of the token's session; nil when it was revoked or idle too long.
+    private func activeSession(_ claims: AccessTokenClaims, now: Date) async throws -> SessionRecord? {
+        if case .active(let session) = try await store.useSession(
             id: claims.sid, now: now, idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
         {
-            return true
+            return session
         }
-        return false
+        return nil
     }
 
     /// - Parameter loaded: the user as just read by the caller (a proof's), so it is not read again.
@@ -215,26 +268,45 @@ public struct TokenService: Sendable {
         // Read at every signing, refreshes included, so a role change shows at the next token.
         let user = if let loaded, loaded.id == session.userID { loaded } else { try await store.user(id: session.userID) }
         let roles = RolePermissions.normalized(user?.roles ?? [])
+        let delegation = challenge.delegation
         var claims = AccessTokenClaims(
             iss: IssuerClaim(value: configuration.issuer), sub: SubjectClaim(value: session.userID),
-            aud: AudienceClaim(value: [configuration.audience]), iat: IssuedAtClaim(value: issuedAt),
+            aud: AudienceClaim(value: [delegation?.clientID ?? configuration.audience]), iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(configuration.accessTokenLifetime))),
             jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: challenge.operation,
             amr: challenge.authenticationMethodReferences,
             // Categories, not methods: a user-verified passkey proves two on its own (issue 11).
             acr: challenge.exemption == nil ? TokenResponse.acr(for: challenge.acceptedCategories) : Exemption.exemptACR,
             txn: challenge.transactionDigest, exemption: challenge.exemption)
-        claims.roles = roles
-        claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)
         claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
-        return TokenResponse(
+        var profile: [String: String] = [:]
+        if let delegation {
+            // A partner's token names its client, scopes and grant, and carries neither the
+            // user's roles (no operator power) nor profile claims (it reads the user through
+            // userinfo, within its scopes).
+            claims.clientID = delegation.clientID
+            claims.azp = delegation.clientID
+            claims.scope = delegation.scopes.isEmpty ? nil : delegation.scopes.joined(separator: " ")
+            claims.consentID = delegation.consentID
+            claims.operationID = delegation.operationID
+        } else {
+            claims.roles = roles
+            claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)
             // The profile claims `tokenClaims` asks for (issue 17), read at every signing as roles are.
-            accessToken: try signer.sign(
-                ProfiledAccessClaims(
-                    claims: claims, profile: user.map { ProfiledAccessClaims.profile(of: $0, names: configuration.tokenClaims) } ?? [:])),
+            profile = user.map { ProfiledAccessClaims.profile(of: $0, names: configuration.tokenClaims) } ?? [:]
+        }
+        return TokenResponse(
+            accessToken: try signer.sign(ProfiledAccessClaims(claims: claims, profile: profile)),
             expiresIn: configuration.accessTokenLifetime,
             refreshToken: refreshToken, operation: challenge.operation, amr: challenge.authenticationMethodReferences, acr: claims.acr,
             exemption: challenge.exemption)
+    }
+
+    /// The user's roles and what they grant, now, for an id_token: the partner reads who the
+    /// user is from it (a delegated access token carries neither, so it opens no admin route).
+    func roles(of userID: String) async throws -> (roles: [String], permissions: [String]) {
+        let roles = RolePermissions.normalized(try await store.user(id: userID)?.roles ?? [])
+        return (roles, RolePermissions(configuration.roles).permissions(for: roles))
     }
 
     /// Refresh tokens are stored as SHA-256: high-entropy secrets need no slow hash.

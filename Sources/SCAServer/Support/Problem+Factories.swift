@@ -249,3 +249,31 @@ extension Problem {
         status: 409, code: .enrolmentComplete, title: "Enrolment complete",
         detail: "This user has a second element already; sign in with strong customer authentication to change it.")
 }
+
+// Delegated tokens (``TokenAccess``).
+extension Problem {
+    /// The refusal ``TokenAccess`` decided, as the problem the route answers.
+    static func tokenRefused(_ refusal: TokenAccess.Refusal) -> Problem {
+        switch refusal {
+        case .delegatedToken:
+            Problem(
+                status: 403, code: .tokenDelegated, title: "Partner token",
+                detail: "This token was issued to a partner application; it cannot be used on the bank's own API.")
+        case .notDelegated:
+            Problem(
+                status: 403, code: .tokenNotDelegated, title: "Not a partner token",
+                detail: "This route answers for a partner application's grant; present the token issued to it.")
+        case .scopeMissing(let scope):
+            Problem(
+                status: 403, code: .tokenScopeMissing, title: "Scope missing",
+                detail: "The token was not granted the scope \(scope).")
+        }
+    }
+
+    /// - Parameter what: the operation as the partner named it.
+    static func operationNotGrantable(_ what: String) -> Problem {
+        Problem(
+            status: 403, code: .operationNotGrantable, title: "Not grantable to a partner",
+            detail: "\(what) cannot be asked of a user by a partner: binding a device or a passkey and changing credentials, e-mail or phone are the user's own, in the bank's app.")
+    }
+}

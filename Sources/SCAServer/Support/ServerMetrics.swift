@@ -50,6 +50,15 @@ public struct ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// Counts one failed partner-client authentication (`failed`) or one refused because the
+    /// client is throttled (`throttled`). No client id is a label: the audit trail names it.
+    public func recordClientAuthenticationFailure(outcome: String) {
+        counter(
+            "client_authentication_failures", help: "Failed or throttled partner-client authentications.",
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
     /// Counts one challenge event (`created`, `completed`, `failed`, `expired`, `cancelled`)
     /// for an operation kind.
     public func recordChallenge(operation: String, event: String) {

@@ -28,7 +28,9 @@ struct BeneficiaryService: Sendable {
         let payee = try Self.normalizedPayee(name: request.name, iban: request.iban)
         let claims: AccessTokenClaims
         do {
-            claims = try await tokens.authorize(authorization, for: [.beneficiaryAdd], consume: false)
+            // The user's own app, or the partner the user approved this very addition for: the
+            // token is bound to the payee (checked next) and serves once.
+            claims = try await tokens.authorize(authorization, for: [.beneficiaryAdd], at: .boundOperation, consume: false)
         } catch let problem as Problem where problem.code == .forbidden {
             var named = problem
             named.detail = "Adding a trusted beneficiary needs the token of a completed beneficiary_add challenge."
