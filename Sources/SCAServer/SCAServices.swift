@@ -50,6 +50,9 @@ public struct SCAServices: Sendable {
     /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
     /// reading the key file again.
     let box: SecretBox
+    /// Every HTTP request the server makes (webhooks, gateways): one client, no redirects, each
+    /// connection to the address it checked. `serve` runs it in its service group.
+    package let outbound: OutboundHTTP
 
     /// - Parameters:
     ///   - store: the database; nil opens SQLite under the data directory. A PostgreSQL store
@@ -111,6 +114,7 @@ public struct SCAServices: Sendable {
             concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueueLimit,
             metrics: metrics)
 
+        let outbound = OutboundHTTP()
         var outbox: OutboxMessageSender?
         let sender: any MessageSender
         if let messageSender {
@@ -118,7 +122,7 @@ public struct SCAServices: Sendable {
         } else if configuration.messageSender == .webhook, let url = configuration.webhookURL.flatMap(URL.init(string:)) {
             sender = WebhookMessageSender(
                 url: url, pushURL: configuration.pushGatewayURL.flatMap(URL.init(string:)),
-                timeout: configuration.messageGatewayTimeout)
+                timeout: configuration.messageGatewayTimeout, outbound: outbound)
         } else {
             let created = OutboxMessageSender(path: configuration.outboxPath)
             outbox = created
@@ -171,7 +175,7 @@ public struct SCAServices: Sendable {
             passwordHashing: hashing,
             outbox: outbox, messages: messages, partners: PartnerService(store: store, runtime: runtime, audit: audit), pageRenderer: try PageRenderer(),
             demoPartner: configuration.demo ? DemoPartner(runtime: runtime) : nil,
-            logger: logger, box: box)
+            logger: logger, box: box, outbound: outbound)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
