@@ -187,6 +187,10 @@ public struct SCAServices: Sendable {
         // Outside the problem middleware, so it counts the status a problem was turned into.
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
+        // Behind a proxy the per-address cap counts each forwarded address's requests.
+        if configuration.trustedProxyHeader != nil {
+            router.add(middleware: RequestAddressLimitMiddleware(limit: configuration.maxConnectionsPerAddress))
+        }
         let routes = RouteRecorder(router)
         ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: routes)
         TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: routes)
@@ -228,14 +232,18 @@ public struct SCAServices: Sendable {
     /// The HTTP server on the configured host and port, with the slow-client bounds: a
     /// connection idle (or still sending its headers) for `connectionIdleTimeout` is closed, a
     /// body not complete `requestReadTimeout` after its headers is answered `408`, and
-    /// connections beyond `maxConnections` are closed when accepted.
+    /// connections beyond `maxConnections` in all, or `maxConnectionsPerAddress` from one
+    /// address, are closed when accepted.
     /// - Parameter onServerRunning: called with the bound port (useful with port 0).
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let counter = ConnectionCounter(limit: configuration.maxConnections)
+        let counter = ConnectionCounter(
+            limit: configuration.maxConnections, limitPerAddress: configuration.maxConnectionsPerAddress)
+        // Behind a proxy every peer is the proxy: the router caps each forwarded address instead.
+        let perAddress = configuration.trustedProxyHeader == nil
         let readTimeout = TimeAmount.seconds(Int64(configuration.requestReadTimeout))
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
-                ConnectionLimitHandler(counter: counter), RequestReadTimeoutHandler(timeout: readTimeout),
+                ConnectionLimitHandler(counter: counter, perAddress: perAddress), RequestReadTimeoutHandler(timeout: readTimeout),
             ],
             idleTimeout: .seconds(Int64(configuration.connectionIdleTimeout)))
         return Application(

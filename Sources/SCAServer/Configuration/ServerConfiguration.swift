@@ -126,6 +126,9 @@ public struct ServerConfiguration: Sendable {
     public var connectionIdleTimeout = 30
     /// Connections served at once; a connection beyond is closed as soon as it is accepted.
     public var maxConnections = 1_024
+    /// Connections served at once from one client address (behind `trustedProxyHeader`:
+    /// requests in flight per forwarded address), so one client cannot take every place.
+    public var maxConnectionsPerAddress = 64
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
     public var logLevel = "info"
     // Roles and permissions (issue 13).
@@ -296,6 +299,9 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("\(name) must be between 1 and 3600 seconds, got \(value)")
         }
         guard maxConnections >= 1 else { throw ConfigurationError("maxConnections must be at least 1, got \(maxConnections)") }
+        guard maxConnectionsPerAddress >= 1 else {
+            throw ConfigurationError("maxConnectionsPerAddress must be at least 1, got \(maxConnectionsPerAddress)")
+        }
         // Roles and permissions (issue 13).
         for (role, permissions) in roles {
             guard RolePermissions.isValidRoleName(role) else {

@@ -249,3 +249,12 @@ extension Problem {
         status: 409, code: .enrolmentComplete, title: "Enrolment complete",
         detail: "This user has a second element already; sign in with strong customer authentication to change it.")
 }
+
+// One client cannot take every connection.
+extension Problem {
+    /// `429 rate.limited`: the client's address has `maxConnectionsPerAddress` requests in
+    /// flight already (behind `trustedProxyHeader`). Nothing was done.
+    static let tooManyRequestsFromAddress = Problem(
+        status: 429, code: .rateLimited, title: "Too many requests",
+        detail: "Too many requests from this address at once (maxConnectionsPerAddress); try again later.", retryAfter: 1)
+}
