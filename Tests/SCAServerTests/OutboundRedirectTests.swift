@@ -90,11 +90,8 @@ struct OutboundRedirectTests {
             let outbound = OutboundHTTP()
             let sender = WebhookMessageSender(url: try #require(URL(string: "http://127.0.0.1:\(port)/hook")), outbound: outbound)
             let message = OutboundMessage(channel: .sms, to: "+33612345678", text: "Your code is 123456", sentAt: Date())
-            await #expect {
-                try await sender.send(message)
-            } throws: { error in
-                (error as? WebhookDeliveryError)?.status == 307
-            }
+            let error = await #expect(throws: WebhookDeliveryError.self) { try await sender.send(message) }
+            #expect(error?.status == 307)
             #expect(receiver.hits.withLock { $0.count } == 1)
             #expect(receiver.insideHits.isEmpty)
             await outbound.shutdown()

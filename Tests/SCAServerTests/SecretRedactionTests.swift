@@ -99,14 +99,14 @@ struct SecretRedactionTests {
         secrets.append(clientSecret)
         let form = "grant_type=refresh_token&refresh_token=\(refreshToken)&client_id=\(client.clientId)&client_secret=\(clientSecret)"
         let refused = try await http.send("POST", "/oauth2/token", raw: form, contentType: "application/x-www-form-urlencoded")
-        #expect(refused.status == 400, "a first-party refresh token is not the partner's")
+        #expect((400..<500).contains(refused.status), "a first-party refresh token is not the partner's")
         let webhook = try await http.send(
             "PUT", "/admin/v1/clients/\(client.clientId)/webhook", SetPartnerWebhookRequest(url: "https://hooks.shop.example/sca"),
             admin: true)
         #expect(webhook.status == 200)
         secrets.append(try #require(try WireJSON.decoder().decode(PartnerWebhookResponse.self, from: webhook.body).signingSecret))
 
-        let audit = try await http.send("GET", "/admin/v1/audit?limit=500", admin: true)
+        let audit = try await http.send("GET", "/admin/v1/audit", admin: true)
         #expect(audit.status == 200)
         await server.stop()
 
