@@ -50,8 +50,8 @@ public struct SCAServices: Sendable {
     /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
     /// reading the key file again.
     let box: SecretBox
-    /// Every HTTP request the server makes (webhooks, gateways): one client, no redirects, each
-    /// connection to the address it checked. `serve` runs it in its service group.
+    /// Every HTTP request the server makes (webhooks, gateways): no redirects, each connection
+    /// to the address it checked.
     package let outbound: OutboundHTTP
 
     /// - Parameters:

@@ -46,11 +46,8 @@ struct ServerService: Service {
         // server (nothing more is submitted) and before the last checkpoint, which then covers
         // the audit entries of what the drain gave up.
         let messages: [any Service] = [MessageDeliveries(services: services)]
-        // The outbound HTTP client first, so it stops last: after the services that send.
-        let outbound: [any Service] = [services.outbound]
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: outbound + checkpoints + messages + webhooks + sweeps + [app], logger: logger))
+            configuration: ServiceGroupConfiguration(services: checkpoints + messages + webhooks + sweeps + [app], logger: logger))
         try await group.run()
     }
 

@@ -94,7 +94,6 @@ struct OutboundRedirectTests {
             #expect(error?.status == 307)
             #expect(receiver.hits.withLock { $0.count } == 1)
             #expect(receiver.insideHits.isEmpty)
-            await outbound.shutdown()
         }
     }
 
@@ -135,30 +134,13 @@ struct OutboundRedirectTests {
                     timeout: .seconds(5), refusing: { SpecialPurposeAddress.kind(of: $0) })
             }
             #expect(receiver.hits.withLock { $0.count } == 1)
-            await outbound.shutdown()
         }
     }
 
-    @Test("the tunnel connects only to a pinned address and refuses any other CONNECT")
-    func tunnelRefusesUnpinned() {
-        let pins = OutboundPins()
-        let token = pins.pin([[127, 0, 0, 1]], host: "Hooks.Shop.Invalid.", port: 8443)
-        #expect(pins.addresses(host: "hooks.shop.invalid", port: 8443) == [[127, 0, 0, 1]])
-        #expect(pins.addresses(host: "hooks.shop.invalid", port: 443).isEmpty)
-        #expect(pins.addresses(host: "other.shop.invalid", port: 8443).isEmpty)
-        // Two requests to one name: only an address both checked.
-        let second = pins.pin([[127, 0, 0, 2]], host: "hooks.shop.invalid", port: 8443)
-        #expect(pins.addresses(host: "hooks.shop.invalid", port: 8443).isEmpty)
-        pins.unpin(token, host: "hooks.shop.invalid", port: 8443)
-        #expect(pins.addresses(host: "hooks.shop.invalid", port: 8443) == [[127, 0, 0, 2]])
-        pins.unpin(second, host: "hooks.shop.invalid", port: 8443)
-        #expect(pins.addresses(host: "hooks.shop.invalid", port: 8443).isEmpty)
-        // IP literals in any spelling are one destination.
-        _ = pins.pin([[127, 0, 0, 1]], host: "127.0.0.1", port: 80)
-        #expect(pins.addresses(host: "0x7f.0.0.1", port: 80) == [[127, 0, 0, 1]])
-        #expect(ConnectTunnelHandler.target(of: "CONNECT hooks.shop.invalid:443 HTTP/1.1").map { "\($0.0) \($0.1)" } == "hooks.shop.invalid 443")
-        #expect(ConnectTunnelHandler.target(of: "CONNECT ::1:443 HTTP/1.1").map { "\($0.0) \($0.1)" } == "::1 443")
-        #expect(ConnectTunnelHandler.target(of: "GET / HTTP/1.1") == nil)
-        #expect(ConnectTunnelHandler.target(of: "CONNECT hooks.shop.invalid HTTP/1.1") == nil)
+    @Test("an address is written as the literal the connection is made to")
+    func addressLiterals() {
+        #expect(OutboundHTTP.literal([127, 0, 0, 1]) == "127.0.0.1")
+        #expect(OutboundHTTP.literal([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]) == "::1")
+        #expect(OutboundHTTP.literal([1, 2, 3]) == nil)
     }
 }

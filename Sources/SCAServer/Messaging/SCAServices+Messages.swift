@@ -25,8 +25,6 @@ extension SCAServices {
             group.cancelAll()
         }
         await loop.value
-        // Nothing is sent any more: the outbound client stops (a later run starts it again).
-        await outbound.shutdown()
         return try result.get()
     }
 }
