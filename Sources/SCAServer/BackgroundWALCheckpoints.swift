@@ -64,3 +64,9 @@ public struct BackgroundWALCheckpoints: Service {
         }.value
     }
 }
+
+// The service group logs each service by its description; the default one would reflect every
+// stored property, the configuration's secrets and the services' keys included.
+extension BackgroundWALCheckpoints: CustomStringConvertible {
+    public var description: String { "BackgroundWALCheckpoints" }
+}

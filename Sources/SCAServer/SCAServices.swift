@@ -50,6 +50,9 @@ public struct SCAServices: Sendable {
     /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
     /// reading the key file again.
     let box: SecretBox
+    /// Every HTTP request the server makes (webhooks, gateways): no redirects, each connection
+    /// to the address it checked.
+    package let outbound: OutboundHTTP
 
     /// - Parameters:
     ///   - store: the database; nil opens SQLite under the data directory. A PostgreSQL store
@@ -111,6 +114,7 @@ public struct SCAServices: Sendable {
             concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueueLimit,
             metrics: metrics)
 
+        let outbound = OutboundHTTP()
         var outbox: OutboxMessageSender?
         let sender: any MessageSender
         if let messageSender {
@@ -118,7 +122,7 @@ public struct SCAServices: Sendable {
         } else if configuration.messageSender == .webhook, let url = configuration.webhookURL.flatMap(URL.init(string:)) {
             sender = WebhookMessageSender(
                 url: url, pushURL: configuration.pushGatewayURL.flatMap(URL.init(string:)),
-                timeout: configuration.messageGatewayTimeout)
+                timeout: configuration.messageGatewayTimeout, outbound: outbound)
         } else {
             let created = OutboxMessageSender(path: configuration.outboxPath)
             outbox = created
@@ -171,7 +175,7 @@ public struct SCAServices: Sendable {
             passwordHashing: hashing,
             outbox: outbox, messages: messages, partners: PartnerService(store: store, runtime: runtime, audit: audit), pageRenderer: try PageRenderer(),
             demoPartner: configuration.demo ? DemoPartner(runtime: runtime) : nil,
-            logger: logger, box: box)
+            logger: logger, box: box, outbound: outbound)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
@@ -183,6 +187,10 @@ public struct SCAServices: Sendable {
         // Outside the problem middleware, so it counts the status a problem was turned into.
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
+        // Behind a proxy the per-address cap counts each forwarded address's requests.
+        if configuration.trustedProxyHeader != nil {
+            router.add(middleware: RequestAddressLimitMiddleware(limit: configuration.maxConnectionsPerAddress))
+        }
         let routes = RouteRecorder(router)
         ChallengeRoutes(challenges: challenges, maxBodySize: configuration.maxBodySize).register(on: routes)
         TokenRoutes(tokens: tokens, maxBodySize: configuration.maxBodySize).register(on: routes)
@@ -224,14 +232,18 @@ public struct SCAServices: Sendable {
     /// The HTTP server on the configured host and port, with the slow-client bounds: a
     /// connection idle (or still sending its headers) for `connectionIdleTimeout` is closed, a
     /// body not complete `requestReadTimeout` after its headers is answered `408`, and
-    /// connections beyond `maxConnections` are closed when accepted.
+    /// connections beyond `maxConnections` in all, or `maxConnectionsPerAddress` from one
+    /// address, are closed when accepted.
     /// - Parameter onServerRunning: called with the bound port (useful with port 0).
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let counter = ConnectionCounter(limit: configuration.maxConnections)
+        let counter = ConnectionCounter(
+            limit: configuration.maxConnections, limitPerAddress: configuration.maxConnectionsPerAddress)
+        // Behind a proxy every peer is the proxy: the router caps each forwarded address instead.
+        let perAddress = configuration.trustedProxyHeader == nil
         let readTimeout = TimeAmount.seconds(Int64(configuration.requestReadTimeout))
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
-                ConnectionLimitHandler(counter: counter), RequestReadTimeoutHandler(timeout: readTimeout),
+                ConnectionLimitHandler(counter: counter, perAddress: perAddress), RequestReadTimeoutHandler(timeout: readTimeout),
             ],
             idleTimeout: .seconds(Int64(configuration.connectionIdleTimeout)))
         return Application(

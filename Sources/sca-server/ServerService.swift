@@ -64,3 +64,9 @@ struct ServerService: Service {
         }
     }
 }
+
+// The service group logs each service by its description; the default one would reflect every
+// stored property, the configuration's secrets and the services' keys included.
+extension ServerService: CustomStringConvertible {
+    var description: String { "ServerService" }
+}

@@ -27,6 +27,12 @@ struct SpecialPurposeAddressTests {
             // IPv4 inside IPv6: the IPv4 address decides.
             ("::ffff:127.0.0.1", .loopback), ("[::ffff:10.1.2.3]", .privateUse), ("::ffff:a9fe:a9fe", .linkLocal),
             ("64:ff9b::192.168.0.1", .privateUse),
+            // Other spellings of the same addresses.
+            ("127.0.0.1.", .loopback), ("localhost.", .loopback), ("0x7f.0.0.1.", .loopback), ("0177.1", .loopback),
+            ("0.0.0.0.", .unspecified), ("0", .unspecified), ("[::ffff:127.0.0.1]", .loopback), ("::ffff:7f00:1", .loopback),
+            ("::127.0.0.1", .reserved), ("::ffff:0:a9fe:a9fe", .linkLocal), ("::ffff:0:8.8.8.8", .reserved),
+            ("2002:a9fe:a9fe::", .linkLocal), ("[2002:7f00:1::1]", .loopback), ("2002:0a00:0001::", .privateUse),
+            ("64:ff9b::a9fe:a9fe", .linkLocal), ("64:ff9b::7f00:1", .loopback), ("64:ff9b:1::8.8.8.8", .reserved),
         ] as [(String, Kind)])
     func specialPurpose(host: String, kind: Kind) {
         #expect(SpecialPurposeAddress.kind(ofHost: host) == kind)
@@ -39,10 +45,20 @@ struct SpecialPurposeAddressTests {
             "126.255.255.255", "128.0.0.0", "169.253.255.255", "172.15.255.255", "172.32.0.0", "192.167.255.255",
             "192.169.0.0", "198.17.255.255", "198.20.0.0", "223.255.255.255", "192.0.3.1",
             "2606:4700::1111", "2a00:1450:4007::1", "2001:200::1", "fbff::1", "::ffff:8.8.8.8", "64:ff9b::8.8.8.8",
+            "2002:808:808::1", "8.8.8.8.",
             "shop.example", "hooks.bank.example", "localhost.example", "x10.0.0.1", "",
         ])
     func notSpecial(host: String) {
         #expect(SpecialPurposeAddress.kind(ofHost: host) == nil)
+    }
+
+    @Test("one decision: public is exactly what has no kind")
+    func publicIsNoKind() {
+        #expect(SpecialPurposeAddress.isPublic([93, 184, 216, 34]))
+        #expect(SpecialPurposeAddress.isPublic(SpecialPurposeAddress.literal("2002:5db8:d822::")!))
+        for host in ["169.254.169.254", "2002:a9fe:a9fe::", "64:ff9b::a9fe:a9fe", "::ffff:169.254.169.254", "::", "0.0.0.0"] {
+            #expect(!SpecialPurposeAddress.isPublic(SpecialPurposeAddress.literal(host)!), "\(host)")
+        }
     }
 
     @Test("literals parse to 4 or 16 bytes; names and garbage do not")

@@ -21,6 +21,10 @@ struct WebhookAddressTests {
                 "https://100.64.0.1/hook", "https://224.0.0.1/hook", "https://0.0.0.0/hook", "https://[::1]/hook",
                 "https://[::ffff:192.168.1.1]/hook", "https://[fd00::1]/hook", "https://[fe80::1]/hook",
                 "https://2130706433/hook",
+                // Other spellings of inside addresses.
+                "https://127.0.0.1./hook", "https://0177.0.0.1/hook", "https://0x7f.1/hook", "https://[::]/hook",
+                "https://[2002:a9fe:a9fe::]/hook", "https://[64:ff9b::a9fe:a9fe]/hook", "https://[::127.0.0.1]/hook",
+                "https://[::ffff:0:a9fe:a9fe]/hook", "https://localhost./hook",
             ] {
                 let response = try await api.send(
                     .put, "/admin/v1/clients/\(shop.clientID)/webhook",

@@ -34,10 +34,18 @@ public enum SpecialPurposeAddress {
     /// shorthand IPv4 forms a resolver accepts, `127.1` or `2130706433`) or of the name
     /// `localhost`; nil for a public address or a host name (which is checked once resolved).
     public static func kind(ofHost host: String) -> Kind? {
-        let lowered = host.lowercased()
-        if lowered == "localhost" || lowered.hasSuffix(".localhost") || lowered == "localhost." { return .loopback }
-        guard let bytes = literal(host) else { return nil }
+        var lowered = host.lowercased()
+        // A final dot names the same host (`127.0.0.1.`, `localhost.`).
+        if lowered.hasSuffix(".") { lowered.removeLast() }
+        if lowered == "localhost" || lowered.hasSuffix(".localhost") { return .loopback }
+        guard let bytes = literal(lowered) else { return nil }
         return kind(of: bytes)
+    }
+
+    /// Whether the server may connect to `bytes` (4 or 16) on a partner's behalf: the one
+    /// decision every outbound check makes, on each address a name resolves to.
+    public static func isPublic(_ bytes: [UInt8]) -> Bool {
+        kind(of: bytes) == nil
     }
 
     /// The bytes of an IP literal (4 or 16), or nil when `host` is not one. Brackets and an
@@ -46,6 +54,7 @@ public enum SpecialPurposeAddress {
         var text = host
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         if let zone = text.firstIndex(of: "%") { text = String(text[..<zone]) }
+        if text.hasSuffix("."), !text.contains(":") { text.removeLast() }
         guard !text.isEmpty, text.count <= 64 else { return nil }
         if text.contains(":") {
             var address = in6_addr()
@@ -92,6 +101,15 @@ public enum SpecialPurposeAddress {
         // IPv4 address: judge that one.
         if firstTen, a[10] == 0xff, a[11] == 0xff { return kind(ipv4: Array(a[12..<16])) }
         if a[0..<12].elementsEqual([0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0]) { return kind(ipv4: Array(a[12..<16])) }
+        // IPv4-translated `::ffff:0:0:0/96` carries one too.
+        if a[0..<8].allSatisfy({ $0 == 0 }), a[8] == 0xff, a[9] == 0xff, a[10] == 0, a[11] == 0 {
+            return kind(ipv4: Array(a[12..<16])) ?? .reserved
+        }
+        // 6to4 `2002::/16` embeds an IPv4 address in bytes 2 to 5 (`2002:a9fe:a9fe::` is
+        // 169.254.169.254): refused when that one is.
+        if a[0] == 0x20, a[1] == 0x02, let embedded = kind(ipv4: Array(a[2..<6])) { return embedded }
+        // The local-use NAT64 prefix `64:ff9b:1::/48` translates to whatever the operator routes.
+        if a[0..<6].elementsEqual([0x00, 0x64, 0xff, 0x9b, 0x00, 0x01]) { return .reserved }
         if firstTen, a[10] == 0, a[11] == 0 {
             if a[12..<15].allSatisfy({ $0 == 0 }) {
                 if a[15] == 0 { return .unspecified }

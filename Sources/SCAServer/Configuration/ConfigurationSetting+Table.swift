@@ -138,6 +138,9 @@ extension ConfigurationSetting {
             "connectionIdleTimeout", \.connectionIdleTimeout,
             "seconds (1 to 3600) a connection may wait for a complete request head or between body parts; then it is closed"),
         .integer("maxConnections", \.maxConnections, "connections served at once; one beyond is closed when accepted"),
+        .integer(
+            "maxConnectionsPerAddress", \.maxConnectionsPerAddress,
+            "connections served at once from one client address, one beyond is closed when accepted; behind `trustedProxyHeader`, requests in flight per forwarded address, one beyond is answered `429`"),
         .value(
             "logLevel", \.logLevel, flag: "--log-level", parse: { value, _ in value.trimmingCharacters(in: .whitespaces).lowercased() },
             show: { "`\($0)`" }, "`trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`"),

@@ -13,14 +13,15 @@ public struct ServerConfiguration: Sendable {
     /// `0` picks a free port, printed at start-up.
     public var port = 8080
     public var dataDirectory = ".sca"
-    /// Bearer key of the admin API; nil switches the admin API off. Never logged.
-    public var adminKey: String?
+    /// Bearer key of the admin API; nil switches the admin API off. Never logged: shown redacted.
+    @Secret public var adminKey: String? = nil
     /// Base64url 32-byte key sealing secrets at rest; nil reads or creates `<data-dir>/server.key`.
     /// Required with `databaseURL`: every instance on the database must seal and open with it.
-    public var serverKey: String?
+    @Secret public var serverKey: String? = nil
     /// `postgres://user:password@host:port/database?sslmode=…`: keep the data on a PostgreSQL
-    /// server shared by several instances instead of SQLite under the data directory. Never logged.
-    public var databaseURL: String?
+    /// server shared by several instances instead of SQLite under the data directory. Never
+    /// logged: shown without its password.
+    @Secret(showing: .urlWithoutPassword) public var databaseURL: String? = nil
     public var demo = false
 
     public var issuer = "sca-server"
@@ -69,11 +70,12 @@ public struct ServerConfiguration: Sendable {
 
     /// Where one-time codes go; `webhook` needs `webhookURL`.
     public var messageSender = MessageSenderKind.outbox
-    public var webhookURL: String?
+    /// Shown without a password, which a gateway's URL may carry.
+    @Secret(showing: .urlWithoutPassword) public var webhookURL: String? = nil
     /// Your push gateway (issue 10): with `messageSender` `webhook`, push notifications of
     /// operations are POSTed here as JSON (`channel` `push`, `to` the device id, `operationId`,
     /// `text`); without it none is sent. (The outbox records them in development.)
-    public var pushGatewayURL: String?
+    @Secret(showing: .urlWithoutPassword) public var pushGatewayURL: String? = nil
     /// Webhook hardening (issue 10): whether partner webhooks may point at loopback, private,
     /// link-local and other special-purpose addresses. Off, they are refused at registration
     /// and at each delivery (after resolving the name); turn on only for development and tests.
@@ -124,6 +126,9 @@ public struct ServerConfiguration: Sendable {
     public var connectionIdleTimeout = 30
     /// Connections served at once; a connection beyond is closed as soon as it is accepted.
     public var maxConnections = 1_024
+    /// Connections served at once from one client address (behind `trustedProxyHeader`:
+    /// requests in flight per forwarded address), so one client cannot take every place.
+    public var maxConnectionsPerAddress = 64
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
     public var logLevel = "info"
     // Roles and permissions (issue 13).
@@ -294,6 +299,9 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("\(name) must be between 1 and 3600 seconds, got \(value)")
         }
         guard maxConnections >= 1 else { throw ConfigurationError("maxConnections must be at least 1, got \(maxConnections)") }
+        guard maxConnectionsPerAddress >= 1 else {
+            throw ConfigurationError("maxConnectionsPerAddress must be at least 1, got \(maxConnectionsPerAddress)")
+        }
         // Roles and permissions (issue 13).
         for (role, permissions) in roles {
             guard RolePermissions.isValidRoleName(role) else {

@@ -4,7 +4,9 @@ import NIOHTTPTypes
 /// Caps the connections served at once: a connection beyond ``ConnectionCounter/limit`` is
 /// closed as soon as it is accepted, before anything is read from it. (Hummingbird's own
 /// limit stops accepting instead, which leaves the excess waiting in the kernel's backlog
-/// where a client cannot tell a full server from a slow one.)
+/// where a client cannot tell a full server from a slow one.) A connection is counted against
+/// its peer's address too, unless ``perAddress`` is off (behind a reverse proxy every peer is
+/// the proxy: ``RequestAddressLimitMiddleware`` caps each forwarded address instead).
 final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -13,9 +15,13 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
     /// Whether this connection holds a place, to give it back exactly once.
     private var holdsPlace = false
     private var decided = false
+    private let perAddress: Bool
+    /// The peer address this connection's place is counted against.
+    private var address: String?
 
-    init(counter: ConnectionCounter) {
+    init(counter: ConnectionCounter, perAddress: Bool = true) {
         self.counter = counter
+        self.perAddress = perAddress
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -39,7 +45,9 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
     private func admit(_ context: ChannelHandlerContext) {
         guard !decided else { return }
         decided = true
-        if counter.acquire() {
+        let peer = perAddress ? context.channel.remoteAddress?.ipAddress : nil
+        if counter.acquire(address: peer) {
+            address = peer
             holdsPlace = true
         } else {
             context.close(promise: nil)
@@ -49,7 +57,7 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
     private func giveBack() {
         if holdsPlace {
             holdsPlace = false
-            counter.release()
+            counter.release(address: address)
         }
     }
 }

@@ -42,3 +42,9 @@ public struct MessageDeliveries: Service {
         }
     }
 }
+
+// The service group logs each service by its description; the default one would reflect every
+// stored property, the configuration's secrets and the services' keys included.
+extension MessageDeliveries: CustomStringConvertible {
+    public var description: String { "MessageDeliveries" }
+}

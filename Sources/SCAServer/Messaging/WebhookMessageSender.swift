@@ -1,26 +1,24 @@
 import Foundation
 import SCACore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Hands each message to an SMS or mail gateway: an HTTP POST of the message as JSON to a
-/// configured URL. Any status outside 2xx is a failed delivery. Push notifications (issue 10)
-/// go to `pushURL`, your push gateway, in the same form; without one they are not sent (the
-/// phone still finds its operations with `GET /v1/operations/pending`).
+/// configured URL. Any status outside 2xx is a failed delivery, a redirect included (it is
+/// never followed). Push notifications (issue 10) go to `pushURL`, your push gateway, in the
+/// same form; without one they are not sent (the phone still finds its operations with
+/// `GET /v1/operations/pending`). The gateways are the operator's, so their addresses are not
+/// restricted; each connection still goes to the address resolved for that request.
 public struct WebhookMessageSender: MessageSender {
     public let url: URL
     /// Where `push` messages go.
     public let pushURL: URL?
-    private let session: URLSession
+    private let timeout: Duration
+    private let outbound: OutboundHTTP
 
-    public init(url: URL, pushURL: URL? = nil, timeout: TimeInterval = 10) {
+    package init(url: URL, pushURL: URL? = nil, timeout: TimeInterval = 10, outbound: OutboundHTTP) {
         self.url = url
         self.pushURL = pushURL
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        self.session = URLSession(configuration: configuration)
+        self.timeout = .milliseconds(Int64((timeout * 1000).rounded()))
+        self.outbound = outbound
     }
 
     public func send(_ message: OutboundMessage) async throws {
@@ -31,14 +29,15 @@ public struct WebhookMessageSender: MessageSender {
         } else {
             target = url
         }
-        var request = URLRequest(url: target)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try WireJSON.encoder().encode(message)
-        let (_, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            throw WebhookDeliveryError(status: (response as? HTTPURLResponse)?.statusCode)
+        let body = Array(try WireJSON.encoder().encode(message))
+        let status: Int
+        do {
+            status = try await outbound.post(
+                target, headers: [("Content-Type", "application/json")], body: body, timeout: timeout)
+        } catch {
+            throw WebhookDeliveryError(status: nil)
         }
+        guard (200..<300).contains(status) else { throw WebhookDeliveryError(status: status) }
     }
 }
 

@@ -80,3 +80,9 @@ public struct PeriodicAuditCheckpoints: Service {
         return checkpoint
     }
 }
+
+// The service group logs each service by its description; the default one would reflect every
+// stored property, the configuration's secrets and the services' keys included.
+extension PeriodicAuditCheckpoints: CustomStringConvertible {
+    public var description: String { "PeriodicAuditCheckpoints" }
+}

@@ -30,3 +30,9 @@ public struct PeriodicSignatureSweep: Service {
         }
     }
 }
+
+// The service group logs each service by its description; the default one would reflect every
+// stored property, the configuration's secrets and the services' keys included.
+extension PeriodicSignatureSweep: CustomStringConvertible {
+    public var description: String { "PeriodicSignatureSweep" }
+}

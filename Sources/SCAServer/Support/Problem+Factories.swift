@@ -277,3 +277,12 @@ extension Problem {
             detail: "\(what) cannot be asked of a user by a partner: binding a device or a passkey and changing credentials, e-mail or phone are the user's own, in the bank's app.")
     }
 }
+
+// One client cannot take every connection.
+extension Problem {
+    /// `429 rate.limited`: the client's address has `maxConnectionsPerAddress` requests in
+    /// flight already (behind `trustedProxyHeader`). Nothing was done.
+    static let tooManyRequestsFromAddress = Problem(
+        status: 429, code: .rateLimited, title: "Too many requests",
+        detail: "Too many requests from this address at once (maxConnectionsPerAddress); try again later.", retryAfter: 1)
+}

@@ -26,3 +26,9 @@ public struct PeriodicWebhookDeliveries: Service {
         }
     }
 }
+
+// The service group logs each service by its description; the default one would reflect every
+// stored property, the configuration's secrets and the services' keys included.
+extension PeriodicWebhookDeliveries: CustomStringConvertible {
+    public var description: String { "PeriodicWebhookDeliveries" }
+}

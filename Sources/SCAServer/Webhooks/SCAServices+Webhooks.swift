@@ -4,7 +4,7 @@ import Foundation
 extension SCAServices {
     public var webhooks: WebhookService {
         WebhookService(
-            store: store, box: box, runtime: runtime, audit: audit, logger: logger,
+            store: store, box: box, runtime: runtime, audit: audit, logger: logger, outbound: outbound,
             allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
     }
 

@@ -3,10 +3,6 @@ import Logging
 import SCACore
 import SCAStorage
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Partner webhooks (issue 10): a partner client registers a URL and gets a signing secret;
 /// every final status of an operation it created is written to a durable outbox
 /// (`webhook_deliveries`) in the same store transaction as that status, and posted, signed, by ``deliverDue()`` from a
@@ -19,6 +15,8 @@ public struct WebhookService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
     let logger: Logger
+    /// Posts without following redirects, to an address it resolved and checked itself.
+    let outbound: OutboundHTTP
     /// `webhookAllowPrivateAddresses`: whether a webhook may point at loopback, private and
     /// other special-purpose addresses (development and tests only).
     var allowPrivateAddresses = false
@@ -27,7 +25,7 @@ public struct WebhookService: Sendable {
     static let eventType = "operation.finished"
     /// Deliveries (and overdue operations) handled per pass.
     static let batch = 50
-    static let timeout: TimeInterval = 10
+    static let timeout = Duration.seconds(10)
 
     // MARK: Registration
 
@@ -139,51 +137,41 @@ public struct WebhookService: Sendable {
         return attempts
     }
 
-    /// Posts the delivery once.
-    /// - Returns: the receiver's HTTP status; nil when it was not reached, or the webhook was
-    ///   removed meanwhile (retried like an unreachable receiver, so the back-off bounds it).
+    /// Posts the delivery once. A redirect is an answer like any other that is not 2xx: a
+    /// failed attempt, retried; it is never followed.
+    /// - Returns: the receiver's HTTP status; nil when it was not reached, its address was
+    ///   refused, or the webhook was removed meanwhile (retried like an unreachable receiver,
+    ///   so the back-off bounds it).
     private func attempt(_ delivery: WebhookDeliveryRecord) async -> Int? {
+        var host = "-"
         do {
             guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
                 let url = URL(string: webhook.url)
             else { return nil }
-            if !allowPrivateAddresses, let refused = await refusedAddress(url) {
-                logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
-                await audit.record(
-                    .webhookAddressRefused, outcome: refused.rawValue,
-                    details: ["eventId": delivery.id, "clientId": delivery.clientID, "host": url.host ?? "-"])
-                return nil
-            }
+            host = url.host ?? "-"
             let secret = String(decoding: try box.open(webhook.sealedSecret, context: Self.sealingContext), as: UTF8.self)
             let body = Array(delivery.body.utf8)
             let timestamp = Int(runtime.now().timeIntervalSince1970)
-            var request = URLRequest(url: url, timeoutInterval: Self.timeout)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue(delivery.id, forHTTPHeaderField: WebhookSignature.idHeader)
-            request.setValue(String(timestamp), forHTTPHeaderField: WebhookSignature.timestampHeader)
-            request.setValue(
-                WebhookSignature.sign(body: body, timestamp: timestamp, secret: secret),
-                forHTTPHeaderField: WebhookSignature.signatureHeader)
-            request.httpBody = Data(body)
-            let (_, response) = try await URLSession.shared.data(for: request)
-            return (response as? HTTPURLResponse)?.statusCode
+            let headers = [
+                ("Content-Type", "application/json"),
+                (WebhookSignature.idHeader, delivery.id),
+                (WebhookSignature.timestampHeader, String(timestamp)),
+                (WebhookSignature.signatureHeader, WebhookSignature.sign(body: body, timestamp: timestamp, secret: secret)),
+            ]
+            // Checked at each attempt, on the addresses the connection goes to, so a name that
+            // was public at registration and now points inside is refused.
+            return try await outbound.post(
+                url, headers: headers, body: body, timeout: Self.timeout,
+                refusing: allowPrivateAddresses ? nil : { SpecialPurposeAddress.kind(of: $0) })
+        } catch OutboundRefusal.address(let refused) {
+            logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
+            await audit.record(
+                .webhookAddressRefused, outcome: refused.rawValue,
+                details: ["eventId": delivery.id, "clientId": delivery.clientID, "host": host])
+            return nil
         } catch {
             logger.info("webhook attempt failed", metadata: ["event": "\(delivery.id)", "error": "\(type(of: error))"])
             return nil
         }
-    }
-
-    /// Why the server must not connect to `url`'s host, or nil: the kind of the first
-    /// special-purpose address it is or resolves to (checked at each attempt, so a name that
-    /// was public at registration and now points inside is refused).
-    private func refusedAddress(_ url: URL) async -> SpecialPurposeAddress.Kind? {
-        guard let host = url.host, !host.isEmpty else { return .reserved }
-        if let kind = SpecialPurposeAddress.kind(ofHost: host) { return kind }
-        if SpecialPurposeAddress.literal(host) != nil { return nil }
-        for address in await HostResolver.addresses(of: host) {
-            if let kind = SpecialPurposeAddress.kind(of: address) { return kind }
-        }
-        return nil
     }
 }

@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import SCACore
+
+/// Every HTTP request the server makes on its own (partner webhooks, the message and push
+/// gateways):
+///
+/// - No redirect is followed: a `3xx` is the answer, which callers count as a failure. (A
+///   receiver could otherwise have the POST, signature included, or a GET sent anywhere.)
+/// - The host is resolved once, here; every address it resolved to is checked (when the
+///   request has a policy), and the connection goes to the first checked address: the
+///   request's client maps the host to that address (async-http-client's `dnsOverride`), so
+///   nothing resolves the name a second time and a second DNS answer (rebinding) cannot move
+///   a checked request elsewhere. The request is otherwise unchanged: its `Host` header, and
+///   for https the TLS server name and the name the certificate is checked against, stay the
+///   URL's host.
+/// - A name that does not resolve is a failure (``OutboundRefusal/unresolved``), never a pass.
+///
+/// Each request has a client of its own on the shared event loops, because the host-to-address
+/// map is the client's; these requests are background work (deliveries, gateway calls), few
+/// enough that a connection per request costs nothing that matters.
+package struct OutboundHTTP: Sendable {
+    /// What resolves a host name to its addresses (4 or 16 bytes each); tests pin names.
+    package typealias Resolver = @Sendable (String) async -> [[UInt8]]
+
+    private let resolve: Resolver
+
+    package init(resolver: @escaping Resolver = { await HostResolver.addresses(of: $0) }) {
+        self.resolve = resolver
+    }
+
+    /// POSTs `body` to `url` once.
+    /// - Parameters:
+    ///   - refusing: decides, for each address the host resolves to, whether it is refused
+    ///     (and as what); nil lets any address through (a gateway the operator configured).
+    /// - Returns: the HTTP status of the answer, a redirect included.
+    /// - Throws: ``OutboundRefusal`` before connecting; the HTTP client's error when the
+    ///   receiver was not reached or did not answer in time.
+    package func post(
+        _ url: URL, headers: [(String, String)], body: [UInt8], timeout: Duration,
+        refusing: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)? = nil
+    ) async throws -> Int {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { throw OutboundRefusal.unresolved }
+        let addresses = await addresses(of: host)
+        guard let target = addresses.first.flatMap(Self.literal) else { throw OutboundRefusal.unresolved }
+        if let refusing {
+            for address in addresses {
+                if let kind = refusing(address) { throw OutboundRefusal.address(kind) }
+            }
+        }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.dnsOverride = [Self.unbracketed(host): target]
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .POST
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            request.body = .bytes(ByteBuffer(bytes: body))
+            let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+            let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
+            // The answer's body is not used; read a bounded part so the connection ends cleanly.
+            _ = try? await response.body.collect(upTo: 65_536)
+            try await client.shutdown()
+            return Int(response.status.code)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// The host's addresses: an IP literal (in any form a resolver takes) is its own address.
+    private func addresses(of host: String) async -> [[UInt8]] {
+        let name = Self.unbracketed(host)
+        if let literal = SpecialPurposeAddress.literal(name) { return [literal] }
+        return await resolve(name)
+    }
+
+    private static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    /// `[127, 0, 0, 1]` → `127.0.0.1`; 16 bytes → the IPv6 text form; nil for another length.
+    package static func literal(_ address: [UInt8]) -> String? {
+        switch address.count {
+        case 4:
+            return address.map(String.init).joined(separator: ".")
+        case 16:
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            let written = address.withUnsafeBytes { bytes in
+                inet_ntop(AF_INET6, bytes.baseAddress, &text, socklen_t(text.count))
+            }
+            guard written != nil else { return nil }
+            return String(cString: text)
+        default:
+            return nil
+        }
+    }
+}
