@@ -1,4 +1,5 @@
 import Hummingbird
+import SCACore
 import Synchronization
 
 /// Behind a reverse proxy (`trustedProxyHeader`) every connection comes from the proxy, so the

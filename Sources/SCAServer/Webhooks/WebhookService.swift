@@ -160,9 +160,9 @@ public struct WebhookService: Sendable {
             ]
             // Checked at each attempt, on the addresses the connection goes to, so a name that
             // was public at registration and now points inside is refused.
+            let check: @Sendable ([UInt8]) -> SpecialPurposeAddress.Kind? = { SpecialPurposeAddress.kind(of: $0) }
             return try await outbound.post(
-                url, headers: headers, body: body, timeout: Self.timeout,
-                refusing: allowPrivateAddresses ? nil : { SpecialPurposeAddress.kind(of: $0) })
+                url, headers: headers, body: body, timeout: Self.timeout, refusing: allowPrivateAddresses ? nil : check)
         } catch OutboundRefusal.address(let refused) {
             logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
             await audit.record(
