@@ -194,10 +194,15 @@ public final class SCAClient: Sendable {
         if let signedIn = try? await session.signedInUserID(), user.userId == signedIn {
             bearer = try? await session.validAccessToken()
         }
-        let challenge = try await startChallenge(for: .payment(normalized), user: user, device: device, session: bearer)
+        var challenge = try await startChallenge(for: .payment(normalized), user: user, device: device, session: bearer)
         if challenge.state == .completed, challenge.exemption != nil, let tokens = challenge.tokens {
             forgetNamedDevice(of: challenge.challengeId)
             return tokens
+        }
+        // The server shows a masked IBAN to whoever reads the challenge; the app shows its user
+        // the whole account it sent, once the challenge is proven bound to exactly that payment.
+        if challenge.transactionDigest == normalized.digest, let iban = normalized.payee.iban {
+            challenge.display?.iban = iban
         }
         return try await authenticate(challenge: challenge, using: collector, prefill: prefill)
     }

@@ -23,6 +23,11 @@ struct Serve: AsyncParsableCommand {
         if demo { flags["demo"] = "true" }
         if let logLevel { flags["logLevel"] = logLevel }
         let configuration = try common.load(flags: flags)
+        guard PortCheck.isFree(host: configuration.host, port: configuration.port) else {
+            FileHandle.standardError.write(Data(
+                "sca-server: port \(configuration.port) on \(configuration.host) is in use; stop what listens there or choose another port with --port\n".utf8))
+            throw ExitCode(1)
+        }
         bootstrapLogging(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
         let logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
         let database = try await ServerDatabase.open(configuration: configuration, logger: logger)

@@ -28,6 +28,7 @@ struct Approve: AsyncParsableCommand {
 
     /// How long the server holds a `--watch` request open, in seconds.
     static let watchWait = 25
+    static let waiting = "Waiting for requests… (Ctrl-C to stop)"
 
     func validate() throws {
         if let answer, Choice(answer) == nil { throw ValidationError("--answer must be y, n, w, o or s") }
@@ -58,6 +59,9 @@ struct Approve: AsyncParsableCommand {
             answers: TerminalCollector.Answers(method: nil, code: nil, password: nil, biometric: biometric, confirm: false),
             spinner: spinner)
         var handled: Set<String> = []
+        // A watch says it is waiting, and says so again after each request it handled, so the
+        // screen never looks stuck.
+        if watch { Terminal.say(Self.waiting) }
         repeat {
             let pending = try await app.client.pendingOperations(wait: watch ? Self.watchWait : 0)
                 .filter { !handled.contains($0.operationId) }
@@ -67,12 +71,15 @@ struct Approve: AsyncParsableCommand {
             }
             for operation in pending {
                 handled.insert(operation.operationId)
-                try await handle(operation, client: app.client, collector: collector)
+                try await handle(operation, client: app.client, collector: collector, spinner: spinner)
             }
+            if watch { Terminal.say(Self.waiting) }
         } while watch
     }
 
-    private func handle(_ operation: PendingOperation, client: SCAClient, collector: TerminalCollector) async throws {
+    private func handle(
+        _ operation: PendingOperation, client: SCAClient, collector: TerminalCollector, spinner: Spinner
+    ) async throws {
         for line in Self.describe(operation) { Terminal.say(line) }
         let choice: Choice
         if let answer, let given = Choice(answer) {
@@ -91,6 +98,8 @@ struct Approve: AsyncParsableCommand {
             switch choice {
             case .approve:
                 let decision = try await client.approve(operation, using: collector)
+                // The signature's spinner ends before its outcome is printed, whatever the outcome.
+                await spinner.stop()
                 print("\(decision.status.rawValue): \(operation.operationId)")
             case .reject(let reason):
                 let decision = try await client.reject(operation, reason: reason)
@@ -99,19 +108,13 @@ struct Approve: AsyncParsableCommand {
                 print("skipped: \(operation.operationId)")
             }
         } catch SCAClientError.cancelled {
+            await spinner.stop()
             print("not approved (biometry cancelled): \(operation.operationId)")
         } catch SCAClientError.server(let problem) where watch {
+            await spinner.stop()
             // One refused answer does not end the watch.
             print("refused: \(operation.operationId): \(problem.code.rawValue)")
         }
-    }
-
-    /// An IBAN in groups of four, as it is printed on statements.
-    static func grouped(_ iban: String) -> String {
-        stride(from: 0, to: iban.count, by: 4).map { start in
-            let from = iban.index(iban.startIndex, offsetBy: start)
-            return String(iban[from..<(iban.index(from, offsetBy: 4, limitedBy: iban.endIndex) ?? iban.endIndex)])
-        }.joined(separator: " ")
     }
 
     /// The operation as the user must read it before approving: every field plainly.
@@ -119,7 +122,7 @@ struct Approve: AsyncParsableCommand {
         var lines = ["Operation \(operation.operationId): \(operation.operation.rawValue)"]
         if let transaction = operation.transaction {
             lines.append("  Pay \(transaction.amount) \(transaction.currency) to \(Terminal.shown(transaction.payee.name))")
-            if let iban = transaction.payee.iban { lines.append("  IBAN \(Self.grouped(iban))") }
+            if let iban = transaction.payee.iban { lines.append("  IBAN \(OperationWording.groupedIBAN(iban))") }
             if let reference = transaction.reference { lines.append("  Reference \(Terminal.shown(reference))") }
         }
         if let message = operation.bindingMessage { lines.append("  Message: \(Terminal.shown(message))") }

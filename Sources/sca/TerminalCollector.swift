@@ -137,7 +137,11 @@ final class TerminalCollector: FactorCollector {
         Terminal.say("Payment to authorise:")
         Terminal.say("  amount  \(Terminal.shown(display.amount)) \(Terminal.shown(display.currency))")
         Terminal.say("  payee   \(Terminal.shown(display.payee))")
-        if let iban = display.iban { Terminal.say("  IBAN    \(Terminal.shown(iban))") }
+        // The whole account, in groups of four, as `sca approve` and the consent page show it.
+        if let iban = display.iban {
+            let whole = iban.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            Terminal.say("  IBAN    \(Terminal.shown(whole ? OperationWording.groupedIBAN(iban) : iban))")
+        }
         guard let line = Terminal.ask("Authorise this payment? [y/N] ") else {
             Terminal.say("No answer on standard input (scripts pass --yes): not authorised.")
             return false

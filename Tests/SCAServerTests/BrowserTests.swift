@@ -102,6 +102,37 @@ struct BrowserTests {
         }
     }
 
+    @Test(
+        "cancel from every sign-in page that offers it: back to the partner with access_denied and the state",
+        arguments: ["email", "factors", "signup"])
+    func cancelFromEveryPage(page: String) async throws {
+        try await withBrowser("cancel-\(page)", { $0.signUp.mode = .email }) { context in
+            let (api, driver, partner) = (context.api, context.driver, context.partner)
+            _ = try await api.createUser("cancel-\(page)@example.com", phone: "+33612340010")
+            let (_, challenge) = PartnerFixture.pkce()
+            try await driver.open(context.base + partner.authorizePath(challenge: challenge))
+            switch page {
+            case "factors":
+                try await driver.type("cancel-\(page)@example.com", into: "#email")
+                try await driver.click("form[action='/signin/email'] button")
+                let factors = try await driver.text()
+                #expect(factors.contains("Cancel and return to"), "\(factors)")
+            case "signup":
+                try await driver.open(context.base + "/signin/signup")
+            default:
+                break
+            }
+            try await context.shot("1-before")
+            try await driver.click("form[action='/signin/cancel'] button")
+            let landed = try await driver.waitForURL(prefix: partner.redirectURI)
+            let query = PageBrowser.query(of: landed)
+            #expect(query["error"] == "access_denied")
+            #expect(query["state"] == "st-123")
+            let after = try await driver.text()
+            #expect(!after.contains("This sign-in has ended"))
+        }
+    }
+
     /// A consent for a payment, created by the partner with a token from a sign-in over HTTP.
     private func paymentConsent(_ context: BrowserContext, email: String, phone: String) async throws -> ConsentResponse {
         let tokens = try await context.partner.tokens(email: email, phone: phone)

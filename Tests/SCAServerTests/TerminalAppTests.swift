@@ -78,6 +78,15 @@ struct TerminalAppTests {
             #expect(pay.status == 0, pay.diagnostics)
             #expect(pay.lines == ["payment authorised: 125.00 EUR to ACME SAS (txn \(digest))"], pay.diagnostics)
 
+            // Confirmed by typing: the confirmation shows the whole account, grouped by four, as
+            // `sca approve` and the consent page do (the server's challenge shows it masked).
+            let confirmed = try await TerminalAppProcess.run(
+                ["pay", "--amount", "7.00", "--currency", "EUR", "--payee", "ACME SAS", "--iban", Self.iban, "--biometric", "approve"],
+                input: "y\n", home: home)
+            #expect(confirmed.status == 0, confirmed.diagnostics)
+            #expect(confirmed.stderr.contains("IBAN    FR76 3000 6000 0112 3456 7890 189"), confirmed.diagnostics)
+            #expect(!confirmed.stderr.contains("…"), confirmed.diagnostics)
+
             // Biometry declined at the sensor: the app falls back to the password, read from stdin.
             let fallback = try await TerminalAppProcess.run(
                 [

@@ -81,6 +81,34 @@ struct TerminalApproveTests {
         }
     }
 
+    @Test("--watch says it is waiting, shows a request as it comes, approves it, and says it is waiting again")
+    func watchSaysWhatItDoes() async throws {
+        let server = try await LiveServer { $0.adminKey = Self.adminKey }
+        let user = try await server.services.users.create(CreateUserRequest(email: "watch@example.com", password: "correct horse battery"))
+        let activation = try await server.services.devices.issueActivationCode(for: user.id).activationCode
+        let home = try TerminalAppProcess.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+
+        try await server.run { url in
+            let activate = try await TerminalAppProcess.run(["activate", activation, "--server", url.absoluteString], home: home)
+            #expect(activate.status == 0, activate.diagnostics)
+            let id = try await Self.createPayment(url, userID: user.id)
+            @Sendable func count(_ text: String, in printed: String) -> Int { printed.components(separatedBy: text).count - 1 }
+            // Answered at the prompt; then the run ends at its time limit, still watching.
+            let watched = try await TerminalAppProcess.interact(
+                ["approve", "--watch", "--biometric", "approve"], home: home,
+                replies: [
+                    TerminalAppProcess.Reply(ready: { $0.contains("Approve? y yes") }, line: { "y" }),
+                    TerminalAppProcess.Reply(ready: { count("Waiting for requests… (Ctrl-C to stop)", in: $0) >= 2 }, line: { "" }),
+                ],
+                timeout: .seconds(8))
+            #expect(watched.stderr.hasPrefix("Waiting for requests… (Ctrl-C to stop)\n"), watched.diagnostics)
+            #expect(watched.stderr.contains("Pay 125.00 EUR to ACME SAS"), watched.diagnostics)
+            #expect(count("Waiting for requests… (Ctrl-C to stop)", in: watched.stderr) == 2, watched.diagnostics)
+            #expect(try await Self.status(url, id).status == .approved)
+        }
+    }
+
     @Test("the two-terminal walkthrough: sca-server operation create, sca approve, sca-server operation show")
     func twoTerminals() async throws {
         let server = try await LiveServer { $0.adminKey = Self.adminKey }

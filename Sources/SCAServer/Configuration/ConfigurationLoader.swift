@@ -27,9 +27,13 @@ public struct ConfigurationLoader: Sendable {
     /// - Throws: `ConfigurationError` for an unreadable file, an unknown key or a bad value.
     public func load(file: String?, environment: [String: String], flags: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
+        // The keys set by a file, the environment or a flag, so that the demo's own budgets
+        // never override what was configured.
+        var configured: Set<String> = []
         if let file {
             for (key, value) in try Self.readFile(file) {
                 try Self.apply(key: key, value: value, to: &configuration)
+                configured.insert(key)
             }
         }
         let others = Set(ConfigurationSetting.otherEnvironmentVariables.map(\.name))
@@ -42,6 +46,7 @@ public struct ConfigurationLoader: Sendable {
         for key in Self.keys {
             if let value = environment[Self.environmentName(of: key)] {
                 try Self.apply(key: key, value: value, to: &configuration)
+                configured.insert(key)
             }
         }
         // Members of open families (`SCA_ROLES_<ROLE>`), in a stable order.
@@ -52,7 +57,9 @@ public struct ConfigurationLoader: Sendable {
         }
         for (key, value) in flags {
             try Self.apply(key: key, value: value, to: &configuration)
+            configured.insert(key)
         }
+        if configuration.demo { configuration.rateLimits.applyDemoSends(except: configured) }
         try configuration.validate()
         return configuration
     }

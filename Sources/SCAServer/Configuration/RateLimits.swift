@@ -26,6 +26,20 @@ public struct RateLimits: Sendable, Equatable {
 
     public init() {}
 
+    /// The send budgets of `serve --demo`: enough for the README's walkthroughs run twice over
+    /// (a curl login, a payment, `sca login`, the hosted sign-in and consent, each sending
+    /// codes to the same demo phones), which the production budgets of 3 codes per number in
+    /// 10 minutes would stop half-way. Only the send budgets change, and only those the
+    /// configuration does not set itself.
+    static let demoSendsPerDestination = [RateWindow(count: 30, seconds: 600), RateWindow(count: 200, seconds: 86_400)]
+    static let demoSendsPerUser = [RateWindow(count: 60, seconds: 600), RateWindow(count: 400, seconds: 86_400)]
+
+    /// Applies the demo's send budgets to every scope whose key is not in `configured`.
+    mutating func applyDemoSends(except configured: Set<String>) {
+        if !configured.contains("sendLimitsPerDestination") { sendsPerDestination = Self.demoSendsPerDestination }
+        if !configured.contains("sendLimitsPerUser") { sendsPerUser = Self.demoSendsPerUser }
+    }
+
     /// Every scope by its configuration key.
     var byKey: [(key: String, windows: [RateWindow])] {
         [

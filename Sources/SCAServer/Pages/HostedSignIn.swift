@@ -61,6 +61,7 @@ struct HostedSignIn: Sendable {
         values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
         values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
         values["cancelAction"] = "\(Self.base)/cancel"
+        values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/cancel")
         values["cancelLabel"] = "Cancel and return to \(state.clientName ?? "the application")"
         state.notice = nil
         state.error = nil

@@ -3,7 +3,9 @@ import SCACore
 import SCAStorage
 
 /// Seeds the four demo users of `sca-server serve --demo`, so a newcomer can log in at once.
-/// Running it again resets their passwords and gives the admin a fresh TOTP seed.
+/// They are created once per data directory and then kept as they are: a restart changes no
+/// password and no TOTP seed, so an authenticator (or `sca`) set up before it still works and
+/// a restart never costs a try against the lockout. The banner shows the admin's seed again.
 public struct DemoSeeder: Sendable {
     /// What a demo user can prove with, printed at start-up.
     public struct Credentials: Sendable {
@@ -32,15 +34,14 @@ public struct DemoSeeder: Sendable {
         var seeded: [Credentials] = []
         for (request, wantsTOTP) in demo {
             let user: UserRecord
+            let totp: String?
             if let existing = try await users.find(request.email) {
-                user = try await users.update(
-                    userID: existing.id,
-                    UpdateUserRequest(password: request.password, pin: request.pin, phone: request.phone, emailCodes: request.emailCodes))
-                try await users.unblock(userID: user.id)
+                user = existing
+                totp = wantsTOTP ? try users.enrolledTOTPURI(of: existing) : nil
             } else {
                 user = try await users.create(request)
+                totp = wantsTOTP ? try await users.enrollTOTP(userID: user.id).otpauthUri : nil
             }
-            let totp = wantsTOTP ? try await users.enrollTOTP(userID: user.id).otpauthUri : nil
             seeded.append(Credentials(
                 email: user.email, password: request.password ?? "", pin: request.pin, phone: request.phone,
                 emailCodes: request.emailCodes ?? true, totpURI: totp, roles: request.roles ?? []))

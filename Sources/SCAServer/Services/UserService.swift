@@ -117,6 +117,15 @@ public struct UserService: Sendable {
             secret: Base32.encode(seed), otpauthUri: TOTP.otpauthURI(secret: seed, account: Self.totpAccount(of: user), issuer: issuer))
     }
 
+    /// The `otpauth://` URI of the TOTP seed `user` has, opened again: for the demo's banner
+    /// only, which shows the demo admin's seed at every start (a real user's seed is shown
+    /// once, at enrolment). Nil when the user has none.
+    func enrolledTOTPURI(of user: UserRecord) throws -> String? {
+        guard let sealed = user.sealedTOTPSeed else { return nil }
+        let seed = try box.open(sealed, context: Self.totpSealingContext)
+        return TOTP.otpauthURI(secret: seed, account: Self.totpAccount(of: user), issuer: issuer)
+    }
+
     /// The account an authenticator app shows for `user`'s TOTP: their e-mail, or for a user
     /// who signed up by phone and still has the placeholder e-mail (`<digits>@phone.invalid`,
     /// issue 17), their login phone, which is what they know the account by.
