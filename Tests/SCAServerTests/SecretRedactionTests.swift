@@ -47,7 +47,7 @@ struct SecretRedactionTests {
     }
 
     @Test(
-        "sca-server serve at trace level through a login, a partner's token request and a webhook registration logs no secret",
+        "sca-server serve at trace level through a login, a partner's token request, a webhook registration and a sign-up logs and stores no secret",
         .enabled(if: (try? ServerPair.serverBinary()) != nil, "sca-server binary not built"))
     func serveAtTraceLogsNoSecret() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sca-redaction-\(UUID().uuidString)")
@@ -56,7 +56,7 @@ struct SecretRedactionTests {
             directory: root,
             environment: [
                 "SCA_LOG_LEVEL": "trace", "SCA_ADMIN_KEY": Self.adminKey, "SCA_SERVER_KEY": Self.serverKey,
-                "SCA_SCRYPT_LOG_N": "4", "SCA_SCRYPT_R": "1",
+                "SCA_SCRYPT_LOG_N": "4", "SCA_SCRYPT_R": "1", "SCA_SIGN_UP": "email",
             ])
         let port = try await server.port()
         let http = ChildHTTP(base: "http://127.0.0.1:\(port)", adminKey: Self.adminKey)
@@ -106,6 +106,24 @@ struct SecretRedactionTests {
         #expect(webhook.status == 200)
         secrets.append(try #require(try WireJSON.decoder().decode(PartnerWebhookResponse.self, from: webhook.body).signingSecret))
 
+        // A sign-up: the e-mail code, the enrolment token, the new user's password.
+        let newPassword = "brand new pass phrase 7"
+        secrets.append(newPassword)
+        let opened = try WireJSON.decoder().decode(
+            ChallengeResponse.self,
+            from: try await http.send("POST", "/v1/signup-or-in", SignUpOrInRequest(email: "newcomer@example.com")).body)
+        #expect((200..<300).contains(try await http.send("POST", "/v1/challenges/\(opened.challengeId)/otp", SendCodeRequest(method: .emailOTP)).status))
+        let mailed = String(try #require(try outbox.messages().last { $0.to == "newcomer@example.com" }).text.prefix(6))
+        secrets.append(mailed)
+        let enrolment = try WireJSON.decoder().decode(
+            ProofResponse.self,
+            from: try await http.send(
+                "POST", "/v1/challenges/\(opened.challengeId)/proofs", ProofRequest(method: .emailOTP, credential: mailed)
+            ).body)
+        let enrolmentToken = try #require(enrolment.accessToken)
+        secrets.append(enrolmentToken)
+        #expect(try await http.send("POST", "/v1/me/enrolment", EnrolmentRequest(password: newPassword), bearer: enrolmentToken).status == 200)
+
         let audit = try await http.send("GET", "/admin/v1/audit", admin: true)
         #expect(audit.status == 200)
         await server.stop()
@@ -116,9 +134,20 @@ struct SecretRedactionTests {
         #expect(output.contains("debug"), "\(output.suffix(500))")
         #expect(output.contains("ServerService"))
         let exported = String(decoding: audit.body, as: UTF8.self)
+        // Every file of the data directory (the database, its WAL, the outbox aside): what is
+        // stored is hashed or sealed, never a secret as it was sent.
+        let dataDirectory = root.appendingPathComponent("data")
+        var stored: [(String, Data)] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path) where !name.hasPrefix("outbox") {
+            stored.append((name, try Data(contentsOf: dataDirectory.appendingPathComponent(name))))
+        }
+        #expect(stored.contains { $0.0.hasSuffix(".sqlite") || $0.0.hasSuffix(".db") }, "\(stored.map(\.0))")
         for secret in secrets {
             #expect(!output.contains(secret), "the server's output contains a secret: \(secret.prefix(6))…")
             #expect(!exported.contains(secret), "the audit export contains a secret: \(secret.prefix(6))…")
+            for (name, bytes) in stored {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(name) contains a secret: \(secret.prefix(6))…")
+            }
         }
     }
 }
@@ -133,12 +162,16 @@ struct ChildHTTP: Sendable {
         var body: Data
     }
 
-    func send(_ method: String, _ path: String, _ value: some Encodable, admin: Bool = false) async throws -> Answer {
-        try await send(method, path, raw: String(decoding: try WireJSON.encoder().encode(value), as: UTF8.self), admin: admin)
+    func send(
+        _ method: String, _ path: String, _ value: some Encodable, admin: Bool = false, bearer: String? = nil
+    ) async throws -> Answer {
+        try await send(
+            method, path, raw: String(decoding: try WireJSON.encoder().encode(value), as: UTF8.self), admin: admin, bearer: bearer)
     }
 
     func send(
-        _ method: String, _ path: String, raw: String? = nil, contentType: String = "application/json", admin: Bool = false
+        _ method: String, _ path: String, raw: String? = nil, contentType: String = "application/json", admin: Bool = false,
+        bearer: String? = nil
     ) async throws -> Answer {
         var request = URLRequest(url: try #require(URL(string: base + path)))
         request.httpMethod = method
@@ -147,6 +180,7 @@ struct ChildHTTP: Sendable {
             request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
         if admin { request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         let (body, response) = try await URLSession.shared.data(for: request)
         return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: body)
     }
