@@ -29,11 +29,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The hosted sign-in and consent pages (issue 9).
+        // The hosted sign-in and consent pages.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        // sca-bench's raw mode only: a keep-alive HTTP client cheap enough not to be the bottleneck (issue 14).
+        // sca-bench's raw mode only: a keep-alive HTTP client cheap enough not to be the bottleneck.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [

@@ -13,7 +13,7 @@ public protocol SCAStore: Sendable {
     func user(id: String) async throws -> UserRecord?
     /// - Parameter email: compared lower-cased.
     func user(email: String) async throws -> UserRecord?
-    /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone` (E.164, exact).
+    /// Sign-up by phone: the user whose login phone is `loginPhone` (E.164, exact).
     func user(loginPhone: String) async throws -> UserRecord?
     /// All users, oldest first.
     func users() async throws -> [UserRecord]
@@ -78,7 +78,7 @@ public protocol SCAStore: Sendable {
     /// - Returns: `.consumed` exactly once per code; `.alreadyUsed` when it matches a code used
     ///   before (a right code presented again), `.rejected` otherwise.
     func consumeCode(challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date) async throws -> CodeConsumption
-    // A proof's code is read, judged purely and used in the proof's commit (issue 14).
+    // A proof's code is read, judged purely and used in the proof's commit.
     /// The challenge's current code for `method`, as stored; nil when none was issued. A read:
     /// a proof uses the code in its commit (``FactorUse/deliveredCode(challengeID:method:codeHash:now:)``).
     func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord?
@@ -100,7 +100,7 @@ public protocol SCAStore: Sendable {
     /// Burns an access token id: true the first time only.
     func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool
     /// Whether an access token id was burnt by ``consumeToken(id:expiresAt:now:)`` and its token
-    /// has not expired yet (introspection answers such a token inactive; issue 15).
+    /// has not expired yet (introspection answers such a token inactive).
     func isTokenConsumed(id: String, now: Date) async throws -> Bool
 
     // MARK: Signing keys
@@ -159,7 +159,7 @@ public protocol SCAStore: Sendable {
     /// Audit entries with a sequence number above `sequence`, in sequence order, at most
     /// `limit`; when `since` is given, only those at or after that time.
     func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry]
-    // issue 16: the head of the chain in one read, for checkpoints.
+    // The head of the chain in one read, for checkpoints.
     /// The entry with the highest sequence number; nil while the trail is empty.
     func newestAuditEntry() async throws -> AuditEntry?
 
@@ -186,7 +186,7 @@ public protocol SCAStore: Sendable {
     /// Sets `lastUsedAt` to `now` unless it is later already (the caller decides when to
     /// write: ``AdminKeyRecord/shouldRecordUse(at:)``); an unknown id is ignored.
     func recordAdminKeyUse(id: String, now: Date) async throws
-    // MARK: Risk (v3-risk, issue 12)
+    // MARK: Risk (v3-risk)
 
     /// Loads the risk state under `key` (``RiskStateValue/keyPrefix`` and an id; a fresh state
     /// when none), applies `transition` (pure) and stores the result if it changed, all in one
@@ -196,7 +196,7 @@ public protocol SCAStore: Sendable {
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome
     /// The risk state under `key` as last committed (a fresh state when none), read without a
-    /// write transaction or a lock (issue 14): for decisions that only look at it. What must
+    /// write transaction or a lock: for decisions that only look at it. What must
     /// change together with what it read goes through ``updateRiskState(key:as:_:)``.
     func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State
     /// Records a payment the risk engine decided on (authorised or not yet).
@@ -206,7 +206,7 @@ public protocol SCAStore: Sendable {
     /// - Returns: the payment as authorised; nil when there is none or it was authorised before.
     func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord?
     /// ``updateRiskState(key:as:_:)`` and ``recordRiskPayment(_:)`` of the payment its outcome
-    /// decides, in one write transaction (issue 14): the counters never move without the payment
+    /// decides, in one write transaction: the counters never move without the payment
     /// they admitted, and the decision costs one write, not two.
     /// - Throws: `StoreError.conflict("challengeID")` when its challenge has a payment already;
     ///   the state is then left as it was.
@@ -215,7 +215,7 @@ public protocol SCAStore: Sendable {
         recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
     ) async throws -> Outcome
     /// ``authoriseRiskPayment(challengeID:at:)``, then ``updateRiskState(key:as:_:)`` with what it
-    /// returned (nil included), in one write transaction (issue 14): a payment authorised by SCA
+    /// returned (nil included), in one write transaction: a payment authorised by SCA
     /// and the state that records it commit together.
     /// - Returns: the payment as authorised; nil when there is none or it was authorised before.
     func authoriseRiskPayment<State: RiskStateValue>(
@@ -236,7 +236,7 @@ public protocol SCAStore: Sendable {
     func addFraudReport(_ report: FraudReportRecord) async throws
     /// EUR minor units reported fraudulent for payments that occurred in `[from, to)`, per type.
     func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64]
-    // MARK: Partner clients, authorization codes, consents (v3-partners, issue 9)
+    // MARK: Partner clients, authorization codes, consents (v3-partners)
 
     /// - Throws: `StoreError.conflict("id")` when the client id exists.
     func createPartnerClient(_ client: PartnerClientRecord) async throws
@@ -284,7 +284,7 @@ public protocol SCAStore: Sendable {
     /// - Returns: the passkey after the change, or nil when there is no such passkey.
     func markPasskeySuspect(id: String) async throws -> PasskeyRecord?
 
-    // MARK: Decoupled operations (v3-operations, issue 10)
+    // MARK: Decoupled operations (v3-operations)
 
     /// - Throws: `StoreError.conflict("id")` when the id exists.
     func insertOperation(_ operation: OperationRecord) async throws
@@ -299,7 +299,7 @@ public protocol SCAStore: Sendable {
     /// was granted), which is what lets that client create operations for the user.
     func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool
 
-    // MARK: Partner webhooks (v3-partner-webhooks, issue 10)
+    // MARK: Partner webhooks (v3-partner-webhooks)
 
     /// Sets (or replaces) the client's webhook.
     func setPartnerWebhook(_ webhook: PartnerWebhookRecord) async throws
@@ -318,7 +318,7 @@ public protocol SCAStore: Sendable {
     /// `limit`: the sweep expires them so their final status is announced.
     func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord]
 
-    // MARK: Proofs in one transaction (issue 14)
+    // MARK: Proofs in one transaction
 
     /// Applies everything one proof changes in one write transaction, or nothing: the lockout
     /// plan (refused: `.refused`), the challenge's compare-and-set (lost: `.versionConflict`;
@@ -332,7 +332,7 @@ public protocol SCAStore: Sendable {
     /// - Returns: nil when there is no such challenge.
     func proofContext(challengeID: String) async throws -> ProofContext?
 
-    // MARK: Opening a challenge in one read and one write (issue 14)
+    // MARK: Opening a challenge in one read and one write
 
     /// The user `user` names and the device `deviceID` names, in one read; nil parts for what
     /// is not named or not found.
@@ -343,7 +343,7 @@ public protocol SCAStore: Sendable {
     /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when a challenge with this id exists.
     func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry
 
-    // MARK: Status changes with their webhook event (v3-webhook-events, issue 10)
+    // MARK: Status changes with their webhook event (v3-webhook-events)
 
     /// ``updateOperation(_:expectedVersion:)`` and, in the same transaction, the outbox write
     /// that `WebhookDeliveryRecord.toEnqueue` decides: `event` is stored iff the
@@ -359,7 +359,7 @@ public protocol SCAStore: Sendable {
     /// first, at most `limit`: the sweep expires them so their expiry is announced.
     func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord]
 
-    // MARK: Used signatures' sweep (issue 14)
+    // MARK: Used signatures' sweep
 
     /// Forgets the burnt signatures (``markSignatureUsed(_:expiresAt:now:)``) whose expiry is
     /// before `now`, which are accepted again anyway: a periodic sweep, so that a burn is one

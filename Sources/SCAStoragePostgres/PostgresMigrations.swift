@@ -335,10 +335,10 @@ enum PostgresMigrations {
                 "ALTER TABLE challenges ADD COLUMN pending_method TEXT",
             ]
         ),
-        // v3-unknown-address-columns (issue 16): an unknown address keeps a whole LockoutState,
+        // v3-unknown-address-columns: an unknown address keeps a whole LockoutState,
         // so it is decoded and stored by the same columns as a user's.
         ("v3-unknown-address-columns", ["ALTER TABLE unknown_address_lockouts ADD COLUMN last_totp_step BIGINT"]),
-        // v3-admin-keys: scoped admin API keys, stored as a SHA-256 hash only (issue 13).
+        // v3-admin-keys: scoped admin API keys, stored as a SHA-256 hash only.
         // `seq` orders keys created at the same instant, as `users.seq` does.
         (
             "v3-admin-keys",
@@ -357,7 +357,7 @@ enum PostgresMigrations {
                 """,
             ]
         ),
-        // v3-risk (issue 12): the risk engine's per-user and provider states (one JSON record
+        // v3-risk: the risk engine's per-user and provider states (one JSON record
         // per key, changed with the row locked), the payments it decided on (history for the
         // monitoring signals, volume for the fraud rates), fraud reports, and the exemption a
         // challenge completed under.
@@ -406,7 +406,7 @@ enum PostgresMigrations {
                 "ALTER TABLE challenges ADD COLUMN exemption TEXT",
             ]
         ),
-        // v3-partners (issue 9): partner clients of the hosted pages, the authorization codes
+        // v3-partners: partner clients of the hosted pages, the authorization codes
         // their sign-ins granted (by hash; kept after use so a replay can revoke the session),
         // and consents to single operations.
         (
@@ -462,7 +462,7 @@ enum PostgresMigrations {
                 """,
             ]
         ),
-        // v3-passkeys: WebAuthn credentials registered to users (issue 11). The credential id
+        // v3-passkeys: WebAuthn credentials registered to users. The credential id
         // is unique across users; a counter that goes backwards marks a row `suspect`.
         (
             "v3-passkeys",
@@ -488,7 +488,7 @@ enum PostgresMigrations {
                 "CREATE INDEX passkeys_user_id ON passkeys (user_id)",
             ]
         ),
-        // v3-operations (issue 10): decoupled operations a backend asks the bound phone to
+        // v3-operations: decoupled operations a backend asks the bound phone to
         // approve; each owns a challenge and reaches one final status by compare-and-set.
         (
             "v3-operations",
@@ -517,14 +517,14 @@ enum PostgresMigrations {
             ]
         ),
         // v3-passkey-proofs: the categories a proof proved besides its method's own (a
-        // user-verified passkey proves possession and inherence), per challenge (issue 11).
+        // user-verified passkey proves possession and inherence), per challenge.
         (
             "v3-passkey-proofs",
             ["ALTER TABLE challenges ADD COLUMN extra_categories TEXT NOT NULL DEFAULT '[]'"]
         ),
-        // v3-signup: a user's name and custom attributes, one JSON column (issue 17).
+        // v3-signup: a user's name and custom attributes, one JSON column.
         ("v3-signup", ["ALTER TABLE users ADD COLUMN profile_json TEXT"]),
-        // v3-partner-webhooks (issue 10): a partner client's webhook (secret sealed, not hashed:
+        // v3-partner-webhooks: a partner client's webhook (secret sealed, not hashed:
         // the server signs with it) and the durable outbox of its events.
         (
             "v3-partner-webhooks",
@@ -557,7 +557,7 @@ enum PostgresMigrations {
                 "CREATE INDEX operations_status_expires ON operations (status, expires_at)",
             ]
         ),
-        // v3-proof-path (issue 14): each user's count of active passkeys, kept by the passkey
+        // v3-proof-path: each user's count of active passkeys, kept by the passkey
         // operations, so opening a challenge reads the user alone.
         (
             "v3-proof-path",
@@ -569,10 +569,10 @@ enum PostgresMigrations {
                 """,
             ]
         ),
-        // v3-webhook-events (issue 10): the outbox carries consent events as well as operation
+        // v3-webhook-events: the outbox carries consent events as well as operation
         // events, so its column names the event's subject rather than an operation.
         ("v3-webhook-events", ["ALTER TABLE webhook_deliveries RENAME COLUMN operation_id TO subject_id"]),
-        // v3-signup-phone (issue 17): the E.164 number a user who signed up by phone signs in
+        // v3-signup-phone: the E.164 number a user who signed up by phone signs in
         // with. Unique (NULLs apart), unlike `phone`, which several users may share for SMS.
         (
             "v3-signup-phone",
@@ -581,7 +581,7 @@ enum PostgresMigrations {
                 "CREATE UNIQUE INDEX users_login_phone_key ON users (login_phone)",
             ]
         ),
-        // v3-audit-append (issue 14): an append links its entries in the database, in the
+        // v3-audit-append: an append links its entries in the database, in the
         // statement that inserts them, instead of over four round trips (lock, read the last
         // entry, insert, commit) during which every other append on the database waited for the
         // lock. The function takes the same advisory lock as before (so instances of the previous
@@ -631,7 +631,7 @@ enum PostgresMigrations {
                 """,
             ]
         ),
-        // v3-proof-fold (issue 14): a proof's commit in one statement, one round trip, instead of
+        // v3-proof-fold: a proof's commit in one statement, one round trip, instead of
         // a transaction of up to ten (BEGIN, the lockout row read and written, the factor, the
         // challenge, the burn, the device, the session, its token, the audit, COMMIT) during
         // which the rows stayed locked while the server sent the next one. The function runs the
@@ -748,7 +748,7 @@ enum PostgresMigrations {
                 """,
             ]
         ),
-        // v3-challenge-signatures (issue 14): a device signature's burn is kept on the challenge
+        // v3-challenge-signatures: a device signature's burn is kept on the challenge
         // it signs, as in the SQLite store (see there). The proof function of v3-proof-fold is
         // kept as it is, under a new name, and wrapped: the wrapper runs it, then stores the
         // challenge's used signatures (the row is the caller's by then: the compare-and-set

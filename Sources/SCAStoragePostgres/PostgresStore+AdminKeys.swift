@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import SCAStorage
 
-// v3-admin-keys: scoped admin API keys (issue 13).
+// v3-admin-keys: scoped admin API keys.
 extension PostgresStore {
     /// One INSERT: the constraints decide between racing instances, and the constraint the
     /// server names tells which field was taken.

@@ -15,7 +15,7 @@ extension PostgresStore {
     }
 
     /// The challenge and its `challenge.created` entry in one statement, so one round trip and
-    /// its own transaction (issue 14): the insert is a data-modifying `WITH` of the audit append,
+    /// its own transaction: the insert is a data-modifying `WITH` of the audit append,
     /// and a duplicate id fails both. The audit advisory lock is held only while the statement
     /// runs, not across round trips.
     public func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
@@ -35,7 +35,7 @@ extension PostgresStore {
         }
     }
 
-    /// The user and the device a new challenge names in one statement (issue 14): two outer
+    /// The user and the device a new challenge names in one statement: two outer
     /// joins on a single row, so one round trip and one snapshot.
     public func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
         var query = PostgresQuery(unsafeSQL: "SELECT u.*, NULL AS \(Columns.partSeparator), d.* FROM (SELECT 1) AS one LEFT JOIN users u ON ")

@@ -86,7 +86,7 @@ extension PostgresStore {
     /// over when its earlier use has expired (the conflict's update applies only then); a live
     /// one answers no row. Two calls racing for one hash meet on its unique index, and the
     /// second sees the first's row. Expired rows are not deleted here but by the sweep, so a
-    /// burn writes one row and scans nothing else (issue 14).
+    /// burn writes one row and scans nothing else.
     func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date, _ connection: PostgresConnection) async throws -> Bool {
         let inserted = try await connection.rows(
             """

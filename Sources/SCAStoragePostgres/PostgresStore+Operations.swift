@@ -3,7 +3,7 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// Decoupled operations (v3-operations, issue 10): load, apply, store. Which move is allowed is
+// Decoupled operations (v3-operations): load, apply, store. Which move is allowed is
 // decided by the pure `OperationRecord.finish`; the update here only compares versions.
 extension PostgresStore {
     public func insertOperation(_ operation: OperationRecord) async throws {

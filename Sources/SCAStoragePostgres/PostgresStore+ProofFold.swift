@@ -3,7 +3,7 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// A proof's commit in one statement (issue 14, schema step `v3-proof-fold`): the function
+// A proof's commit in one statement (schema step `v3-proof-fold`): the function
 // `sca_commit_proof` runs what `lockedCommit` sends one by one, in the same order and so with
 // the same locks, inside the statement's own transaction, and answers with the audit links.
 // A failed check raises an error of its own SQLSTATE, which undoes everything the statement did

@@ -61,7 +61,7 @@ extension PostgresStore {
         }
     }
 
-    /// The challenge, its user and its device in one statement (issue 14): outer joins on the
+    /// The challenge, its user and its device in one statement: outer joins on the
     /// challenge's row, so one round trip and one snapshot.
     public func proofContext(challengeID: String) async throws -> ProofContext? {
         let separator = Columns.partSeparator

@@ -3,7 +3,7 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// The risk engine's records (v3-risk, issue 12). A state is read with its row locked and
+// The risk engine's records (v3-risk). A state is read with its row locked and
 // written back in one transaction, so parallel decisions for one user, from any instance, are
 // made one after the other. A missing row is created first (racing creations agree on one
 // row), then locked; what to change is the caller's pure transition.

@@ -46,7 +46,7 @@ extension PostgresStore {
         try await rows("SELECT * FROM users WHERE email = \(email.lowercased())").first.map(UserRecord.init(row:))
     }
 
-    /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone`.
+    /// Sign-up by phone: the user whose login phone is `loginPhone`.
     public func user(loginPhone: String) async throws -> UserRecord? {
         try await rows("SELECT * FROM users WHERE login_phone = \(loginPhone)").first.map(UserRecord.init(row:))
     }
@@ -68,7 +68,7 @@ extension PostgresStore {
         let logger = self.logger
         do {
             updated = try await transaction { connection in
-                // Compare-and-set (issue 17): the row locked, checked, then written in one transaction.
+                // Compare-and-set: the row locked, checked, then written in one transaction.
                 if let precondition = update.precondition {
                     guard let row = try await connection.rows("SELECT * FROM users WHERE id = \(id) FOR UPDATE", logger: logger).first
                     else { throw StoreError.notFound }

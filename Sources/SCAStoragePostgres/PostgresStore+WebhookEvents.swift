@@ -3,7 +3,7 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// Status changes with their webhook event (v3-webhook-events, issue 10): the compare-and-set
+// Status changes with their webhook event (v3-webhook-events): the compare-and-set
 // and the outbox write share one transaction; whether the event is written is decided by the
 // pure `WebhookDeliveryRecord.toEnqueue`.
 extension PostgresStore {

@@ -3,7 +3,7 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// Partner webhooks and their durable outbox (v3-partner-webhooks, issue 10): load, apply,
+// Partner webhooks and their durable outbox (v3-partner-webhooks): load, apply,
 // store. Claims and retries are decided by the pure `WebhookDeliveryRecord` moves; the update
 // here only compares versions.
 extension PostgresStore {

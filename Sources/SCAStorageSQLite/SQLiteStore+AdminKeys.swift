@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import SCAStorage
 
-// v3-admin-keys: scoped admin API keys (issue 13).
+// v3-admin-keys: scoped admin API keys.
 extension SQLiteStore {
     /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("name")` when taken.
     public func createAdminKey(_ key: AdminKeyRecord) async throws {

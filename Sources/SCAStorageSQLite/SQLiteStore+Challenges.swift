@@ -10,7 +10,7 @@ extension SQLiteStore {
         try await write { db in try Self.insertChallenge(challenge, columns: columns, db) }
     }
 
-    /// The challenge and its `challenge.created` entry in one write transaction (issue 14).
+    /// The challenge and its `challenge.created` entry in one write transaction.
     public func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
         // Encoded before entering the write transaction, so the writer is held no longer than needed.
         let columns = try ChallengeColumns.arguments(challenge)

@@ -21,7 +21,7 @@ extension SQLiteStore {
     /// A checkpoint syncs the WAL and the database file to the disk. Run by the writer, as SQLite
     /// does after the commit that takes the WAL past its threshold, that sync holds every write
     /// queued behind it, for as long as the disk takes (up to 0.4 s seen on this machine's disk:
-    /// the p99 of a flow, issue 14). Run here, writes go on meanwhile.
+    /// the p99 of a flow). Run here, writes go on meanwhile.
     /// - Returns: nil for a store in memory, which has no WAL.
     public func checkpointWAL() async throws -> WALCheckpoint? {
         guard let checkpointer else { return nil }

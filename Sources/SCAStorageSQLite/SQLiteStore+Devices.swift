@@ -74,7 +74,7 @@ extension SQLiteStore {
 
     /// The hash is inserted, or takes over its expired row (the conflict's update applies only
     /// then), as in the PostgreSQL store: expired rows are deleted by the sweep, not by every
-    /// burn (issue 14).
+    /// burn.
     static func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date, _ db: Database) throws -> Bool {
         try db.cachedStatement(
             sql: """

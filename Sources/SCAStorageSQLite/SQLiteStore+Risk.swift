@@ -3,7 +3,7 @@ import GRDB
 import SCACore
 import SCAStorage
 
-// The risk engine's records (v3-risk, issue 12). A state is read and written back inside one
+// The risk engine's records (v3-risk). A state is read and written back inside one
 // write transaction, so parallel decisions for one user are made one after the other; what to
 // change is the caller's pure transition.
 extension SQLiteStore {

@@ -59,7 +59,7 @@ extension SQLiteStore {
         }
     }
 
-    /// Sign-up by phone (issue 17): the user whose login phone is `loginPhone`.
+    /// Sign-up by phone: the user whose login phone is `loginPhone`.
     public func user(loginPhone: String) async throws -> UserRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users WHERE login_phone = ?").fetchOne(UserRecord.self, arguments: [loginPhone])
@@ -83,7 +83,7 @@ extension SQLiteStore {
             else {
                 throw StoreError.notFound
             }
-            // Compare-and-set (issue 17): the writer serializes, so the check and the write are one.
+            // Compare-and-set: the writer serializes, so the check and the write are one.
             if let precondition = update.precondition, !precondition.holds(for: user) {
                 throw StoreError.conflict(UserPrecondition.conflictField)
             }

@@ -35,7 +35,7 @@ public final class SQLiteStore: SCAStore {
     ///   - synchronous: when commits wait for the disk (``SQLiteSynchronous``); `normal` keeps
     ///     commits through a process crash, `full` through a power loss too.
     ///   - trace: called with the text of every SQL statement run, on every connection (nil:
-    ///     none, the default). For measuring, e.g. the transactions a flow opens (issue 14).
+    ///     none, the default). For measuring, e.g. the transactions a flow opens.
     /// - Throws: A file-system error when the directory cannot be created, or a GRDB
     ///   `DatabaseError` when the file cannot be opened or migrated.
     public convenience init(

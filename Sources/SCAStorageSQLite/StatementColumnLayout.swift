@@ -5,7 +5,7 @@ import Synchronization
 /// The column names of a prepared statement's result, read from SQLite once per statement and
 /// kept while the statement lives, so that a read by name costs a few string comparisons
 /// instead of lowercasing and hashing the name (GRDB's `index(ofColumn:)` cost a record of
-/// twenty columns ~30K instructions per read of it, issue 14).
+/// twenty columns ~30K instructions per read of it).
 ///
 /// A name is found as GRDB finds it: without regard to case, the leftmost of equal names.
 final class StatementColumnLayout: Sendable {

@@ -8,7 +8,7 @@ public struct SecretBox: Sendable {
     public static let keyByteCount = 32
 
     private let key: SymmetricKey
-    /// The MAC subkeys derived so far, one per purpose (issue 14: deriving one cost more than
+    /// The MAC subkeys derived so far, one per purpose (deriving one cost more than
     /// the MAC it keys, on every challenge). Purposes are fixed labels, so this stays small.
     private let subkeys = SubkeyCache()
 

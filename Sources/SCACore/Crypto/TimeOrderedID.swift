@@ -7,7 +7,7 @@ import Foundation
 /// For the rows made at a high rate (challenges, sessions): each insert lands at the right
 /// edge of its primary-key index instead of on a random page of it, so a write transaction
 /// dirties a page that the last one dirtied too, and a WAL checkpoint copies a few hot pages
-/// instead of one page per insert spread over the whole file (issue 14). The 128 random bits
+/// instead of one page per insert spread over the whole file. The 128 random bits
 /// are what make the identifier unguessable; the time it shows is when its holder made it.
 public enum TimeOrderedID {
     /// The time alphabet, in ASCII order, so that the text sorts as the time does.

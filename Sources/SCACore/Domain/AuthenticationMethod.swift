@@ -7,7 +7,7 @@ public enum AuthenticationMethod: String, Codable, Sendable, CaseIterable {
     case emailOTP = "email_otp"
     case deviceKey = "device_key"
     case biometricKey = "biometric_key"
-    // Passkeys (issue 11).
+    // Passkeys.
     /// A WebAuthn assertion by one of the user's passkeys.
     case passkey
     /// Never offered or proven on its own: the token's `amr` names it after `passkey` when the

@@ -6,14 +6,14 @@ public enum OperationKind: String, Codable, Sendable, CaseIterable {
     case accountInfo = "account_info"
     case deviceActivation = "device_activation"
     /// Adding a payee to the user's trusted beneficiaries (RTS art. 13): needs SCA, bound to
-    /// the payee (issue 12).
+    /// the payee.
     case beneficiaryAdd = "beneficiary_add"
-    /// Adding a second element after a sign-up (issue 17). Never a challenge's operation: only
+    /// Adding a second element after a sign-up. Never a challenge's operation: only
     /// the token a sign-up answers with carries it (`acr` `single-factor`), and that token is
     /// refused by every route but `POST /v1/me/enrolment`.
     case enrolment
 
-    /// The operations a challenge may be opened for: all but `enrolment` (issue 17).
+    /// The operations a challenge may be opened for: all but `enrolment`.
     public static var challengeable: [OperationKind] { allCases.filter { $0 != .enrolment } }
 
     /// Whether a transaction (amount and payee) must be bound into the proofs.

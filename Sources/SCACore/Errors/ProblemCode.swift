@@ -28,7 +28,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
 
     public static let otpResendTooSoon = ProblemCode(rawValue: "otp.resend_too_soon")
     public static let otpSendLimit = ProblemCode(rawValue: "otp.send_limit")
-    // `otp.delivery_failed` is no longer returned: messages are delivered after the answer (issue 17).
+    // `otp.delivery_failed` is no longer returned: messages are delivered after the answer.
 
     public static let tokenInvalid = ProblemCode(rawValue: "token.invalid")
     public static let tokenReused = ProblemCode(rawValue: "token.reused")
@@ -45,25 +45,25 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
     public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
 
-    // Send and challenge budgets (issue 15).
+    // Send and challenge budgets.
     /// A budget across challenges (codes sent, challenges opened) is spent; see `Retry-After`.
     public static let rateLimited = ProblemCode(rawValue: "rate.limited")
 
-    // Proofs checked one at a time, one proof per category in a deferred round, replays (issue 15).
+    // Proofs checked one at a time, one proof per category in a deferred round, replays.
     public static let proofInProgress = ProblemCode(rawValue: "sca.proof_in_progress")
     public static let categoryAlreadyCollected = ProblemCode(rawValue: "sca.category_already_collected")
     public static let codeAlreadyUsed = ProblemCode(rawValue: "sca.code_already_used")
-    // Database outage (issue 15, item 10).
+    // Database outage.
     /// The database did not answer within the configured deadline; retry after `Retry-After`.
     public static let serverUnavailable = ProblemCode(rawValue: "server.unavailable")
-    // HTTP contract (issue 15).
+    // HTTP contract.
     /// The request's body did not arrive within the configured time (`408`).
     public static let requestTimeout = ProblemCode(rawValue: "request.timeout")
     /// A JSON route was sent a body of another media type (`415`).
     public static let unsupportedMediaType = ProblemCode(rawValue: "request.unsupported_media_type")
     /// A consuming introspection of a transaction-bound token named no transaction (`400`).
     public static let transactionRequired = ProblemCode(rawValue: "request.transaction_required")
-    // Risk engine and exemptions (issue 12).
+    // Risk engine and exemptions.
     /// Transaction monitoring refused the operation (a deny-listed payee or device; `403`).
     public static let riskRefused = ProblemCode(rawValue: "risk.refused")
     /// No trusted beneficiary with that id for this user (`404`).
@@ -72,14 +72,14 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let beneficiaryLimitReached = ProblemCode(rawValue: "beneficiary.limit_reached")
     /// That `txn` was reported fraudulent already (`409`).
     public static let fraudReportDuplicate = ProblemCode(rawValue: "fraud_report.duplicate")
-    // Partner clients and consents (issue 9).
+    // Partner clients and consents.
     public static let clientNotFound = ProblemCode(rawValue: "client.not_found")
     public static let consentNotFound = ProblemCode(rawValue: "consent.not_found")
     /// The consent's status does not allow the change (accepted twice, cancelled after a refusal…).
     public static let consentClosed = ProblemCode(rawValue: "consent.closed")
     /// `consentRedirectUrl` is not one the client registered.
     public static let consentRedirectNotRegistered = ProblemCode(rawValue: "consent.redirect_not_registered")
-    // Passkeys (issue 11).
+    // Passkeys.
     /// Passkeys are not configured on this server (`webauthn.rpId`, `webauthn.origins`).
     public static let passkeyUnavailable = ProblemCode(rawValue: "passkey.unavailable")
     /// A registration or assertion failed one of the relying party's checks.
@@ -89,7 +89,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let passkeyAlreadyRegistered = ProblemCode(rawValue: "passkey.already_registered")
     public static let passkeyLimitReached = ProblemCode(rawValue: "passkey.limit_reached")
     public static let passkeyNotFound = ProblemCode(rawValue: "passkey.not_found")
-    // Decoupled operations (issue 10).
+    // Decoupled operations.
     public static let operationNotFound = ProblemCode(rawValue: "operation.not_found")
     /// The operation is final already (approved, rejected, failed, canceled or expired).
     public static let operationClosed = ProblemCode(rawValue: "operation.closed")
@@ -97,12 +97,12 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let operationNoDevice = ProblemCode(rawValue: "operation.no_device")
     /// A device-signed request whose nonce, signature or device is not right, or was used before.
     public static let deviceRequestInvalid = ProblemCode(rawValue: "device.request_invalid")
-    // Sign-up or in (issue 17).
+    // Sign-up or in.
     /// An enrolment token (`op` `enrolment`) was presented where only a real SCA token serves (`403`).
     public static let enrolmentOnly = ProblemCode(rawValue: "auth.enrolment_only")
     /// The user already has a second element: an enrolment token adds one, once (`409`).
     public static let enrolmentComplete = ProblemCode(rawValue: "enrolment.complete")
-    // Webhook hardening (issue 10).
+    // Webhook hardening.
     /// A webhook URL whose host is a loopback, private, link-local or other special-purpose
     /// address (`webhookAllowPrivateAddresses` is off).
     public static let webhookAddressRefused = ProblemCode(rawValue: "webhook.address_refused")

@@ -1,4 +1,4 @@
-/// Where a decoupled operation (issue 10) stands. `pending` is the only open status; each of
+/// Where a decoupled operation stands. `pending` is the only open status; each of
 /// the others is final, and an operation reaches exactly one of them.
 public enum OperationStatus: String, Codable, Sendable, CaseIterable {
     /// Waiting for the user's phone.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules for a user's profile (issue 17): a display `name`, and up to ``maxKeys`` custom
+/// The rules for a user's profile: a display `name`, and up to ``maxKeys`` custom
 /// attributes whose keys are `[a-z][a-z0-9_]{0,31}` and whose values are display text (no
 /// control, format or bidirectional characters; ``DisplayText``), ``maxTotalBytes`` in all.
 /// Which of them go into access tokens is the configuration's `tokenClaims`, never a name a

@@ -36,7 +36,7 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
     public var pin: String?
     public var phone: String?
     public var emailCodes: Bool?
-    /// The number the user signs up or in with (`POST /v1/signup-or-in` by phone, issue 17),
+    /// The number the user signs up or in with (`POST /v1/signup-or-in` by phone),
     /// E.164 as sign-up normalizes it; unique among users. Only an operator sets it.
     public var loginPhone: String?
 
@@ -56,7 +56,7 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
 
     /// Absent fields are left alone; `null` is refused (`emailCodes must not be null`), since
     /// the schema types every field without null and "leave alone" and "clear" must not be
-    /// confused (issue 15).
+    /// confused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         for key in container.allKeys where try container.decodeNil(forKey: key) {
@@ -129,7 +129,7 @@ public struct TOTPEnrollmentResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `PUT /admin/v1/users/{id}/roles`: the user's roles, replacing the current ones (issue 13).
+/// `PUT /admin/v1/users/{id}/roles`: the user's roles, replacing the current ones.
 public struct SetRolesRequest: Codable, Sendable, Equatable {
     public var roles: [String]
     public init(roles: [String]) { self.roles = roles }

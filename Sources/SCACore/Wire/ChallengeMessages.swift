@@ -24,14 +24,14 @@ public struct CreateChallengeRequest: Codable, Sendable, Equatable {
     public var user: UserReference
     public var device: DeviceReference?
     public var transaction: Transaction?
-    // Risk and exemptions (issue 12).
+    // Risk and exemptions.
     /// `beneficiary_add` only: the payee to trust (IBAN required); bound like a transaction.
     public var beneficiary: Transaction.Payee?
     /// `payment` only: the kind of payment, for fraud rates and TRA bands (default `credit_transfer`).
     public var paymentType: PaymentType?
     /// `payment` only: the payment belongs to a series with the same amount and payee (RTS art. 14).
     public var recurring: Bool?
-    // Passkeys (issue 11).
+    // Passkeys.
     /// `passkey` with an empty `user` (no e-mail, no user id): a `login` challenge for a
     /// discoverable passkey, whose assertion names the user.
     public var methodHint: AuthenticationMethod?
@@ -91,12 +91,12 @@ public struct ChallengeResponse: Codable, Sendable, Equatable {
     public var nonce: String
     public var transactionDigest: String?
     public var display: TransactionDisplay?
-    // Risk and exemptions (issue 12).
+    // Risk and exemptions.
     /// The exemption under which the challenge completed without proofs (`requiredCategories` 0).
     public var exemption: Exemption?
     /// The tokens of an exempted challenge, in the answer that created it (never again).
     public var tokens: TokenResponse?
-    // Passkeys (issue 11).
+    // Passkeys.
     /// `PublicKeyCredentialRequestOptions` for a pending challenge offering `passkey`.
     public var passkey: PasskeyRequestOptions?
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The body of a consent webhook event (`consent.status_changed`, issue 10): a consent of the
+/// The body of a consent webhook event (`consent.status_changed`): a consent of the
 /// receiving partner reached a decided status (`ConsentStatus.isAnnounced`). Like operation
 /// events it never carries the token: the partner reads it with `GET /v1/consents/{id}`.
 public struct ConsentWebhookEvent: Codable, Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-// Decoupled operations (issue 10): a backend asks, the bound phone answers.
+// Decoupled operations: a backend asks, the bound phone answers.
 
 /// `POST /v1/operations`: an operation for the user to approve on their phone.
 public struct CreateOperationRequest: Codable, Sendable, Equatable {

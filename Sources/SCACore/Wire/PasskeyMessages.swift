@@ -1,6 +1,6 @@
 import Foundation
 
-// Passkeys (issue 11): WebAuthn's JSON forms, binary values in base64url as the browser's
+// Passkeys: WebAuthn's JSON forms, binary values in base64url as the browser's
 // `PublicKeyCredential.toJSON()` and `parseCreationOptionsFromJSON` use them, so a web page or
 // an iOS app (ASAuthorizationPlatformPublicKeyCredentialProvider) takes them as they are.
 

@@ -1,4 +1,4 @@
-/// `PUT /v1/me/profile` and `PUT /admin/v1/users/{id}/profile` (issue 17), and the profile
+/// `PUT /v1/me/profile` and `PUT /admin/v1/users/{id}/profile`, and the profile
 /// part of `POST /v1/me/enrolment`: the name and custom attributes. An absent field is left
 /// alone; `attributes` replaces the whole map (`{}` clears it).
 public struct ProfileRequest: Codable, Sendable, Equatable {

@@ -8,7 +8,7 @@ public struct ProofRequest: Codable, Sendable, Equatable {
     /// base64url raw `r||s` ECDSA signature, for device signatures.
     public var signature: String?
     /// What `navigator.credentials.get` returned for the challenge's `passkey` options, for
-    /// the `passkey` method (issue 11).
+    /// the `passkey` method.
     public var assertion: PasskeyAssertionCredential?
 
     public init(
@@ -27,7 +27,7 @@ public struct ProofRequest: Codable, Sendable, Equatable {
 public enum ProofStatus: String, Codable, Sendable {
     case partial
     case complete
-    /// A new address proved by its code created a user (issue 17): the answer carries an
+    /// A new address proved by its code created a user: the answer carries an
     /// enrolment token (`op` `enrolment`) that can add a second element, nothing else.
     case enrolment
 }
@@ -46,7 +46,7 @@ public struct ProofResponse: Codable, Sendable, Equatable {
     public var amr: [AuthenticationMethod]?
     public var acr: String?
     /// With `partial`: the methods the challenge offers now, to prove what remains. A
-    /// sign-up-or-in challenge (issue 17) lists here, once its code is proven, the methods it
+    /// sign-up-or-in challenge lists here, once its code is proven, the methods it
     /// did not show before; passkey options for them come with `GET /v1/challenges/{id}`.
     public var methods: [OfferedMethod]?
 
@@ -76,7 +76,7 @@ public struct ProofResponse: Codable, Sendable, Equatable {
         return issuedTokens
     }
 
-    /// The tokens of a complete challenge, or the enrolment token of a sign-up (issue 17).
+    /// The tokens of a complete challenge, or the enrolment token of a sign-up.
     public var issuedTokens: TokenResponse? {
         guard status != .partial, let accessToken, let operation else { return nil }
         return TokenResponse(

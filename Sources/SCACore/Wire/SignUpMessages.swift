@@ -1,4 +1,4 @@
-/// `POST /v1/signup-or-in`: the address a one-time code is offered for (issue 17). Exactly
+/// `POST /v1/signup-or-in`: the address a one-time code is offered for. Exactly
 /// one of `email` and `phone`; this server signs up with e-mail addresses only.
 public struct SignUpOrInRequest: Codable, Sendable, Equatable {
     public var email: String?

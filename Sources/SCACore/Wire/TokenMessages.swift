@@ -27,7 +27,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var operation: OperationKind
     public var amr: [AuthenticationMethod]
     public var acr: String
-    /// The RTS exemption the token was issued under (`acr` is then `psd2.exempt`; issue 12).
+    /// The RTS exemption the token was issued under (`acr` is then `psd2.exempt`).
     public var exemption: Exemption?
 
     public init(
@@ -89,7 +89,7 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     public var amr: [AuthenticationMethod]?
     public var acr: String?
     public var txn: String?
-    /// The RTS exemption the token was issued under (issue 12).
+    /// The RTS exemption the token was issued under.
     public var exemption: Exemption?
     public var iat: Int?
     public var exp: Int?
@@ -99,7 +99,7 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     public var permissions: [String]?
     /// When the user authenticated (unix seconds): the session's start, kept through refreshes.
     public var authTime: Int?
-    /// Profile claims the token carries (`tokenClaims`, issue 17), answered beside the others
+    /// Profile claims the token carries (`tokenClaims`), answered beside the others
     /// at the top level by the server (not part of this type's own coding).
     public var profileClaims: [String: String]? = nil
     /// `first_party` or `delegated`: whether the token is the bank's own surfaces' or one

@@ -1,6 +1,6 @@
 import SCACore
 
-// Sign up or in (issue 17): the code of the typed address first, for everybody.
+// Sign up or in: the code of the typed address first, for everybody.
 extension ChallengeRecord {
     /// The methods the challenge offers now: every one of `methods`, except that a
     /// sign-up-or-in challenge offers only the code of the typed address until that code's

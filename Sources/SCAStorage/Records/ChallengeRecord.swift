@@ -30,13 +30,13 @@ public struct ChallengeRecord: Sendable, Equatable {
     public var completedAt: Date?
     public var version: Int
     /// A decoy's stand-in for the user it does not have (nil for a real user's challenge, except
-    /// one opened by sign-up or in, issue 17: what was typed and its code-first marker).
+    /// one opened by sign-up or in: what was typed and its code-first marker).
     public var decoy: DecoySubject?
     /// The method of the proof being checked right now, if any: a challenge checks one proof
     /// at a time, so a round can never hold two guesses at one element, and a right code sent
     /// many times at once is checked once (the others are refused before evaluation).
     public var pendingMethod: AuthenticationMethod?
-    /// The RTS exemption it completed under, without proofs (issue 12); nil otherwise.
+    /// The RTS exemption it completed under, without proofs; nil otherwise.
     public var exemption: Exemption?
     /// Categories proofs proved besides their method's own (v3-passkey-proofs): a
     /// user-verified passkey adds inherence (or knowledge, as configured). Under the deferred

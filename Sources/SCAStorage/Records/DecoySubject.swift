@@ -8,7 +8,7 @@ import SCACore
 /// address and cannot be reversed without the server key; the mask is what every answer about
 /// the challenge shows anyway (first letter and domain), so storing it reveals nothing more.
 ///
-/// A sign-up-or-in challenge (issue 17) keeps one whoever the address belongs to, a known user
+/// A sign-up-or-in challenge keeps one whoever the address belongs to, a known user
 /// included (its `userID` then says it is no decoy): it is what was typed, and it carries the
 /// code the challenge offers alone at first (`codeFirst`).
 public struct DecoySubject: Sendable, Equatable, Codable {
@@ -16,11 +16,11 @@ public struct DecoySubject: Sendable, Equatable, Codable {
     public var subjectKey: String
     /// The e-mail mask a real user with the typed address would get (`g****@example.com`).
     public var emailMask: String
-    /// Sign-up or in (issue 17): the normalized address a sign-up challenge sends its code to
+    /// Sign-up or in: the normalized address a sign-up challenge sends its code to
     /// and creates a user for once the code is proven. Kept only when sign-up is allowed for
     /// it: the person asked to be e-mailed there. Nil for every other decoy.
     public var signUpAddress: String?
-    /// Sign-up by phone (issue 17): the E.164 number a phone sign-up challenge texts its code
+    /// Sign-up by phone: the E.164 number a phone sign-up challenge texts its code
     /// to and creates a user for once the code is proven; kept only when sign-up by phone is
     /// allowed, as `signUpAddress` is for e-mail.
     public var signUpPhone: String?
@@ -28,11 +28,11 @@ public struct DecoySubject: Sendable, Equatable, Codable {
     /// for a number shows that number (as a known user's challenge does) whether sign-up is on
     /// or off. Nil for every other decoy (they show a plausible made-up number).
     public var phoneMask: String?
-    /// Sign-up or in (issue 17): the code of the typed address (`email_otp` or `sms_otp`),
+    /// Sign-up or in: the code of the typed address (`email_otp` or `sms_otp`),
     /// the only method the challenge offers until its category is collected
     /// (``ChallengeRecord/offeredMethods``). Nil for every other challenge.
     public var codeFirst: AuthenticationMethod?
-    /// Sign-up or in (issue 17): the address of a known user whose code cannot count (their
+    /// Sign-up or in: the address of a known user whose code cannot count (their
     /// codes of that kind are off, or the login policy does not take them). The challenge is a
     /// decoy; asking for its code sends a notice there instead, by the code's channel, through
     /// the code's send path and budgets. Nil for every other challenge.

@@ -1,7 +1,7 @@
 import Foundation
 import SCACore
 
-/// A decoupled operation (issue 10) as stored: what a backend asked the user to approve on
+/// A decoupled operation as stored: what a backend asked the user to approve on
 /// their bound phone, the challenge that approval completes, and the one final status.
 public struct OperationRecord: Sendable, Equatable {
     public var id: String

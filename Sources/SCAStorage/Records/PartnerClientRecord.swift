@@ -1,6 +1,6 @@
 import Foundation
 
-/// A partner application allowed to send users to the hosted pages (issue 9).
+/// A partner application allowed to send users to the hosted pages.
 public struct PartnerClientRecord: Sendable, Equatable {
     /// The `client_id`.
     public var id: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A partner client's webhook (issue 10): where the final status of its operations is posted,
+/// A partner client's webhook: where the final status of its operations is posted,
 /// and the signing secret, sealed with the server's secret box (the server signs with it, so it
 /// cannot be kept as a hash).
 public struct PartnerWebhookRecord: Sendable, Equatable {

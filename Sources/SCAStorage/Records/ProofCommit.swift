@@ -50,7 +50,7 @@ public struct LockoutChange: Sendable, Equatable {
 
     public var subject: Subject
     public var plan: LockoutPlan
-    /// The counters as the caller last read them (issue 14, pgfold), nil when unknown. Only a
+    /// The counters as the caller last read them, nil when unknown. Only a
     /// hint: a backend may apply the plan to them and write the result by compare-and-set,
     /// in one round trip, when the stored counters still equal them, and otherwise reads the
     /// counters again as without it. The outcome is the plan applied to the stored counters

@@ -1,5 +1,5 @@
 /// What a user must still look like for a ``UserUpdate`` to apply: the compare half of a
-/// compare-and-set on the user row (issue 17). The backends load the row inside the write,
+/// compare-and-set on the user row. The backends load the row inside the write,
 /// ask ``holds(for:)`` and refuse with `StoreError.conflict("precondition")` when it does not,
 /// so of parallel writers that read the same user exactly the first one lands.
 public enum UserPrecondition: Sendable, Equatable {

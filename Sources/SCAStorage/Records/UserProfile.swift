@@ -1,4 +1,4 @@
-/// What a user tells about themselves (issue 17): a display name and custom attributes, within
+/// What a user tells about themselves: a display name and custom attributes, within
 /// the rules of `UserAttributes`. Stored as one JSON column, read whole and written whole.
 public struct UserProfile: Sendable, Equatable, Codable {
     public var name: String?

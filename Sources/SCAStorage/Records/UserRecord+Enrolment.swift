@@ -1,4 +1,4 @@
-// Sign-up or in (issue 17).
+// Sign-up or in.
 extension UserRecord {
     /// Whether this user has nothing but a proven mailbox (or, signed up by phone, the proven
     /// login phone as its only SMS phone): made by a sign-up that has not

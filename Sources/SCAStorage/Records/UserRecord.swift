@@ -17,13 +17,13 @@ public struct UserRecord: Sendable, Equatable {
     public var roles: [String]
     public var createdAt: Date
     public var lockout: LockoutState
-    /// Name and custom attributes (v3-signup, issue 17).
+    /// Name and custom attributes (v3-signup).
     public var profile: UserProfile
-    /// How many of the user's passkeys are active (v3-proof-path, issue 14): kept by the
+    /// How many of the user's passkeys are active (v3-proof-path): kept by the
     /// passkey operations, so a challenge knows whether to offer one without another read.
     /// Read-only here: creating or updating a user never writes it.
     public var activePasskeys = 0
-    /// The E.164 number this user signs in with (v3-signup-phone, issue 17): set when the user
+    /// The E.164 number this user signs in with (v3-signup-phone): set when the user
     /// signed up with a phone number, unique among users. Unlike `phone` (where SMS codes go,
     /// shared by several users at times) it identifies the user.
     public var loginPhone: String?
@@ -94,12 +94,12 @@ public struct UserUpdate: Sendable, Equatable {
     public var emailOTPEnabled: Bool?
     /// Replaces the roles (v3-admin-keys: roles change through the admin API).
     public var roles: [String]?
-    /// Replaces the whole profile (v3-signup, issue 17).
+    /// Replaces the whole profile (v3-signup).
     public var profile: UserProfile?
-    /// Applies only when the stored user still meets this (issue 17: compare-and-set);
+    /// Applies only when the stored user still meets this (compare-and-set);
     /// otherwise the store throws `StoreError.conflict("precondition")` and changes nothing.
     public var precondition: UserPrecondition?
-    /// A new login phone (issue 17: an operator's change), E.164; unique among users, else the
+    /// A new login phone (an operator's change), E.164; unique among users, else the
     /// store throws `StoreError.conflict("loginPhone")` and changes nothing.
     public var loginPhone: String?
 

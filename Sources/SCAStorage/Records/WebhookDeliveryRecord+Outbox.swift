@@ -1,6 +1,6 @@
 import Foundation
 
-/// The outbox rule of a status change (issue 10): the status and its webhook event are one
+/// The outbox rule of a status change: the status and its webhook event are one
 /// store operation, so a crash can neither store a final status without its event nor write
 /// an event for a change that lost its compare-and-set. Backends run the compare-and-set and
 /// this decision in one transaction, then write what it returns.

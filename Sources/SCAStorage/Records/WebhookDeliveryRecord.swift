@@ -1,6 +1,6 @@
 import Foundation
 
-/// One webhook event waiting in the durable outbox, or its outcome (issue 10). The body is
+/// One webhook event waiting in the durable outbox, or its outcome. The body is
 /// fixed when the event happens, so every retry posts the same bytes under the same event id.
 public struct WebhookDeliveryRecord: Sendable, Equatable {
     public enum Status: String, Sendable {

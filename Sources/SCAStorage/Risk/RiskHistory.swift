@@ -1,7 +1,7 @@
 import Foundation
 
 /// What transaction monitoring needs from a user's authorised payments, aggregated by the
-/// store instead of read row by row (issue 14): a payment read every payment of the user's
+/// store instead of read row by row: a payment read every payment of the user's
 /// 90-day window and decoded each, so its cost grew with the user's payments.
 public struct RiskHistory: Sendable, Equatable {
     /// Some payment in the window has a client address (no addresses: no basis to judge one).

@@ -23,7 +23,7 @@ public enum RiskSignal: String, Codable, Sendable, CaseIterable {
     case velocityAmount = "velocity_amount"
     /// The amount cannot be converted to EUR (no configured rate): no threshold can be judged.
     case amountUnconverted = "amount_unconverted"
-    /// The user rejected a decoupled operation as `not_me` recently (issue 10): someone else
+    /// The user rejected a decoupled operation as `not_me` recently: someone else
     /// holds their credentials, so nothing goes without SCA for a while.
     case reportedNotMe = "reported_not_me"
 
@@ -83,7 +83,7 @@ public struct MonitoredOperation: Sendable, Equatable {
     /// When the named device was bound.
     public var deviceBoundAt: Date?
     public var clientAddress: String?
-    /// The user's last `not_me` rejection of an operation (issue 10).
+    /// The user's last `not_me` rejection of an operation.
     public var notMeReportedAt: Date?
 
     public init(

@@ -16,7 +16,7 @@ public struct RiskState: RiskStateValue {
     public var series: [String: RecurringSeries]
     /// The user's trusted beneficiaries (art. 13), oldest first.
     public var beneficiaries: [TrustedBeneficiary]
-    /// The user's last rejection of an operation as `not_me` (issue 10): a fraud signal
+    /// The user's last rejection of an operation as `not_me`: a fraud signal
     /// (`reported_not_me`) while it is recent.
     public var notMeReportedAt: Date?
 
