@@ -2,7 +2,7 @@ import Logging
 import SCAStorageSQLite
 import ServiceLifecycle
 
-/// Keeps SQLite's WAL checkpoints off the writer (issue 14): every `interval` a checkpoint runs
+/// Keeps SQLite's WAL checkpoints off the writer: every `interval` a checkpoint runs
 /// on a connection of its own, and the writer checkpoints by itself only past a large safety
 /// threshold. A checkpoint syncs the WAL and the database file to the disk; run by the writer,
 /// that sync held every write queued behind it, which was the tail of a flow's latency.
@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// The interval is short (`sqlite.checkpointInterval`, 50 ms by default) because a write that
 /// meets a sync waits for as long as the disk takes to sync what accumulated since the last one:
 /// at 400 cold starts a second on this machine's disk, p99 15 to 17 ms every 250 ms, 6.5 to
-/// 7.7 ms every 50 ms, the peak rate unchanged (BENCHMARKS.md, fifth round). A pass with no
+/// 7.7 ms every 50 ms, the peak rate unchanged (measured with `sca-bench`). A pass with no
 /// commit since the last whole checkpoint makes no call, so an idle server costs nothing here.
 ///
 /// While it runs, the power-loss window of `synchronous = NORMAL` is about one `interval` of

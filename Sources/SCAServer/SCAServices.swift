@@ -20,15 +20,15 @@ public struct SCAServices: Sendable {
     public let tokens: TokenService
     public let devices: DeviceService
     public let account: AccountService
-    /// Passkeys: registration after SCA, listing, removal (issue 11).
+    /// Passkeys: registration after SCA, listing, removal.
     public let passkeys: PasskeyService
     /// The security events' trail and counters.
     public let audit: AuditTrail
-    /// Scoped admin keys (`sca-server admin-key`), issue 13.
+    /// Scoped admin keys (`sca-server admin-key`).
     public let adminKeys: AdminKeyService
-    /// Who may use the admin API (issue 13).
+    /// Who may use the admin API.
     let adminAccess: AdminAccess
-    /// Transaction monitoring, exemptions and fraud rates (issue 12).
+    /// Transaction monitoring, exemptions and fraud rates.
     public let risk: RiskService
     let beneficiaries: BeneficiaryService
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
@@ -37,13 +37,13 @@ public struct SCAServices: Sendable {
     public let passwordHashing: PasswordHashingPool
     /// The development outbox, when that is the configured sender.
     public let outbox: OutboxMessageSender?
-    /// Every message to a user goes through it, delivered in the background (issue 17).
+    /// Every message to a user goes through it, delivered in the background.
     public let messages: MessageDispatcher
-    /// Partner clients of the hosted pages (issue 9).
+    /// Partner clients of the hosted pages.
     public let partners: PartnerService
     /// The hosted pages' templates, compiled once when the services are made.
     let pageRenderer: PageRenderer
-    /// The demo partner application of `serve --demo` (issue 9), nil otherwise.
+    /// The demo partner application of `serve --demo`, nil otherwise.
     public let demoPartner: DemoPartner?
     let logger: Logger
     /// Seals and opens under the server key, for parts built beside the services (audit
@@ -95,7 +95,7 @@ public struct SCAServices: Sendable {
             let services = try await make(
                 configuration: configuration, store: store, runtime: runtime, messageSender: messageSender,
                 logger: logger)
-            // Messages (an operation's push) are delivered while the work runs (issue 17).
+            // Messages (an operation's push) are delivered while the work runs.
             return try await services.withMessageDeliveries { try await body(services) }
         }
     }
@@ -128,7 +128,7 @@ public struct SCAServices: Sendable {
             outbox = created
             sender = created
         }
-        // Background message delivery (issue 17); the development outbox is written inline.
+        // Background message delivery; the development outbox is written inline.
         let messages = MessageDispatcher(
             sender: sender, inline: sender is OutboxMessageSender, attempts: configuration.messageDeliveryAttempts,
             backoff: .milliseconds(Int64((configuration.messageRetryBackoff * 1000).rounded())),
@@ -144,12 +144,12 @@ public struct SCAServices: Sendable {
         let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime, audit: audit)
         let lockout = LockoutService(
             store: store, policy: configuration.lockout, alerts: messages, runtime: runtime, logger: logger, audit: audit)
-        // Send and challenge budgets across challenges and instances (issue 15).
+        // Send and challenge budgets across challenges and instances.
         let limiter = RateLimiter(store: store, box: box, limits: configuration.rateLimits, runtime: runtime, audit: audit)
         let codes = CodeService(
             store: store, box: box, messages: messages, configuration: configuration, runtime: runtime, logger: logger,
             audit: audit, limiter: limiter)
-        // Transaction monitoring and exemptions (issue 12).
+        // Transaction monitoring and exemptions.
         let riskEngine = RiskService(store: store, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
         let passkeys = PasskeyService(
             store: store, box: box, tokens: tokens, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
@@ -200,20 +200,20 @@ public struct SCAServices: Sendable {
             users: users, devices: devices, access: adminAccess, audit: audit,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
-        // Risk engine and exemptions (issue 12).
+        // Risk engine and exemptions.
         BeneficiaryRoutes(beneficiaries: beneficiaries, maxBodySize: configuration.maxBodySize).register(on: routes)
         RiskAdminRoutes(risk: risk, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
-        // Passkeys (issue 11).
+        // Passkeys.
         PasskeyRoutes(passkeys: passkeys, maxBodySize: configuration.maxBodySize).register(on: routes)
         PasskeyAdminRoutes(passkeys: passkeys, users: users, access: adminAccess).register(on: routes)
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
-        // Hosted pages for partners (issue 9).
+        // Hosted pages for partners.
         partnerRoutes().register(on: routes)
-        // Decoupled operations (issue 10).
+        // Decoupled operations.
         operationRoutes().register(on: routes)
         cibaRoutes().register(on: routes)
-        // Sign up or in (issue 17).
+        // Sign up or in.
         SignUpRoutes(signUp: signUp, maxBodySize: configuration.maxBodySize).register(on: routes)
         ProfileRoutes(profiles: profiles, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
         hostedSignUpRoutes().register(on: routes)
@@ -222,7 +222,7 @@ public struct SCAServices: Sendable {
                 demo: demoPartner, oauth: oauth, consents: consents, renderer: pageRenderer, base: configuration.baseURL
             ).register(on: routes)
         }
-        // Partner webhooks (issue 10).
+        // Partner webhooks.
         PartnerWebhookRoutes(webhooks: webhooks, access: adminAccess, maxBodySize: configuration.maxBodySize)
             .register(on: routes)
         routes.answerOtherMethods()
@@ -256,7 +256,7 @@ public struct SCAServices: Sendable {
     }
 }
 
-// Hosted pages for partners (issue 9).
+// Hosted pages for partners.
 extension SCAServices {
     var oauth: OAuthService {
         OAuthService(
@@ -279,7 +279,7 @@ extension SCAServices {
             consentPages: HostedConsent(
                 consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies,
                 runtime: runtime,
-                // "Approve on your phone" (issue 10).
+                // "Approve on your phone".
                 phone: HostedPhoneApproval(
                     consents: consents, operations: operations, store: store, renderer: renderer, cookies: cookies,
                     runtime: runtime)),
@@ -287,7 +287,7 @@ extension SCAServices {
     }
 }
 
-// Sign up or in (issue 17).
+// Sign up or in.
 extension SCAServices {
     public var signUp: SignUpService {
         SignUpService(

@@ -71,7 +71,7 @@ extension ConfigurationSetting {
         .optionalText(
             "pushGatewayURL", \.pushGatewayURL, absent: "none",
             "your push gateway, `http` or `https`: with `messageSender` `webhook`, operations' push notifications are POSTed there"),
-        // Background message delivery (issue 17).
+        // Background message delivery.
         .integer(
             "messageDeliveryAttempts", \.messageDeliveryAttempts,
             "attempts (1 to 10) to hand a message to the gateway, in the background, before it is given up (audited `message.delivery_failed`)"),
@@ -144,7 +144,7 @@ extension ConfigurationSetting {
         .value(
             "logLevel", \.logLevel, flag: "--log-level", parse: { value, _ in value.trimmingCharacters(in: .whitespaces).lowercased() },
             show: { "`\($0)`" }, "`trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`"),
-        // Roles and permissions (issue 13).
+        // Roles and permissions.
         .openFamily(
             "roles", "role", accepts: RolePermissions.isValidRoleName, defaultText: "none",
             "comma-separated permissions the role `<role>` (a-z, 0-9, `_`) grants, e.g. `users:read,users:unblock`; tokens carry the user's roles and these permissions, and the admin scopes among them open the admin API to an operator (below)"
@@ -155,7 +155,7 @@ extension ConfigurationSetting {
             }
             configuration.roles[member] = Array(Set(permissions)).sorted()
         },
-        // Risk engine and exemptions (issue 12); docs/COMPLIANCE.md maps each to its RTS article.
+        // Risk engine and exemptions; docs/COMPLIANCE.md maps each to its RTS article.
         .value(
             "exemptLowValue", \.risk.exemptLowValue, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
             "RTS art. 16: low-value payments without SCA, within the limit below (needs a signed-in session)"),
@@ -189,12 +189,12 @@ extension ConfigurationSetting {
         .integer(
             "notMeSignalDays", \.risk.notMeSignalDays,
             "0 to 365: days after a user rejects an operation as `not_me` during which `reported_not_me` is raised (0: never)"),
-        // Hosted pages (issue 9).
+        // Hosted pages.
         .optionalText(
             "publicBaseURL", \.publicBaseURL, absent: "`http://<host>:<port>`",
             "where browsers and partners reach the server: OpenID issuer, base of consent URLs; `https` makes the page cookie `Secure`"),
         .integer("consentLifetime", \.consentLifetime, "seconds (60 to 86400) a consent waits for the user before it is `Expired`"),
-        // Passkeys (issue 11).
+        // Passkeys.
         .optionalText(
             "webauthn.rpId", \.webauthnRPID, absent: "none (passkeys off)",
             "WebAuthn relying party id: the domain passkeys are scoped to (`bank.example`; `localhost` for development)"),
@@ -215,7 +215,7 @@ extension ConfigurationSetting {
         .value(
             "webauthn.userVerification", \.webauthnUserVerification, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
             "`preferred` or `required`: whether a passkey proof without user verification counts (as possession only) or is refused"),
-        // Sign-up or in (issue 17).
+        // Sign-up or in.
         .value(
             "signUp", \.signUp.mode, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
             "`off`, `email`, `phone` or `email,phone`: whether a new e-mail address or E.164 phone number proved by its code becomes a user (`POST /v1/signup-or-in`)"),
@@ -231,7 +231,7 @@ extension ConfigurationSetting {
             parse: { value, _ in value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } },
             show: { $0.isEmpty ? "none" : "`\($0.joined(separator: ","))`" },
             "comma-separated profile fields (`name`, `phone`, `email`) and custom attributes access tokens carry as claims"),
-        // Storage durability (issue 14).
+        // Storage durability.
         .value(
             "sqlite.synchronous", \.sqliteSynchronous, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
             "`normal`: a commit survives a crash of the process; `full`: a power loss too, at an fsync per commit (README, Durability)"),

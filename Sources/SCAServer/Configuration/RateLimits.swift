@@ -19,7 +19,7 @@ public struct RateLimits: Sendable, Equatable {
     public var sendsGlobal = [RateWindow(count: 300, seconds: 60)]
     /// Challenges opened from one client address.
     public var challengesPerClient = [RateWindow(count: 60, seconds: 60), RateWindow(count: 600, seconds: 3_600)]
-    /// Operations created by one backend (issue 10): a partner client, or an admin key. A
+    /// Operations created by one backend: a partner client, or an admin key. A
     /// bank's backend speaks for all its users from one address, so an operation's challenge
     /// is counted here instead of in `challengesPerClient`.
     public var operationsPerCaller = [RateWindow(count: 600, seconds: 60), RateWindow(count: 10_000, seconds: 3_600)]

@@ -2,7 +2,7 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// The risk engine's settings (issue 12): transaction monitoring (always on) and the RTS
+/// The risk engine's settings: transaction monitoring (always on) and the RTS
 /// exemptions, each off by default, with the RTS thresholds as defaults. A value beyond what
 /// the RTS allows is refused at start-up.
 public struct RiskSettings: Sendable {

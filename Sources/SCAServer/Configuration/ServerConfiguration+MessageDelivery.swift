@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    /// Background message delivery (issue 17): a bounded number of attempts, a finite back-off
+    /// Background message delivery: a bounded number of attempts, a finite back-off
     /// and a bounded queue, so a dead gateway costs memory and time that are known in advance.
     func validateMessageDelivery() throws {
         guard (1...10).contains(messageDeliveryAttempts) else {

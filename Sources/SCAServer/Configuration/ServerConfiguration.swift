@@ -72,15 +72,15 @@ public struct ServerConfiguration: Sendable {
     public var messageSender = MessageSenderKind.outbox
     /// Shown without a password, which a gateway's URL may carry.
     @Secret(showing: .urlWithoutPassword) public var webhookURL: String? = nil
-    /// Your push gateway (issue 10): with `messageSender` `webhook`, push notifications of
+    /// Your push gateway: with `messageSender` `webhook`, push notifications of
     /// operations are POSTed here as JSON (`channel` `push`, `to` the device id, `operationId`,
     /// `text`); without it none is sent. (The outbox records them in development.)
     @Secret(showing: .urlWithoutPassword) public var pushGatewayURL: String? = nil
-    /// Webhook hardening (issue 10): whether partner webhooks may point at loopback, private,
+    /// Webhook hardening: whether partner webhooks may point at loopback, private,
     /// link-local and other special-purpose addresses. Off, they are refused at registration
     /// and at each delivery (after resolving the name); turn on only for development and tests.
     public var webhookAllowPrivateAddresses = false
-    /// Push text (issue 10): when true a payment's push says only "You have a payment to
+    /// Push text: when true a payment's push says only "You have a payment to
     /// approve" instead of naming the amount and payee, which then never reach the push
     /// gateway (a third party); the phone shows them from `GET /v1/operations/pending`.
     public var pushNeutralText = false
@@ -92,7 +92,7 @@ public struct ServerConfiguration: Sendable {
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 65_536
 
-    // Send and challenge budgets, and what a decoy looks like (issue 15: OTP pumping, decoys).
+    // Send and challenge budgets, and what a decoy looks like (OTP pumping, decoys).
 
     /// Codes sent and challenges opened, per destination, user, client address and server.
     public var rateLimits = RateLimits()
@@ -104,19 +104,19 @@ public struct ServerConfiguration: Sendable {
     /// drawn from a keyed hash of the typed address (the same every time). Match your users'
     /// numbers, so a decoy's SMS mask has the same length and prefix as theirs.
     public var decoyPhonePattern = "+336########"
-    // Database outage (issue 15, item 10).
+    // Database outage.
     /// Seconds one store operation may take on PostgreSQL, waiting for a pooled connection
     /// included, before the request is answered `503 server.unavailable`; also the connect
     /// timeout of each new connection. Fractions allowed.
     public var databaseTimeout: Double = 5
 
-    // Audit checkpoints (issue 15, item 11).
+    // Audit checkpoints.
     /// A file outside the data directory where `serve` writes a signed audit checkpoint at
     /// start, every `auditCheckpointInterval` minutes and at shutdown; nil: none.
     public var auditCheckpointFile: String?
     /// Minutes between two periodic audit checkpoints.
     public var auditCheckpointInterval = 60
-    // Slow clients and logging (issue 15).
+    // Slow clients and logging.
     /// Seconds a client has to send a request's body once its headers have arrived; beyond,
     /// the request is answered `408` and the connection closed.
     public var requestReadTimeout = 30
@@ -131,22 +131,22 @@ public struct ServerConfiguration: Sendable {
     public var maxConnectionsPerAddress = 64
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
     public var logLevel = "info"
-    // Roles and permissions (issue 13).
+    // Roles and permissions.
     /// Role name → the permissions it grants (`roles.support: users:read,users:unblock`).
     /// Access tokens carry the user's roles and these permissions; the permissions that are
     /// admin scopes open the admin API to an operator's step-up token.
     public var roles: [String: [String]] = [:]
-    // Risk engine and exemptions (issue 12).
+    // Risk engine and exemptions.
     /// Transaction monitoring and the RTS exemptions (each off by default).
     public var risk = RiskSettings()
-    // Hosted pages (issue 9).
+    // Hosted pages.
     /// The address browsers and partners reach this server at, e.g. `https://sca.bank.example`:
     /// the OpenID issuer, the base of consent URLs, and whether the page cookie is `Secure`.
     /// Nil: `http://<host>:<port>`.
     public var publicBaseURL: String?
     /// Seconds a consent may wait for the user (default 15 minutes).
     public var consentLifetime = 900
-    // Passkeys (issue 11). Off while `webauthnRPID` and `webauthnOrigins` are unset.
+    // Passkeys. Off while `webauthnRPID` and `webauthnOrigins` are unset.
     /// The relying party id: the registrable domain passkeys are scoped to.
     public var webauthnRPID: String?
     /// The name authenticators show.
@@ -158,22 +158,22 @@ public struct ServerConfiguration: Sendable {
     /// authenticator's biometric check) or `knowledge` (deployments that count its PIN).
     public var webauthnUserVerifiedCategory: Category = .inherence
     public var maxPasskeysPerUser = 10
-    /// Whether a passkey proof must be user-verified (issue 11 item 3; a discoverable login always must).
+    /// Whether a passkey proof must be user-verified (a discoverable login always must).
     public var webauthnUserVerification: PasskeyUserVerification = .preferred
-    // Sign-up or in (issue 17).
+    // Sign-up or in.
     /// Whether a new address proved by its code becomes a user; off by default.
     public var signUp = SignUpSettings()
     /// Profile fields (`name`, `phone`, `email`) and custom attributes that access tokens carry
     /// as claims of the same name; none by default, so tokens carry no personal data unless asked.
     public var tokenClaims: [String] = []
-    // Storage durability (issue 14).
+    // Storage durability.
     /// SQLite's `synchronous` on the writer: `normal` keeps every commit through a crash of the
     /// process, `full` through a power loss too (an fsync per commit).
     public var sqliteSynchronous: SQLiteSynchronous = .normal
     /// Seconds between two background WAL checkpoints. Each syncs the WAL and the database file;
     /// under `normal` it also bounds what a power loss can take (README, Durability).
     public var sqliteCheckpointInterval: Double = 0.05
-    // Message delivery in the background (issue 17): no request waits for a gateway.
+    // Message delivery in the background: no request waits for a gateway.
     /// Attempts (1 to 10) to hand one message to the gateway before it is given up and audited
     /// `message.delivery_failed`.
     public var messageDeliveryAttempts = 3
@@ -244,7 +244,7 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("requiredCategories.\(operation.rawValue) must be 1, 2 or 3")
             }
         }
-        // A payment token must say `psd2.sca`, which one category never earns (issue 17).
+        // A payment token must say `psd2.sca`, which one category never earns.
         guard policy(for: .payment).requiredCategories >= 2 else {
             throw ConfigurationError("requiredCategories.payment must be 2 or 3: a payment always needs strong customer authentication")
         }
@@ -253,7 +253,7 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("messageSender webhook needs webhookURL (http or https)")
             }
         }
-        // Decoupled operations (issue 10).
+        // Decoupled operations.
         if let pushGatewayURL {
             guard let url = URL(string: pushGatewayURL), url.scheme == "http" || url.scheme == "https" else {
                 throw ConfigurationError("pushGatewayURL must be an http or https URL")
@@ -273,11 +273,11 @@ public struct ServerConfiguration: Sendable {
         }
         try rateLimits.validate()
         try validateDecoyProfile()
-        // Database outage (issue 15, item 10).
+        // Database outage.
         guard databaseTimeout.isFinite, databaseTimeout >= 0.01, databaseTimeout <= 600 else {
             throw ConfigurationError("databaseTimeout must be between 0.01 and 600 seconds, got \(databaseTimeout)")
         }
-        // Audit checkpoints (issue 15, item 11).
+        // Audit checkpoints.
         if let auditCheckpointFile {
             // Whoever can cut the chain can rewrite a checkpoint next to it: keep it elsewhere.
             let file = URL(fileURLWithPath: auditCheckpointFile).standardizedFileURL.path
@@ -292,7 +292,7 @@ public struct ServerConfiguration: Sendable {
         if let adminKey, adminKey.count < 16 {
             throw ConfigurationError("adminKey must have at least 16 characters")
         }
-        // Slow clients and logging (issue 15).
+        // Slow clients and logging.
         for (name, value) in [
             ("requestReadTimeout", requestReadTimeout), ("connectionIdleTimeout", connectionIdleTimeout),
         ] where !(1...3_600).contains(value) {
@@ -302,7 +302,7 @@ public struct ServerConfiguration: Sendable {
         guard maxConnectionsPerAddress >= 1 else {
             throw ConfigurationError("maxConnectionsPerAddress must be at least 1, got \(maxConnectionsPerAddress)")
         }
-        // Roles and permissions (issue 13).
+        // Roles and permissions.
         for (role, permissions) in roles {
             guard RolePermissions.isValidRoleName(role) else {
                 throw ConfigurationError("roles.\(role): a role name is a lower-case letter, then lower-case letters, digits or _ (up to 64)")
@@ -313,16 +313,16 @@ public struct ServerConfiguration: Sendable {
             }
         }
         try validatePasskeys()
-        try validateMessageDelivery()  // Background message delivery (issue 17).
+        try validateMessageDelivery()  // Background message delivery.
         guard sqliteCheckpointInterval.isFinite, sqliteCheckpointInterval >= 0.05, sqliteCheckpointInterval <= 60 else {
             throw ConfigurationError("sqlite.checkpointInterval must be between 0.05 and 60 seconds, got \(sqliteCheckpointInterval)")
         }
         guard Self.logLevels.contains(logLevel) else {
             throw ConfigurationError("logLevel must be one of \(Self.logLevels.joined(separator: ", ")), got \(logLevel)")
         }
-        // Risk engine and exemptions (issue 12).
+        // Risk engine and exemptions.
         try risk.validate()
-        // Hosted pages (issue 9).
+        // Hosted pages.
         if let publicBaseURL {
             guard let url = URL(string: publicBaseURL), url.scheme == "https" || url.scheme == "http", url.host != nil,
                 url.query == nil, url.fragment == nil
@@ -333,12 +333,12 @@ public struct ServerConfiguration: Sendable {
         guard (60...86_400).contains(consentLifetime) else {
             throw ConfigurationError("consentLifetime must be between 60 and 86400 seconds, got \(consentLifetime)")
         }
-        // Sign-up or in (issue 17).
+        // Sign-up or in.
         try signUp.validate()
         if signUp.mode.allowsEmail, !policy(for: .login).methods.contains(.emailOTP) {
             throw ConfigurationError("signUp email needs email_otp among methods.login: a sign-up is proven by its e-mail code")
         }
-        // Sign-up by phone (issue 17).
+        // Sign-up by phone.
         if signUp.mode.allowsPhone, !policy(for: .login).methods.contains(.smsOTP) {
             throw ConfigurationError("signUp phone needs sms_otp among methods.login: a sign-up is proven by its SMS code")
         }

@@ -1,4 +1,4 @@
-/// Who may create their own account with `POST /v1/signup-or-in` (issue 17): the value of
+/// Who may create their own account with `POST /v1/signup-or-in`: the value of
 /// `signUp`: one value per choice, `email,phone` for both.
 public enum SignUpMode: String, Sendable, CaseIterable {
     /// Nobody: the bank onboards its users itself. `signup-or-in` still signs known users in,
@@ -7,7 +7,7 @@ public enum SignUpMode: String, Sendable, CaseIterable {
     /// A new e-mail address proved by its one-time code becomes a user (see `signUpEmailDomains`).
     case email
     /// A new phone number (E.164) proved by its SMS code becomes a user, with that number as
-    /// its login phone and SMS phone (issue 17).
+    /// its login phone and SMS phone.
     case phone
     /// Both: `signup-or-in` takes either an e-mail address or a phone number.
     case emailAndPhone = "email,phone"

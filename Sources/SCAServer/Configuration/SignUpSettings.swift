@@ -1,6 +1,6 @@
 import SCACore
 
-/// Self-service sign-up (issue 17): whether a new address becomes a user, and which e-mail
+/// Self-service sign-up: whether a new address becomes a user, and which e-mail
 /// domains may. Codes sent for a sign-up draw from the same send budgets as any code
 /// (`sendLimitsPerDestination` and the others), keyed by the address.
 public struct SignUpSettings: Sendable, Equatable {

@@ -17,7 +17,7 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var acr: String
     /// For payments: the transaction digest the proofs were bound to.
     var txn: String?
-    /// The user's roles when the token was signed, sorted, each once (issue 13). Optional
+    /// The user's roles when the token was signed, sorted, each once. Optional
     /// only so that tokens signed before it still verify.
     var roles: [String]?
     /// What those roles grant (`RolePermissions`), sorted, each once.
@@ -25,7 +25,7 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     /// When the user authenticated: the session's start, kept through refreshes, so a
     /// step-up check sees the age of the authentication, not of the token.
     var authTime: IssuedAtClaim?
-    /// The RTS exemption the token was issued under, without SCA (`acr` `psd2.exempt`; issue 12).
+    /// The RTS exemption the token was issued under, without SCA (`acr` `psd2.exempt`).
     var exemption: Exemption?
     /// The partner client a delegated token was issued to (RFC 9068 `client_id`); absent from
     /// a first-party token. ``holder`` reads the two kinds apart.

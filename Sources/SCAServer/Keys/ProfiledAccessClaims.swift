@@ -2,8 +2,8 @@ import JWTKit
 import SCACore
 import SCAStorage
 
-/// An access token's claims plus the profile claims the configuration's `tokenClaims` names
-/// (issue 17), side by side at the top level of the JWT. Those names are never a claim of
+/// An access token's claims plus the profile claims the configuration's `tokenClaims` names,
+/// side by side at the top level of the JWT. Those names are never a claim of
 /// ``AccessTokenClaims`` (`UserAttributes.reservedClaimNames`, checked at start-up), so the
 /// two never overlap; a token without profile claims encodes exactly as ``AccessTokenClaims``.
 struct ProfiledAccessClaims: JWTPayload {

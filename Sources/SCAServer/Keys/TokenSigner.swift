@@ -51,7 +51,7 @@ struct TokenSigner: Sendable {
 
     /// Signs with the current key, in the one accepted form (low `s`, see ``ES256SignatureForm``).
     ///
-    /// Built here rather than by `JWTKeyCollection.sign` (issue 14): its generic header is
+    /// Built here rather than by `JWTKeyCollection.sign`: its generic header is
     /// encoded anew for every token, which cost a cold start more than its ECDSA signature. The
     /// header never changes, so it is encoded once per key; the claims are encoded as the
     /// library encodes them (seconds since 1970), and the library still verifies.
@@ -92,7 +92,7 @@ struct TokenSigner: Sendable {
         return try await keys.verify(token, as: AccessTokenClaims.self)
     }
 
-    /// As ``verify(_:)``, with the profile claims the token carries (issue 17).
+    /// As ``verify(_:)``, with the profile claims the token carries.
     func verifyProfiled(_ token: String) async throws -> ProfiledAccessClaims {
         guard ES256SignatureForm.isCanonical(token: token) else { throw NonCanonicalSignature() }
         return try await keys.verify(token, as: ProfiledAccessClaims.self)

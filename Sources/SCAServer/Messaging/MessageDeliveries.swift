@@ -1,7 +1,7 @@
 import Foundation
 import ServiceLifecycle
 
-/// The background delivery of messages to users (issue 17): runs the ``MessageDispatcher``'s
+/// The background delivery of messages to users: runs the ``MessageDispatcher``'s
 /// loop in the server's service group. At a graceful shutdown it takes no more messages and
 /// delivers those waiting for at most `drainTimeout`; what is left then is given up (audited).
 /// Put it before the HTTP server in the group, so the server has stopped answering (and

@@ -4,7 +4,7 @@ import SCACore
 import Synchronization
 
 /// The one way a message reaches a user (codes, sign-up notices, lockout alerts, push
-/// notifications of operations), so that no request waits for a gateway (issue 17).
+/// notifications of operations), so that no request waits for a gateway.
 ///
 /// A request only calls ``submit(_:)``: the message is appended to a bounded queue in memory
 /// (constant, tiny work, no I/O) and the request goes on. Whether the address is known, the

@@ -3,10 +3,10 @@
 public enum MessagePurpose: String, Sendable, CaseIterable {
     /// A one-time code (`POST /v1/challenges/{id}/otp`).
     case code
-    /// The notice to a known address that asked to sign up (issue 17), in place of a code.
+    /// The notice to a known address that asked to sign up, in place of a code.
     case signUpNotice = "sign_up_notice"
     /// A security alert: the user was blocked after failed attempts.
     case lockoutAlert = "lockout_alert"
-    /// "An operation is waiting" to a bound device (issue 10).
+    /// "An operation is waiting" to a bound device.
     case operationPush = "operation_push"
 }

@@ -5,7 +5,7 @@ public struct OutboundMessage: Codable, Sendable, Equatable {
     public enum Channel: String, Codable, Sendable {
         case sms
         case email
-        /// A push notification to a bound device (`to` is the device id; issue 10).
+        /// A push notification to a bound device (`to` is the device id).
         case push
     }
 
@@ -13,7 +13,7 @@ public struct OutboundMessage: Codable, Sendable, Equatable {
     public var to: String
     public var text: String
     public var sentAt: Date
-    /// For `push`: the operation the phone is asked to approve (issue 10).
+    /// For `push`: the operation the phone is asked to approve.
     public var operationId: String?
 
     public init(channel: Channel, to: String, text: String, sentAt: Date, operationId: String? = nil) {

@@ -1,4 +1,4 @@
-// Background message delivery (issue 17).
+// Background message delivery.
 extension SCAServices {
     /// Runs `body` while the messages it causes are delivered in the background; afterwards
     /// waits (at most `drainTimeout`) until those submitted are delivered or given up, then

@@ -1,5 +1,5 @@
 /// The message a known user gets when someone asks `POST /v1/signup-or-in` for a code to their
-/// address and the code could not sign them in (issue 17): their codes of that kind are off, or
+/// address and the code could not sign them in: their codes of that kind are off, or
 /// the login policy does not take them. Instead of a code (which the answer pretends to have
 /// sent, as for any address) they learn that they have an account and should sign in. It
 /// carries no code and no link: nothing in it can be used by whoever typed the address.

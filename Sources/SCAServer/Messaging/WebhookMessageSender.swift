@@ -3,7 +3,7 @@ import SCACore
 
 /// Hands each message to an SMS or mail gateway: an HTTP POST of the message as JSON to a
 /// configured URL. Any status outside 2xx is a failed delivery, a redirect included (it is
-/// never followed). Push notifications (issue 10) go to `pushURL`, your push gateway, in the
+/// never followed). Push notifications go to `pushURL`, your push gateway, in the
 /// same form; without one they are not sent (the phone still finds its operations with
 /// `GET /v1/operations/pending`). The gateways are the operator's, so their addresses are not
 /// restricted; each connection still goes to the address resolved for that request.

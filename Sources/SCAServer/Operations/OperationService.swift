@@ -4,7 +4,7 @@ import SCACore
 import SCAStorage
 import ServiceLifecycle
 
-/// Decoupled operations (issue 10): a backend asks the user's bound phone to approve a login,
+/// Decoupled operations: a backend asks the user's bound phone to approve a login,
 /// a payment or a settings change; the phone approves with its device key and biometric key,
 /// or rejects with a reason.
 ///
@@ -75,7 +75,7 @@ struct OperationService: Sendable {
         guard (1...Self.maximumLifetime).contains(lifetime) else {
             throw Problem.invalidRequest("expiresIn must be 1 to \(Self.maximumLifetime) seconds")
         }
-        // Its own budget per backend, not the client address's challenge budget (issue 10).
+        // Its own budget per backend, not the client address's challenge budget.
         try await challenges.limiter.admitOperation(by: caller.clientID.map { "client:\($0)" } ?? AuditTrail.actor ?? "admin")
         let user = try await findUser(request.user)
         let operationID = runtime.makeID(prefix: "op")
@@ -168,7 +168,7 @@ struct OperationService: Sendable {
         if let delegation, !(operation.transaction != nil && neutralPushText) {
             text = "\(delegation.clientName): \(text)"
         }
-        // Delivered in the background (issue 17): creating the operation does not wait for the
+        // Delivered in the background: creating the operation does not wait for the
         // push gateway; a failure is audited `message.delivery_failed`.
         await messages.submit(QueuedMessage(
             OutboundMessage(channel: .push, to: operation.deviceID, text: text, sentAt: runtime.now(), operationId: operation.id),

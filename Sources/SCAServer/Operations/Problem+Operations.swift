@@ -1,6 +1,6 @@
 import SCACore
 
-// Decoupled operations (issue 10).
+// Decoupled operations.
 extension Problem {
     /// Also for another user's or another client's operation: whether it exists is not told.
     static let operationNotFound = Problem(status: 404, code: .operationNotFound, title: "Operation not found")

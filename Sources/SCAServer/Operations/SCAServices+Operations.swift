@@ -1,6 +1,6 @@
 import SCACore
 
-// Decoupled operations (issue 10).
+// Decoupled operations.
 extension SCAServices {
     var operations: OperationService {
         OperationService(

@@ -14,7 +14,7 @@ struct HostedConsent: Sendable {
     let renderer: PageRenderer
     let cookies: PageCookies
     let runtime: ServerRuntime
-    /// "Approve on your phone" (issue 10); nil leaves the page with its factor forms only.
+    /// "Approve on your phone"; nil leaves the page with its factor forms only.
     var phone: HostedPhoneApproval?
 
     static func base(_ id: String) -> String { "/consents/\(id)" }

@@ -3,7 +3,7 @@ import Hummingbird
 import SCACore
 import SCAStorage
 
-/// "Approve on your phone" on the hosted consent page (issue 10): the consent's SCA done by
+/// "Approve on your phone" on the hosted consent page: the consent's SCA done by
 /// the user's bound phone instead of the page's factor forms.
 ///
 /// Choosing it opens a decoupled operation for the consent's user bound to exactly the

@@ -56,7 +56,7 @@ struct HostedSignIn: Sendable {
         // A discoverable passkey login is one step: the passkey proves both categories.
         values["progress"] = challenge.methods.map(\.id) == [.passkey]
             ? "One step: your passkey checks it is you." : FactorForms.progress(challenge)
-        // Sign up or in (issue 17): the challenge itself offers only the code at first
+        // Sign up or in: the challenge itself offers only the code at first
         // (`ChallengeRecord.offeredMethods`), so a new, a known and a refused address see the same page.
         values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
         values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
@@ -76,7 +76,7 @@ struct HostedSignIn: Sendable {
         else { return sessionEnded() }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = address
-        // A plain sign-in now, whatever "New here?" started before (issue 17).
+        // A plain sign-in now, whatever "New here?" started before.
         state.enrolmentToken = nil
         state.phone = nil
         do {
@@ -92,7 +92,7 @@ struct HostedSignIn: Sendable {
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
 
-    /// `POST /signin/passkey`: a discoverable passkey login instead of the e-mail (issue 11):
+    /// `POST /signin/passkey`: a discoverable passkey login instead of the e-mail:
     /// the next page asks the browser for a passkey, whose user handle names the user.
     func passkey(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = try verified(request, form: form, action: "\(Self.base)/passkey"), let authorization = state.authorization
@@ -131,7 +131,7 @@ struct HostedSignIn: Sendable {
         }
         do {
             let response = try await challenges.submit(proof, to: challengeID)
-            // A new address proved its code (issue 17): its enrolment token sets a password
+            // A new address proved its code: its enrolment token sets a password
             // next, and is never granted to the client.
             if response.status == .enrolment, let token = response.accessToken {
                 return try HostedSignUp.toEnrolment(state, token: token, cookies: cookies)
@@ -200,7 +200,7 @@ struct HostedSignIn: Sendable {
         }
         values["email"] = state.email ?? ""
         values["error"] = state.error
-        // Sign up or in (issue 17): "New here?" only when sign-up is on.
+        // Sign up or in: "New here?" only when sign-up is on.
         values.merge(HostedSignUp.links(for: challenges.configuration.signUp.mode)) { $1 }
         return renderer.page(
             "email", title: "Sign in", values,

@@ -3,7 +3,7 @@ import Hummingbird
 import SCACore
 
 /// "New here? Continue with your e-mail" (or "with your phone number") on the hosted sign-in
-/// (issue 17): the pages' way through `POST /v1/signup-or-in` and `POST /v1/me/enrolment`,
+/// page: the pages' way through `POST /v1/signup-or-in` and `POST /v1/me/enrolment`,
 /// within the partner's authorization request.
 ///
 /// E-mail (or number), then a code page that asks for the e-mail (or SMS) code whoever the

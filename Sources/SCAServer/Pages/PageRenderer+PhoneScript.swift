@@ -1,6 +1,6 @@
 import Hummingbird
 
-// "Approve on your phone" (issue 10).
+// "Approve on your phone".
 extension PageRenderer {
     /// `/hosted/phone.js`, with the same headers as the pages.
     static func phoneScript() -> Response {

@@ -15,12 +15,12 @@ struct PageRenderer: Sendable {
         var templates: [String: MustacheTemplate] = [:]
         // The demo partner's page (`serve --demo`) compiles with the others.
         let pages = PageTemplates.all.merging(DemoPageTemplates.all, uniquingKeysWith: { first, _ in first })
-            // Sign up or in (issue 17).
+            // Sign up or in.
             .merging(SignUpPageTemplates.all, uniquingKeysWith: { first, _ in first })
         for (name, text) in pages {
             templates[name] = try MustacheTemplate(string: text)
         }
-        // "Approve on your phone" (issue 10).
+        // "Approve on your phone".
         for (name, text) in PhoneApprovalTemplates.all { templates[name] = try MustacheTemplate(string: text) }
         library = MustacheLibrary(templates: templates)
     }
@@ -54,7 +54,7 @@ struct PageRenderer: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// The passkey script (issue 11), with the same headers as the pages.
+    /// The passkey script, with the same headers as the pages.
     static func passkeyScript() -> Response {
         var headers = securityHeaders(formTarget: nil)
         headers[.contentType] = "text/javascript; charset=utf-8"

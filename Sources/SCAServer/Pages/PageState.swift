@@ -14,12 +14,12 @@ struct PageState: Codable, Sendable {
     /// Consent: the consent this visit is about.
     var consentID: String?
     /// Consent: the operation sent to the user's phone ("Approve on your phone"), while the
-    /// page waits for it (issue 10).
+    /// page waits for it.
     var operationID: String?
     /// Shown once on the next page, then dropped.
     var notice: String?
     var error: String?
-    // Sign up or in (issue 17).
+    // Sign up or in.
     /// A new user's enrolment token, between their code and their password (sealed like the rest).
     var enrolmentToken: String?
     /// The number typed for "Continue with your phone number" (instead of `email`).

@@ -153,7 +153,7 @@ enum PageTemplates {
         @media (min-width:700px){body{padding:40px}.card{padding:30px 32px 24px}}
         """
 
-    /// `/hosted/passkey.js` (issue 11): shows the passkey sections, which are hidden without
+    /// `/hosted/passkey.js`: shows the passkey sections, which are hidden without
     /// script, and answers a passkey form with `navigator.credentials.get` over the options in
     /// its `data-options`, posting the assertion (WebAuthn's JSON form) through the form, so
     /// the CSRF token and the redirect after it are the typed factors' own.

@@ -1,4 +1,4 @@
-/// The templates of "Approve on your phone" on the hosted consent page (issue 10): the offer
+/// The templates of "Approve on your phone" on the hosted consent page: the offer
 /// (a partial of the factors page), the waiting page and the outcome page, their styles and
 /// `/hosted/phone.js`. As in ``PageTemplates``, `{{ }}` escapes HTML.
 enum PhoneApprovalTemplates {

@@ -1,4 +1,4 @@
-/// The mustache templates of the hosted sign-up (issue 17, ``HostedSignUp``): the "New here?"
+/// The mustache templates of the hosted sign-up (``HostedSignUp``): the "New here?"
 /// links of the sign-in page (a partial), the e-mail or phone number of a new account and its
 /// password. `{{ }}` escapes HTML, as in ``PageTemplates``.
 enum SignUpPageTemplates {

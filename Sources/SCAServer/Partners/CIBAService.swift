@@ -4,7 +4,7 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// OpenID Client-Initiated Backchannel Authentication, poll mode (issue 10): a facade over
+/// OpenID Client-Initiated Backchannel Authentication, poll mode: a facade over
 /// decoupled operations for clients that speak OpenID. `POST /oauth2/bc-authorize` creates a
 /// `login` operation for the user's phone; the client polls `POST /oauth2/token` with
 /// `grant_type=urn:openid:params:grant-type:ciba` until the phone answers.

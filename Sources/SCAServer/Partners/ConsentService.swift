@@ -2,7 +2,7 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// Consents to single operations (issue 9): a partner creates one with a user's access token,
+/// Consents to single operations: a partner creates one with a user's access token,
 /// the user approves or refuses it on the hosted page with strong customer authentication, and
 /// the partner reads the result. Statuses and their moves are `ConsentStatus` (pure); every
 /// move is recorded in the audit trail.
@@ -13,7 +13,7 @@ struct ConsentService: Sendable {
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let audit: AuditTrail
-    /// Where decided statuses are announced to the partner (the webhook outbox, issue 10).
+    /// Where decided statuses are announced to the partner (the webhook outbox).
     let webhooks: WebhookService
 
     static let sealingContext = "consent-token"

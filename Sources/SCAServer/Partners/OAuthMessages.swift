@@ -93,7 +93,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var acr: String
     var amr: [String]
     var sid: String
-    /// The user's roles and what they grant, as in the access token (issue 13): a partner
+    /// The user's roles and what they grant, as in the access token: a partner
     /// authorises from the id_token without calling back.
     var roles: [String]
     var permissions: [String]
@@ -131,7 +131,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var claimsParameterSupported = false
     var requestParameterSupported = false
     var authorizationResponseIssParameterSupported = true
-    // CIBA poll mode (issue 10).
+    // CIBA poll mode.
     var backchannelAuthenticationEndpoint: String
     var backchannelTokenDeliveryModesSupported = ["poll"]
     var backchannelUserCodeParameterSupported = false

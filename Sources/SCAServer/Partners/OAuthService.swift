@@ -145,7 +145,7 @@ struct OAuthService: Sendable {
         switch form["grant_type"] {
         case "authorization_code": return try await exchange(form, client: client)
         case "refresh_token": return try await refresh(form, client: client)
-        // CIBA poll mode (issue 10).
+        // CIBA poll mode.
         case CIBAService.grantType:
             return try await CIBAService(
                 store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit
@@ -330,7 +330,7 @@ struct OAuthService: Sendable {
             issuer: issuer, authorizationEndpoint: issuer + "/oauth2/authorize", tokenEndpoint: issuer + "/oauth2/token",
             revocationEndpoint: issuer + "/oauth2/revoke", userinfoEndpoint: issuer + "/oauth2/userinfo",
             jwksURI: issuer + "/.well-known/jwks.json",
-            // CIBA poll mode (issue 10).
+            // CIBA poll mode.
             backchannelAuthenticationEndpoint: issuer + "/oauth2/bc-authorize")
     }
 }

@@ -1,7 +1,7 @@
 import Hummingbird
 import SCACore
 
-/// `/v1/me/beneficiaries`: the user's trusted beneficiaries (RTS art. 13, issue 12).
+/// `/v1/me/beneficiaries`: the user's trusted beneficiaries (RTS art. 13).
 struct BeneficiaryRoutes<Context: RequestContext> {
     let beneficiaries: BeneficiaryService
     let maxBodySize: Int

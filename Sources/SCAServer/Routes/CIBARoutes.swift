@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import SCACore
 
-/// `POST /oauth2/bc-authorize` (issue 10): OpenID CIBA in poll mode over decoupled operations.
+/// `POST /oauth2/bc-authorize`: OpenID CIBA in poll mode over decoupled operations.
 /// Answers, like the other OAuth endpoints, RFC 6749 error JSON rather than problems.
 struct CIBARoutes<Context: RequestContext> {
     let oauth: OAuthService

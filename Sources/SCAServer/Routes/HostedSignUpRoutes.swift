@@ -1,7 +1,7 @@
 import Hummingbird
 import SCACore
 
-/// The hosted sign-up pages (issue 17, ``HostedSignUp``): `GET`/`POST /signin/signup` (e-mail),
+/// The hosted sign-up pages (``HostedSignUp``): `GET`/`POST /signin/signup` (e-mail),
 /// `GET`/`POST /signin/signup/phone` and `GET`/`POST /signin/password`. Each answers 404 unless
 /// `signUp` allows its way.
 struct HostedSignUpRoutes<Context: RequestContext> {

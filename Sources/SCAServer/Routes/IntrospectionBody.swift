@@ -1,7 +1,7 @@
 import SCACore
 
 /// The introspection answer on the wire: ``IntrospectResponse``'s fields, and its profile
-/// claims (issue 17) beside them at the top level, as the token carries them.
+/// claims beside them at the top level, as the token carries them.
 struct IntrospectionBody: Encodable {
     var response: IntrospectResponse
 

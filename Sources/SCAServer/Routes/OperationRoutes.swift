@@ -4,7 +4,7 @@ import Hummingbird
 import SCACore
 import SCAStorage
 
-/// `/v1/operations` (issue 10). The backend's side (create, read, cancel) is authenticated by
+/// `/v1/operations`. The backend's side (create, read, cancel) is authenticated by
 /// an admin credential (`Authorization: Bearer`, scope `operations:write` to create and cancel,
 /// `operations:read` to read) or a partner client's own credentials (`Authorization: Basic`,
 /// `client_secret_basic`). The phone's side (nonce, pending, approve, reject) is authenticated

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import SCACore
 
-/// Partner integration (issue 9): OpenID discovery, the OAuth 2.0 endpoints, the hosted sign-in
+/// Partner integration: OpenID discovery, the OAuth 2.0 endpoints, the hosted sign-in
 /// and consent pages, the consents API, and partner clients under the admin API.
 struct PartnerRoutes<Context: RequestContext> {
     let partners: PartnerService
@@ -80,7 +80,7 @@ struct PartnerRoutes<Context: RequestContext> {
             try await consentPages.refuse(try context.parameters.require("id"), request: request, form: try await pageForm(request))
         }
 
-        // "Approve on your phone" on the consent page (issue 10).
+        // "Approve on your phone" on the consent page.
         if let phone = consentPages.phone {
             router.get("hosted/phone.js") { _, _ in PageRenderer.phoneScript() }
             router.post("consents/:id/phone") { request, context in

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SCACore
 
-/// `PUT` / `DELETE /admin/v1/clients/{clientId}/webhook` (issue 10), scope `clients:write`.
+/// `PUT` / `DELETE /admin/v1/clients/{clientId}/webhook`, scope `clients:write`.
 struct PartnerWebhookRoutes<Context: RequestContext> {
     let webhooks: WebhookService
     let access: AdminAccess

@@ -1,7 +1,7 @@
 import Hummingbird
 import SCACore
 
-/// A user's profile (issue 17): `GET /v1/me`, `PUT /v1/me/profile`, and the operator's
+/// A user's profile: `GET /v1/me`, `PUT /v1/me/profile`, and the operator's
 /// `PUT /admin/v1/users/{id}/profile` (scope `users:write`).
 struct ProfileRoutes<Context: RequestContext> {
     let profiles: ProfileService

@@ -3,7 +3,7 @@ import Hummingbird
 import SCACore
 
 /// `/admin/v1/fraud-reports` and `/admin/v1/risk/report`: fraud reporting and the fraud rates
-/// (RTS art. 19–21, issue 12), behind ``AdminAuthMiddleware`` with the `risk` scopes.
+/// (RTS art. 19–21), behind ``AdminAuthMiddleware`` with the `risk` scopes.
 struct RiskAdminRoutes<Context: RequestContext> {
     let risk: RiskService
     let access: AdminAccess

@@ -1,7 +1,7 @@
 import Hummingbird
 import SCACore
 
-/// Sign up or in with a one-time code (issue 17): `POST /v1/signup-or-in` opens the challenge,
+/// Sign up or in with a one-time code: `POST /v1/signup-or-in` opens the challenge,
 /// `POST /v1/me/enrolment` adds a new user's second element with the enrolment token.
 struct SignUpRoutes<Context: RequestContext> {
     let signUp: SignUpService

@@ -27,10 +27,10 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     /// The user changed their own password, PIN, phone or e-mail (`PATCH /v1/me`); details
     /// name the fields, never the values.
     case userSettingsChanged = "user.settings_changed"
-    /// A send or challenge refused by a budget across challenges (issue 15); details name the
+    /// A send or challenge refused by a budget across challenges; details name the
     /// budget (`destination`, `user`, `client`, `global`) and the action, never the destination.
     case rateLimited = "rate.limited"
-    // Scoped admin keys, roles and operators (issue 13).
+    // Scoped admin keys, roles and operators.
     /// A scoped admin key was created; details name it and its scopes, never the key.
     case adminKeyCreated = "admin.key_created"
     case adminKeyRevoked = "admin.key_revoked"
@@ -38,7 +38,7 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case adminRolesChanged = "admin.roles_changed"
     /// An authenticated admin caller (key or operator) was refused a scope; details name it.
     case adminAccessDenied = "admin.access_denied"
-    // Risk engine and exemptions (issue 12).
+    // Risk engine and exemptions.
     /// One per risk decision on a payment or account-information challenge, exempt or not
     /// (outcome `exempt`, `sca` or `refused`): the rule, every rule's verdict, the signals and
     /// the counters it used.
@@ -50,7 +50,7 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case fraudReported = "risk.fraud_reported"
     case beneficiaryAdded = "beneficiary.added"
     case beneficiaryRemoved = "beneficiary.removed"
-    // Hosted pages for partners (issue 9).
+    // Hosted pages for partners.
     case partnerClientCreated = "partner.client_created"
     case partnerClientRemoved = "partner.client_removed"
     /// A partner client's authentication failed (wrong or unexpected secret); `outcome`
@@ -63,14 +63,14 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case authorizationCodeRefused = "oauth.code_refused"
     /// Details `from` and `to` (consent status names) and the client.
     case consentChanged = "consent.changed"
-    // Passkeys (issue 11).
+    // Passkeys.
     /// Outcome `success`, or `rejected` with the failed check in details.
     case passkeyRegistered = "passkey.registered"
     /// Removed by its owner or (actor `admin`) an operator.
     case passkeyRemoved = "passkey.removed"
     /// Its signature counter went backwards: marked suspect and refused from then on.
     case passkeySuspect = "passkey.suspect"
-    // Decoupled operations (issue 10).
+    // Decoupled operations.
     case operationCreated = "operation.created"
     /// Outcome: the final status (`approved`, `rejected`, `failed`, `canceled`, `expired`).
     case operationFinished = "operation.finished"
@@ -80,12 +80,12 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     case operationFraudSignal = "operation.fraud_signal"
     /// A device-signed request refused (bad or replayed signature, blocked or removed device).
     case deviceRequestRefused = "device.request_refused"
-    // Sign-up or in (issue 17).
+    // Sign-up or in.
     /// A new address proved by its e-mail code became a user (details: `methods`).
     case signUpUserCreated = "signup.user_created"
     /// The new user added a second element with the enrolment token (details: `element`).
     case signUpEnrolled = "signup.enrolled"
-    // Partner webhooks (issue 10).
+    // Partner webhooks.
     /// A partner client's webhook set (details: the client) or removed (outcome `removed`).
     case partnerWebhookChanged = "partner.webhook_changed"
     /// A webhook event given up after its last retry (details: event, operation, client, last status).
@@ -93,7 +93,7 @@ public enum AuditEvent: String, Sendable, CaseIterable {
     /// A webhook attempt not made: its host is or resolves to a special-purpose address
     /// (outcome: the kind; details: event, client, host).
     case webhookAddressRefused = "webhook.address_refused"
-    // Background message delivery (issue 17).
+    // Background message delivery.
     /// A message to a user given up: outcome `failed` (the gateway refused every attempt),
     /// `dropped` (the queue was full or the server stopping). Details: channel, purpose,
     /// attempts; the user and challenge when known; never the text (it may hold a code).

@@ -12,7 +12,7 @@ import SCAStorage
 /// hiccup into refused logins and payments, and the change itself is already committed;
 /// the log line is the record of last resort.
 ///
-/// A judged proof is the exception (issue 14): its entries (the proof, a completion or failure,
+/// A judged proof is the exception: its entries (the proof, a completion or failure,
 /// the tokens issued) are prepared here and appended in the proof's own write transaction
 /// (``SCAStore/commitProof(_:)``), so the change and its record commit together or not at all.
 /// So is a new challenge's `challenge.created` (``SCAStore/insertChallenge(_:auditing:)``).

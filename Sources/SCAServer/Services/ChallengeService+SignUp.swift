@@ -3,7 +3,7 @@ import Logging
 import SCACore
 import SCAStorage
 
-// Sign-up or in (issue 17): a sign-up challenge whose e-mail code was proven.
+// Sign-up or in: a sign-up challenge whose e-mail code was proven.
 extension ChallengeService {
     /// Creates the user for the proven address (or takes the one a parallel sign-up of the same
     /// address created: the store's unique e-mail makes it exactly one), completes the challenge

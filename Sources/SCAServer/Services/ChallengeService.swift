@@ -16,11 +16,11 @@ public struct ChallengeService: Sendable {
     let runtime: ServerRuntime
     let logger: Logger
     let audit: AuditTrail
-    /// Challenges opened per client address (issue 15).
+    /// Challenges opened per client address.
     let limiter: RateLimiter
-    /// Transaction monitoring and exemptions (issue 12).
+    /// Transaction monitoring and exemptions.
     let riskEngine: RiskService
-    /// Passkeys as a proof (issue 11).
+    /// Passkeys as a proof.
     let passkeyProofs: PasskeyProofs
 
     /// Compare-and-set retries before giving up on a challenge under heavy contention.
@@ -35,16 +35,16 @@ public struct ChallengeService: Sendable {
     ///   `Problem.rateLimited` when the client address has opened too many challenges (every
     ///   request counts, well-formed or not).
     ///
-    /// An exemption (issue 12) is considered only for a caller presenting `authorization`: a
+    /// An exemption is considered only for a caller presenting `authorization`: a
     /// live session token (`login` or `account_info`) of the same user. An exempted challenge
     /// is answered completed, with `requiredCategories` 0 and its tokens.
     /// - Throws: also `Problem.riskRefused` when monitoring refuses; 401 for a bad token and
     ///   403 `auth.forbidden` for another user's.
     /// - Parameters:
-    ///   - signUpOrIn: opened by `POST /v1/signup-or-in` (issue 17) for this address (a number
+    ///   - signUpOrIn: opened by `POST /v1/signup-or-in` for this address (a number
     ///     is looked up as a login phone instead of `request.user`): what the challenge is and
     ///     offers is ``SignUpOrIn``'s decision, the same for every address.
-    ///   - admitted: counted already in another budget (an operation's, issue 10), so not in
+    ///   - admitted: counted already in another budget (an operation's), so not in
     ///     the client address's challenge budget.
     ///   - delegation: the partner the challenge's tokens are for (a hosted sign-in, a consent,
     ///     a partner's operation); nil for the bank's own surfaces. Never from the request body:
@@ -62,7 +62,7 @@ public struct ChallengeService: Sendable {
         // The user and the device named, in one read.
         let context = try await lookUp(request, loginPhone: signUpOrIn?.loginPhone, discoverable: discoverable)
         var user = context.user
-        // Sign up or in (issue 17): decided from that read alone, the same way for every address.
+        // Sign up or in: decided from that read alone, the same way for every address.
         let signUpPlan = signUpOrIn?.plan(
             found: user, policy: configuration.policy(for: request.operation).methods, decoyMethods: configuration.decoyMethods,
             passkeyUsable: user.map(passkeyProofs.hasUsablePasskey) ?? false)
@@ -131,7 +131,7 @@ public struct ChallengeService: Sendable {
         return try await describeWithOptions(challenge)
     }
 
-    /// Stores a new challenge and its `challenge.created` entry in one write (issue 14), and
+    /// Stores a new challenge and its `challenge.created` entry in one write, and
     /// counts the event once both are committed.
     private func insert(_ challenge: ChallengeRecord, auditing created: PreparedAuditEvent) async throws {
         _ = try await store.insertChallenge(challenge, auditing: created.draft)
@@ -222,7 +222,7 @@ public struct ChallengeService: Sendable {
             throw Problem.methodNotOffered(request.method)
         }
         let user = try await challenge.userID.asyncFlatMap { try await store.user(id: $0) }
-        // A sign-up-or-in decoy reads as a known user's challenge does (issue 17), finding
+        // A sign-up-or-in decoy reads as a known user's challenge does, finding
         // nobody (a challenge id is no user's id): the same store calls before the answer.
         if challenge.userID == nil, challenge.decoy?.codeFirst != nil { _ = try await store.user(id: challenge.id) }
         return try await codes.send(request.method, for: challenge, to: user)
@@ -301,7 +301,7 @@ public struct ChallengeService: Sendable {
         }
 
         let (claimed, startsAttempt) = try await claim(proof.method, on: challenge, subject: subject)
-        // The counters as the claim left them: the judged proof's lockout hint (issue 14).
+        // The counters as the claim left them: the judged proof's lockout hint.
         let claimedSubject = startsAttempt ? lockout.reserved(subject) : subject
         // The user a TOTP code is judged against: read again when its step was used meanwhile.
         var judgedUser = user
@@ -324,7 +324,7 @@ public struct ChallengeService: Sendable {
                 } else if claimed.decoy?.signUpAddress != nil && proof.method == .emailOTP
                     || claimed.decoy?.signUpPhone != nil && proof.method == .smsOTP
                 {
-                    // Sign-up or in (issue 17): the code sent to the typed address is checked for real.
+                    // Sign-up or in: the code sent to the typed address is checked for real.
                     evaluation = try await verifier.consumeDeliveredCode(proof, on: claimed)
                 } else {
                     // The same work a real check would do, and always wrong.
@@ -608,7 +608,7 @@ public struct ChallengeService: Sendable {
         case .partial(let collected, let left):
             // Deferred: rejected elements count as collected, so nothing is revealed yet.
             var partial = ProofResponse(status: .partial, satisfiedCategories: collected, remainingCategories: left)
-            // What to prove next (a sign-up-or-in shows its other methods only now, issue 17).
+            // What to prove next (a sign-up-or-in shows its other methods only now).
             partial.methods = step.challenge.offeredMethods.map(OfferedMethod.init)
             return partial
         }

@@ -8,27 +8,27 @@ import SCAStorage
 struct CodeService: Sendable {
     let store: any SCAStore
     let box: SecretBox
-    /// Every message goes through it, delivered in the background (issue 17).
+    /// Every message goes through it, delivered in the background.
     let messages: MessageDispatcher
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let logger: Logger
     let audit: AuditTrail
-    /// The budgets across challenges (issue 15).
+    /// The budgets across challenges.
     let limiter: RateLimiter
 
     /// - Parameter user: nil for a decoy challenge: the code is stored (so resend limits answer
     ///   the same) and the budgets are drawn from, keyed by what was typed, but nothing is sent.
     /// - Throws: `Problem` 429 `otp.resend_too_soon` / `otp.send_limit` / `rate.limited`. (A
-    ///   gateway's failure is not one: delivery happens after the answer, issue 17.)
+    ///   gateway's failure is not one: delivery happens after the answer.)
     func send(_ method: AuthenticationMethod, for challenge: ChallengeRecord, to user: UserRecord?) async throws -> CodeSentResponse {
         let channel: OutboundMessage.Channel = method == .smsOTP ? .sms : .email
         var address: String? = method == .smsOTP ? user?.phone : user?.email
-        // A sign-up challenge (issue 17) has no user yet: its code goes to the address typed.
+        // A sign-up challenge has no user yet: its code goes to the address typed.
         if user == nil, method == .emailOTP { address = challenge.decoy?.signUpAddress }
         if user == nil, method == .smsOTP { address = challenge.decoy?.signUpPhone }
         if user != nil && address == nil { throw Problem.methodNotOffered(method) }
-        // A known user whose code cannot count behind a sign-up-or-in decoy (issue 17): a
+        // A known user whose code cannot count behind a sign-up-or-in decoy: a
         // notice goes where the code would, by the same path and budgets; the code stays unsent.
         var notice: String?
         if user == nil, address == nil, let decoy = challenge.decoy, decoy.codeFirst == method { notice = decoy.notice }
@@ -48,7 +48,7 @@ struct CodeService: Sendable {
         // The challenge's own rules come first, so a resend asked for too soon spends no budget.
         // A refusal here leaves the code just stored unsent: nobody knows it, and a new one
         // is issued once the budget has room.
-        // A sign-up notice (issue 17) draws on the decoy's per-user budget (what was typed), not
+        // A sign-up notice draws on the decoy's per-user budget (what was typed), not
         // the known user's, on purpose: the user's own budget is also spent by their own codes,
         // which nobody else sees, so a user who signed in a few times would answer
         // `429 rate.limited` where a new address answers `202`: an oracle for active accounts.
@@ -57,7 +57,7 @@ struct CodeService: Sendable {
         try await limiter.admitSend(
             channel, to: budgetSubjects(channel, address: address, user: user, challenge: challenge), userID: user?.id,
             challengeID: challenge.id)
-        // The message is handed to the dispatcher and delivered in the background (issue 17):
+        // The message is handed to the dispatcher and delivered in the background:
         // a known address's answer takes no longer than a decoy's, which sends nothing, and a
         // gateway's failure is not told (it is audited `message.delivery_failed`).
         let masked: String
@@ -115,7 +115,7 @@ struct CodeService: Sendable {
         return "\(email.prefix(1))****\(email[at...])"
     }
 
-    // MARK: Decoys (issue 15)
+    // MARK: Decoys
 
     /// Who an unknown user's decoy challenge stands for: a keyed hash of what was typed and the
     /// e-mail mask a real user with that address would get. (A user id that was typed has no
@@ -132,7 +132,7 @@ struct CodeService: Sendable {
         return DecoySubject(subjectKey: subjectKey, emailMask: "\(letter)****@\(domain)")
     }
 
-    /// A phone sign-up's decoy (issue 17): keyed by the typed number, its SMS mask that
+    /// A phone sign-up's decoy: keyed by the typed number, its SMS mask that
     /// number's, its e-mail mask made up as for a user id.
     func decoySubject(forPhone phone: String) -> DecoySubject {
         let subjectKey = limiter.subject("phone|\(phone)")

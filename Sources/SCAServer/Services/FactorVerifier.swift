@@ -103,7 +103,7 @@ struct FactorVerifier: Sendable {
     }
 
     /// A delivered code, consumed at once in a write of its own: for a sign-up challenge (a
-    /// sign-up challenge has no user yet; issue 17), whose right code completes it without a
+    /// sign-up challenge has no user yet), whose right code completes it without a
     /// proof's commit.
     func consumeDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> ProofEvaluation {
         let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)

@@ -8,7 +8,7 @@ import SCAStorage
 struct LockoutService: Sendable {
     let store: any SCAStore
     let policy: LockoutPolicy
-    /// Alerts are delivered in the background (issue 17): no attempt's answer waits for them.
+    /// Alerts are delivered in the background: no attempt's answer waits for them.
     let alerts: MessageDispatcher
     let runtime: ServerRuntime
     let logger: Logger
@@ -74,7 +74,7 @@ struct LockoutService: Sendable {
         case .unknownAddress(let key): .unknownAddress(key: key)
         }
         // The user's counters as read with the proof's context: a backend may write the plan's
-        // result by compare-and-set on them instead of reading them again (issue 14, pgfold).
+        // result by compare-and-set on them instead of reading them again.
         let observed: LockoutState? = if case .user(let user) = subject { user.lockout } else { nil }
         return LockoutChange(
             subject: key, plan: LockoutPlan(reserve: reserve, settlement: settlement, policy: policy, now: runtime.now()),
@@ -82,8 +82,8 @@ struct LockoutService: Sendable {
     }
 
     /// The subject as a granted reservation leaves its counters, so that the proof's commit
-    /// sends them as its hint (`LockoutChange.observed`) rather than those read before the claim
-    /// (issue 14). Only a hint: the store decides on the stored counters.
+    /// sends them as its hint (`LockoutChange.observed`) rather than those read before the claim.
+    /// Only a hint: the store decides on the stored counters.
     func reserved(_ subject: LockoutSubject) -> LockoutSubject {
         guard case .user(var user) = subject else { return subject }
         _ = user.lockout.reserveAttempt(policy: policy, now: runtime.now())
@@ -148,10 +148,10 @@ struct LockoutService: Sendable {
         }
     }
 
-    /// Security alerts go to every channel the user has; they are delivered in the background
-    /// (issue 17), so neither the gateway's time nor its failure reaches the answer to the
+    /// Security alerts go to every channel the user has; they are delivered in the background,
+    /// so neither the gateway's time nor its failure reaches the answer to the
     /// attempt (a failure is audited `message.delivery_failed`). A user who signed up by phone
-    /// has only a placeholder e-mail (issue 17): their alert goes by SMS alone.
+    /// has only a placeholder e-mail: their alert goes by SMS alone.
     private func alert(_ user: UserRecord, _ text: String) async {
         var recipients: [(OutboundMessage.Channel, String)] = []
         if !SignUpSettings.isPlaceholder(email: user.email) { recipients.append((.email, user.email)) }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Forgets burnt signatures past their expiry in the background (issue 14), so that a burn is
+/// Forgets burnt signatures past their expiry in the background, so that a burn is
 /// one write: every `interval` it deletes the expired ones
 /// (``SCAServices/forgetExpiredSignatures()``). What is expired is accepted again by the burn
 /// anyway, so a late or missed pass only leaves rows longer, never lets a live one go. Stops at

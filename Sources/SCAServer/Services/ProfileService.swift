@@ -2,7 +2,7 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// A user's name and custom attributes (issue 17), and their own view of their account
+/// A user's name and custom attributes, and their own view of their account
 /// (`GET /v1/me`). The user changes their profile with a `settings_change` token (used once),
 /// an operator with `users:write`, a new user at enrolment; each change is audited naming the
 /// fields, never the values.

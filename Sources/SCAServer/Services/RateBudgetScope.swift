@@ -11,6 +11,6 @@ public enum RateBudgetScope: String, Sendable, CaseIterable {
     case client
     /// Everyone together.
     case global
-    /// One backend creating operations: a partner client or an admin key (issue 10).
+    /// One backend creating operations: a partner client or an admin key.
     case caller
 }

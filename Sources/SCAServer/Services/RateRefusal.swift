@@ -8,7 +8,7 @@ public struct RateRefusal: Sendable, Equatable {
         case send
         /// Opening a challenge.
         case challenge
-        /// Creating a decoupled operation (issue 10).
+        /// Creating a decoupled operation.
         case operation
     }
 

@@ -1,7 +1,7 @@
 import SCACore
 import SCAStorage
 
-/// What `POST /v1/signup-or-in` asks for (issue 17), and the pure decision of what its challenge
+/// What `POST /v1/signup-or-in` asks for, and the pure decision of what its challenge
 /// is, made the same way for every address so that nothing answered before the code is proven
 /// tells a known address from a new one (or sign-up on from off):
 /// - every challenge offers only the code of the typed address at first

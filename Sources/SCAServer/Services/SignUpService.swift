@@ -2,7 +2,7 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// Sign up or in with a one-time code (issue 17). `POST /v1/signup-or-in` opens a login
+/// Sign up or in with a one-time code. `POST /v1/signup-or-in` opens a login
 /// challenge for the typed address that answers the same whether the address is known, new,
 /// or new with sign-up off: it offers only the address's code (``SignUpOrIn``). Only what
 /// proving that code does differs:

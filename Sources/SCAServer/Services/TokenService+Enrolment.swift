@@ -3,7 +3,7 @@ import JWTKit
 import SCACore
 import SCAStorage
 
-// Sign-up or in (issue 17): the enrolment token.
+// Sign-up or in: the enrolment token.
 extension TokenService {
     /// Ten minutes: time to choose a password or scan a TOTP seed, and no longer.
     static let enrolmentTokenLifetime = 600

@@ -134,7 +134,7 @@ public struct TokenService: Sendable {
         let inactive = IntrospectResponse(active: false)
         let now = runtime.now()
         guard let claims = await verifiedClaims(request.token, now: now) else { return inactive }
-        // An enrolment token (issue 17) is no sign-in: active only to whoever asks for exactly that.
+        // An enrolment token is no sign-in: active only to whoever asks for exactly that.
         if claims.op == .enrolment, request.operation != .enrolment { return inactive }
         if let operation = request.operation, operation != claims.op { return inactive }
         if request.consume == true, expectedDigest == nil, claims.txn != nil { throw Problem.transactionRequired }
@@ -169,7 +169,7 @@ public struct TokenService: Sendable {
         response.roles = claims.roles ?? []
         response.permissions = claims.permissions ?? []
         response.authTime = claims.authTime.map { Int($0.value.timeIntervalSince1970) }
-        // Profile claims (issue 17): the verified token's, named by `tokenClaims`.
+        // Profile claims: the verified token's, named by `tokenClaims`.
         if !configuration.tokenClaims.isEmpty, let profiled = try? await signer.verifyProfiled(request.token) {
             response.profileClaims = profiled.profile.filter { configuration.tokenClaims.contains($0.key) }
         }
@@ -199,7 +199,7 @@ public struct TokenService: Sendable {
     ) async throws -> AccessTokenClaims {
         let now = runtime.now()
         guard let claims = await verifiedClaims(token, now: now) else { throw Problem.tokenInvalid }
-        // An enrolment token (issue 17) adds a second element and does nothing else.
+        // An enrolment token adds a second element and does nothing else.
         if claims.op == .enrolment, !operations.contains(.enrolment) { throw Problem.enrolmentOnly }
         if case .refused(let refusal) = TokenAccess.decide(claims.holder, at: route) {
             throw Problem.tokenRefused(refusal)
@@ -275,7 +275,7 @@ public struct TokenService: Sendable {
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(configuration.accessTokenLifetime))),
             jti: IDClaim(value: runtime.makeID(prefix: "at")), sid: session.id, op: challenge.operation,
             amr: challenge.authenticationMethodReferences,
-            // Categories, not methods: a user-verified passkey proves two on its own (issue 11).
+            // Categories, not methods: a user-verified passkey proves two on its own.
             acr: challenge.exemption == nil ? TokenResponse.acr(for: challenge.acceptedCategories) : Exemption.exemptACR,
             txn: challenge.transactionDigest, exemption: challenge.exemption)
         claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
@@ -292,7 +292,7 @@ public struct TokenService: Sendable {
         } else {
             claims.roles = roles
             claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)
-            // The profile claims `tokenClaims` asks for (issue 17), read at every signing as roles are.
+            // The profile claims `tokenClaims` asks for, read at every signing as roles are.
             profile = user.map { ProfiledAccessClaims.profile(of: $0, names: configuration.tokenClaims) } ?? [:]
         }
         return TokenResponse(

@@ -1,6 +1,6 @@
 import SCACore
 
-// Sign-up or in (issue 17).
+// Sign-up or in.
 extension UserService {
     /// The scrypt PHC string of a password or PIN, hashed on the bounded pool; nil for nil.
     func hashSecret(_ secret: String?) async throws -> String? {

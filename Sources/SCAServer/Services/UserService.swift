@@ -85,7 +85,7 @@ public struct UserService: Sendable {
     private func write(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
         let email = request.email.map(InputRules.normalizedEmail)
         try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
-        // A login phone as sign-up by phone takes it (issue 17): normalized to E.164, then checked.
+        // A login phone as sign-up by phone takes it: normalized to E.164, then checked.
         let loginPhone = request.loginPhone.map(InputRules.normalizedPhone)
         if let problem = loginPhone.flatMap(InputRules.phoneProblem) { throw Problem.invalidRequest("loginPhone: \(problem)") }
         let update = UserUpdate(
@@ -127,8 +127,8 @@ public struct UserService: Sendable {
     }
 
     /// The account an authenticator app shows for `user`'s TOTP: their e-mail, or for a user
-    /// who signed up by phone and still has the placeholder e-mail (`<digits>@phone.invalid`,
-    /// issue 17), their login phone, which is what they know the account by.
+    /// who signed up by phone and still has the placeholder e-mail (`<digits>@phone.invalid`),
+    /// their login phone, which is what they know the account by.
     static func totpAccount(of user: UserRecord) -> String {
         guard let loginPhone = user.loginPhone, user.email == SignUpSettings.placeholderEmail(forPhone: loginPhone) else {
             return user.email
@@ -211,7 +211,7 @@ public struct UserService: Sendable {
             ?? password.flatMap(InputRules.passwordProblem) ?? pin.flatMap(InputRules.pinProblem)
             ?? phone.flatMap(InputRules.phoneProblem)
         if let problem { throw Problem.invalidRequest(problem) }
-        // The placeholder domain of phone sign-ups (issue 17) is nobody's: an operator giving it
+        // The placeholder domain of phone sign-ups is nobody's: an operator giving it
         // out would take a number's placeholder before its owner signs up.
         if let email, InputRules.normalizedEmail(email).hasSuffix("@" + SignUpSettings.phonePlaceholderDomain) {
             throw Problem.invalidRequest("email: @\(SignUpSettings.phonePlaceholderDomain) is reserved for users who signed up by phone")

@@ -119,7 +119,7 @@ extension Problem {
 
     static let internalError = Problem(status: 500, code: .internalError, title: "Internal error")
 
-    // Send and challenge budgets (issue 15).
+    // Send and challenge budgets.
 
     /// A budget across challenges is spent (codes per destination, user, client address or
     /// server; challenges per client address). Nothing was sent or opened. The detail never
@@ -130,7 +130,7 @@ extension Problem {
             detail: "Too many codes or challenges were asked for; try again later.", retryAfter: retryAfter)
     }
 
-    // Proofs checked one at a time, one proof per category in a deferred round, replays (issue 15).
+    // Proofs checked one at a time, one proof per category in a deferred round, replays.
 
     /// Another proof for the challenge is being checked; nothing was evaluated or counted.
     static let proofInProgress = Problem(
@@ -151,7 +151,7 @@ extension Problem {
         detail: "This code was used already; a code is accepted once.")
 }
 
-// HTTP contract (issue 15).
+// HTTP contract.
 extension Problem {
     static let methodNotAllowed = Problem(status: 405, code: .methodNotAllowed, title: "Method not allowed")
 
@@ -163,7 +163,7 @@ extension Problem {
         status: 400, code: .transactionRequired, title: "Transaction required",
         detail: "consume: true needs the transaction the token was issued for.")
 
-    // Scoped admin keys and operators (issue 13).
+    // Scoped admin keys and operators.
 
     /// A scoped admin key without the scope a route needs.
     static func adminScopeMissing(_ scope: AdminScope, keyName: String) -> Problem {
@@ -191,7 +191,7 @@ extension Problem {
         status: 403, code: .forbidden, title: "Forbidden", detail: "Your roles grant no admin permission.")
 }
 
-// Risk engine and exemptions (issue 12).
+// Risk engine and exemptions.
 extension Problem {
     /// Says only that monitoring refused, never which list matched.
     static let riskRefused = Problem(
@@ -209,7 +209,7 @@ extension Problem {
         detail: "This transaction was reported fraudulent already; it counts once.")
 }
 
-// Partner clients and consents (issue 9).
+// Partner clients and consents.
 extension Problem {
     static let clientNotFound = Problem(status: 404, code: .clientNotFound, title: "Partner client not found")
     static let consentNotFound = Problem(status: 404, code: .consentNotFound, title: "Consent not found")
@@ -223,7 +223,7 @@ extension Problem {
     static let consentRedirectNotRegistered = Problem(
         status: 400, code: .consentRedirectNotRegistered, title: "Redirect not registered",
         detail: "consentRedirectUrl must be one of the client's registered consent redirect URIs.")
-    // Passkeys (issue 11).
+    // Passkeys.
     static let passkeyUnavailable = Problem(
         status: 404, code: .passkeyUnavailable, title: "Passkeys unavailable",
         detail: "This server has no WebAuthn relying party configured.")
@@ -240,7 +240,7 @@ extension Problem {
     static let passkeyNotFound = Problem(status: 404, code: .passkeyNotFound, title: "Passkey not found")
 }
 
-// Sign-up or in (issue 17).
+// Sign-up or in.
 extension Problem {
     static let enrolmentOnly = Problem(
         status: 403, code: .enrolmentOnly, title: "Enrolment token",

@@ -98,7 +98,7 @@ public struct ServerMetrics: Sendable {
         ).increment()
     }
 
-    /// Counts one message to a user given up (issue 17), by channel and reason (`failed`,
+    /// Counts one message to a user given up, by channel and reason (`failed`,
     /// `dropped`).
     public func recordMessageUndelivered(channel: String, reason: String) {
         counter(

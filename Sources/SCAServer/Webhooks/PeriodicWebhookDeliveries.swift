@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Drains the webhook outbox in the background (issue 10): every `interval` it expires the
+/// Drains the webhook outbox in the background: every `interval` it expires the
 /// operations whose time is up and sends the deliveries that are due, so no request waits on
 /// a partner's server. Stops at a graceful shutdown; what is left is sent by the next start
 /// (or another instance).

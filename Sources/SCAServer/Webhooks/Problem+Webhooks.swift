@@ -1,6 +1,6 @@
 import SCACore
 
-// Webhook hardening (issue 10).
+// Webhook hardening.
 extension Problem {
     /// `400 webhook.address_refused`: the URL's host is a special-purpose address.
     static func webhookAddressRefused(_ kind: SpecialPurposeAddress.Kind) -> Problem {

@@ -1,6 +1,6 @@
 import Foundation
 
-// Partner webhooks (issue 10).
+// Partner webhooks.
 extension SCAServices {
     public var webhooks: WebhookService {
         WebhookService(

@@ -2,7 +2,7 @@ import Foundation
 import SCACore
 import SCAStorage
 
-// Consent webhooks (issue 10): a consent's decided statuses go through the same outbox,
+// Consent webhooks: a consent's decided statuses go through the same outbox,
 // signature and back-off as operation events.
 extension WebhookService {
     static let consentEventType = "consent.status_changed"

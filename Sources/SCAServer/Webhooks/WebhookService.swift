@@ -3,7 +3,7 @@ import Logging
 import SCACore
 import SCAStorage
 
-/// Partner webhooks (issue 10): a partner client registers a URL and gets a signing secret;
+/// Partner webhooks: a partner client registers a URL and gets a signing secret;
 /// every final status of an operation it created is written to a durable outbox
 /// (`webhook_deliveries`) in the same store transaction as that status, and posted, signed, by ``deliverDue()`` from a
 /// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up

@@ -5,7 +5,7 @@ import SCACore
 import SCAStorage
 import SCAWebAuthn
 
-/// A passkey as a challenge's proof (issue 11 item 3): the request options a challenge offers,
+/// A passkey as a challenge's proof: the request options a challenge offers,
 /// and the check of an assertion against the challenge it was made for.
 ///
 /// The WebAuthn challenge is derived from ours (``webAuthnChallenge(for:)``), so nothing more

@@ -3,7 +3,7 @@ import Logging
 import SCACore
 import SCAStorage
 
-/// The risk engine (issue 12): transaction monitoring (RTS art. 2) on every payment and
+/// The risk engine: transaction monitoring (RTS art. 2) on every payment and
 /// account-information challenge, the exemptions switched on (arts. 10, 13, 14, 16, 18), and
 /// the fraud rates that keep TRA honest (arts. 19–21).
 ///
@@ -67,7 +67,7 @@ public struct RiskService: Sendable {
             isPayment: request.operation == .payment, amountMinor: amountMinor, payeeKey: payeeKey,
             iban: transaction?.payee.iban, payeeTrusted: trusted, deviceID: request.device?.id,
             deviceBoundAt: request.device?.createdAt, clientAddress: clientAddress, notMeReportedAt: state.notMeReportedAt)
-        // Aggregated by the store: its cost no longer grows with the user's payments (issue 14).
+        // Aggregated by the store: its cost no longer grows with the user's payments.
         let history = try await store.riskHistory(monitoring.historyQuery(userID: request.user.id, for: operation, now: now))
         let signals = monitoring.signals(for: operation, history: history, now: now)
         var details: [String: String] = [

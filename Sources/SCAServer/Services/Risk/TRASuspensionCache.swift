@@ -3,7 +3,7 @@ import SCACore
 import Synchronization
 
 /// The TRA bands stopped as of the last completed quarter (RTS art. 20), remembered for a
-/// minute instead of worked out again for every payment (issue 14): that took four sums over
+/// minute instead of worked out again for every payment: that took four sums over
 /// two quarters of every user's payments and fraud, and a write, per payment.
 ///
 /// A completed quarter changes only by a fraud report about it: this instance's reports
