@@ -5,7 +5,7 @@ import SCACore
 import FoundationNetworking
 #endif
 
-// Decoupled operations (issue 10): requests the bound device signs itself.
+// Decoupled operations: requests the bound device signs itself.
 extension APITransport {
     /// Sends one request authenticated by the device: a fresh nonce from
     /// `POST /v1/operations/nonce`, then `SCA-Device-Id`, `SCA-Device-Nonce` and

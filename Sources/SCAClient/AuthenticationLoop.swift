@@ -94,7 +94,7 @@ struct AuthenticationLoop: Sendable {
             state.round.append(method)
             do {
                 let answer = try await submit(proof)
-                // A sign-up's `enrolment` ends the loop too, with its enrolment token (issue 17).
+                // A sign-up's `enrolment` ends the loop too, with its enrolment token.
                 if answer.status == .complete || answer.status == .enrolment {
                     guard let tokens = answer.issuedTokens else { throw SCAClientError.unexpectedResponse(status: 200) }
                     return tokens

@@ -59,7 +59,7 @@ public protocol FactorCollector: Sendable {
     /// - Throws: ``SCAClientError/cancelled`` to cancel the whole flow.
     func passBiometricGate(reason: String) async throws -> Bool
 
-    /// Signs the challenge's passkey options with a platform authenticator (issue 11): on Apple
+    /// Signs the challenge's passkey options with a platform authenticator: on Apple
     /// platforms hand them to `ASAuthorizationPlatformPublicKeyCredentialProvider` and return
     /// its answer in WebAuthn's JSON form. The default answers nil (no authenticator, as on
     /// Linux): the SDK then uses another method.
@@ -73,7 +73,7 @@ public protocol FactorCollector: Sendable {
     func passkeyAssertion(for options: PasskeyRequestOptions, challenge: ChallengeResponse) async throws -> PasskeyAssertionCredential?
 
     /// Asks a new user, just created by a sign-up's e-mail code, for the password or PIN to set
-    /// as their second element (issue 17). `email` is the phone number for a sign-up by phone
+    /// as their second element. `email` is the phone number for a sign-up by phone
     /// (``SCAClient/signUpOrIn(phone:using:prefill:)``). The default refuses with ``SCAClientError/cancelled``:
     /// an app that offers ``SCAClient/signUpOrIn(email:using:prefill:)`` implements it.
     func newSecret(for email: String) async throws -> NewSecret

@@ -1,6 +1,6 @@
 import SCACore
 
-/// The second element a new user sets after signing up (issue 17): a password or a PIN,
+/// The second element a new user sets after signing up: a password or a PIN,
 /// knowledge, the category the mailbox that created the account lacks.
 public struct NewSecret: Sendable, Equatable {
     /// `.password` or `.pin`.

@@ -1,7 +1,7 @@
 import Foundation
 import SCACore
 
-// Decoupled operations (issue 10): what a bank's backend asked this phone to approve.
+// Decoupled operations: what a bank's backend asked this phone to approve.
 extension SCAClient {
     /// The operations waiting for this device, oldest first, each with what it shows (amount,
     /// payee, IBAN, binding message) and what it signs.

@@ -1,7 +1,7 @@
 import Foundation
 import SCACore
 
-// Passkeys (issue 11). The SDK carries WebAuthn's options and responses as plain Codable types
+// Passkeys. The SDK carries WebAuthn's options and responses as plain Codable types
 // (SCACore's `PasskeyCreationOptions`, `PasskeyRegistrationCredential`): on Apple platforms the
 // app hands the options to `ASAuthorizationPlatformPublicKeyCredentialProvider` and the result
 // back here; the SDK itself never creates a passkey (on Linux there is no authenticator).
@@ -45,7 +45,7 @@ extension SCAClient {
         }
     }
 
-    // MARK: Passkey proofs (issue 11 item 3)
+    // MARK: Passkey proofs
 
     /// Opens a `login` challenge without an e-mail, for a discoverable passkey: its `passkey`
     /// options have no `allowCredentials`, and the assertion's user handle names the user.

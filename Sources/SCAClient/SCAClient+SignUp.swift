@@ -1,7 +1,7 @@
 import Foundation
 import SCACore
 
-// Sign up or in with a one-time code (issue 17).
+// Sign up or in with a one-time code.
 extension SCAClient {
     /// Signs up or in with an e-mail address, as one flow: the server offers the address's
     /// e-mail code whether it knows the address or not, and the usual loop collects it.

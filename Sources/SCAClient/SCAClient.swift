@@ -68,7 +68,7 @@ public final class SCAClient: Sendable {
     }
 
     /// - Parameter session: an access token of the signed-in user's session, so the server may
-    ///   apply an RTS exemption (issue 12); the answer is then already `completed` with its tokens.
+    ///   apply an RTS exemption; the answer is then already `completed` with its tokens.
     func startChallenge(
         for purpose: Purpose, user: UserReference, device: DeviceReference?, session bearer: String?
     ) async throws -> ChallengeResponse {

@@ -7,7 +7,7 @@ import SCAClient
 /// One simulated app: its own `SCAClient` over its own URL session, and either a pool of users
 /// to log in by hand or one activated device. It runs one flow at a time, as a person would.
 struct BenchClient: LoadClient {
-    /// The payment of the brief: 125.00 EUR to ACME SAS, below the high-value threshold, so two
+    /// The benchmark's payment: 125.00 EUR to ACME SAS, below the high-value threshold, so two
     /// categories suffice.
     static let acme = Transaction(
         amount: "125.00", currency: "EUR", payee: .init(name: "ACME SAS", iban: "FR7630006000011234567890189"))

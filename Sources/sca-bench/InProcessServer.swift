@@ -37,7 +37,7 @@ enum InProcessServer {
         // shutdown, as SIGTERM would, so open connections are closed rather than cancelled.
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                // Messages to users are delivered in the background (issue 17), as by `serve`.
+                // Messages to users are delivered in the background, as by `serve`.
                 services: [MessageDeliveries(services: services), app], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {

@@ -3,7 +3,7 @@ import Foundation
 import SCACore
 import SCAServer
 
-/// `sca-server client …`: partner clients of the hosted pages (issue 9), on the server's database.
+/// `sca-server client …`: partner clients of the hosted pages, on the server's database.
 struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client", abstract: "Manage partner clients (OAuth 2.0 / OpenID Connect, consents).",
@@ -73,7 +73,7 @@ struct ClientCommand: AsyncParsableCommand {
         }
     }
 
-    /// Partner webhooks (issue 10).
+    /// Partner webhooks.
     struct Webhook: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set (or with --remove, remove) a client's webhook; the new signing secret is printed once.")

@@ -3,8 +3,8 @@ import Foundation
 import SCACore
 import SCAServer
 
-/// `sca-server operation …`: ask a user's phone to approve an operation from a terminal
-/// (issue 10), on the server's database; the running server's phone side sees it at once.
+/// `sca-server operation …`: ask a user's phone to approve an operation from a terminal,
+/// on the server's database; the running server's phone side sees it at once.
 struct OperationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "operation", abstract: "Ask a user's phone to approve an operation, and read the answer.",

@@ -3,7 +3,7 @@ import Foundation
 import SCACore
 import SCAServer
 
-/// `sca-server risk …`: fraud reports and the fraud-rate report (RTS art. 19–21, issue 12).
+/// `sca-server risk …`: fraud reports and the fraud-rate report (RTS art. 19–21).
 struct RiskCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "risk", abstract: "Report fraud and print the fraud rates and the exemptions in force.",

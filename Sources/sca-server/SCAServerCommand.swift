@@ -11,7 +11,7 @@ struct SCAServerCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, UserCommand.self, DeviceCommand.self, ClientCommand.self, AuditCommand.self, ConfigCommand.self,
             AdminKeyCommand.self, RiskCommand.self,
-            // Decoupled operations (issue 10).
+            // Decoupled operations.
             OperationCommand.self,
         ],
         defaultSubcommand: Serve.self)

@@ -18,7 +18,7 @@ struct ServerService: Service {
         let services = try await SCAServices.make(configuration: configuration, store: database.store, logger: logger)
         if configuration.demo {
             printDemo(try await DemoSeeder(users: services.users).seed())
-            // The demo partner of the hosted pages (issue 9): a sign-in URL and a consent command.
+            // The demo partner of the hosted pages: a sign-in URL and a consent command.
             do {
                 for line in try await services.registerDemoPartner().lines { printUnbuffered(line) }
             } catch {
@@ -26,7 +26,7 @@ struct ServerService: Service {
             }
         }
         if configuration.adminKey != nil {
-            // Issue 13: the bootstrap key is one secret with every scope; say so at each start.
+            // The bootstrap key is one secret with every scope; say so at each start.
             logger.notice("the bootstrap adminKey holds every admin scope: replace it with scoped keys (sca-server admin-key create)")
         }
         let host = configuration.host
@@ -38,11 +38,11 @@ struct ServerService: Service {
         // the last checkpoint covers what it wrote. (The group follows the outer group's
         // graceful shutdown.)
         let checkpoints: [any Service] = PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
-        // Partner webhooks (issue 10): the outbox drained in the background.
+        // Partner webhooks: the outbox drained in the background.
         let webhooks: [any Service] = [PeriodicWebhookDeliveries(services: services)]
-        // Burnt signatures past their expiry, forgotten in the background (issue 14).
+        // Burnt signatures past their expiry, forgotten in the background.
         let sweeps: [any Service] = [PeriodicSignatureSweep(services: services)]
-        // Messages to users (issue 17), delivered in the background: stopped after the HTTP
+        // Messages to users, delivered in the background: stopped after the HTTP
         // server (nothing more is submitted) and before the last checkpoint, which then covers
         // the audit entries of what the drain gave up.
         let messages: [any Service] = [MessageDeliveries(services: services)]

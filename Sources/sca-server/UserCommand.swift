@@ -108,7 +108,7 @@ struct UserCommand: AsyncParsableCommand {
 }
 
 extension UserCommand {
-    /// Roles (issue 13): they show in the user's next token, a refresh included.
+    /// Roles: they show in the user's next token, a refresh included.
     struct SetRoles: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-roles", abstract: "Replace a user's roles (none given: no roles).")

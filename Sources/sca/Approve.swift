@@ -3,7 +3,7 @@ import Foundation
 import SCAClient
 import SCACore
 
-/// `sca approve`: the operations a bank's backend asked this device to approve (issue 10),
+/// `sca approve`: the operations a bank's backend asked this device to approve,
 /// shown plainly, each approved with the device key and biometry, or refused with a reason.
 struct Approve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

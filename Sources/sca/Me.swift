@@ -3,7 +3,7 @@ import Foundation
 import SCAClient
 import SCACore
 
-/// `sca me`: the signed-in user's own profile (issue 17).
+/// `sca me`: the signed-in user's own profile.
 struct Me: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show your profile: e-mail, name, attributes, methods, devices.")
 

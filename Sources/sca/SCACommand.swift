@@ -15,9 +15,9 @@ struct SCACommand: AsyncParsableCommand {
         subcommands: [
             Activate.self, ActivationCodeCommand.self, Login.self, Pay.self, Devices.self, Status.self, TOTPCommand.self,
             Logout.self,
-            // Decoupled operations (issue 10).
+            // Decoupled operations.
             Approve.self,
-            // Sign up or in (issue 17).
+            // Sign up or in.
             SignUp.self, Me.self,
         ])
 

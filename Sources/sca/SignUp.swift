@@ -3,7 +3,7 @@ import Foundation
 import SCAClient
 import SCACore
 
-/// `sca signup`: sign up or in with an e-mail code, or with `--phone` an SMS code (issue 17).
+/// `sca signup`: sign up or in with an e-mail code, or with `--phone` an SMS code.
 /// A known address or number signs in as `sca login` does; a new one (when the server allows
 /// sign-ups of its kind) is created by the code, sets a password, and signs in with it and a
 /// new code.

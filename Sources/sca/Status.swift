@@ -34,7 +34,7 @@ struct Status: AsyncParsableCommand {
         let tokens = try await app.tokenStore.load()
         print(signedInLine(tokens, profile: app.loadProfile()))
         if let tokens, let access = SessionAccess(accessToken: tokens.accessToken) {
-            // As the token carries them: sorted, each once (issue 13).
+            // As the token carries them: sorted, each once.
             print("roles: \(access.roles.isEmpty ? "none" : access.roles.joined(separator: ", "))")
             print("permissions: \(access.permissions.isEmpty ? "none" : access.permissions.joined(separator: ", "))")
         }
