@@ -129,7 +129,7 @@ import FoundationNetworking
         }
     }
 
-    // MARK: Issue 15: activation needs its own SCA (item 7), and keeps the old binding (loose end 12)
+    // MARK: Activation needs its own SCA (RTS art. 24), and keeps the old binding
 
     @Test func boundDeviceApprovesAnotherWithItsKeysOncePerCode() async throws {
         try await SDKTestServer().run { server in

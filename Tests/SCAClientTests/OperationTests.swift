@@ -7,7 +7,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Decoupled operations through the SDK over real HTTP (issue 10): pending, approve with the
+/// Decoupled operations through the SDK over real HTTP: pending, approve with the
 /// biometric gate, reject, and the long poll that holds one request open.
 @Suite("SDK: decoupled operations")
 struct OperationTests {

@@ -59,7 +59,7 @@ import Testing
         }
     }
 
-    /// Issue 12: signed in, a low-value payment is exempt; the SDK returns its token at once
+    /// Signed in, a low-value payment is exempt; the SDK returns its token at once
     /// and asks the user nothing; signed out, the same payment needs SCA.
     @Test func exemptLowValuePaymentAsksNothing() async throws {
         try await SDKTestServer { $0.risk.exemptLowValue = true }.run { server in
@@ -113,7 +113,7 @@ import Testing
         }
     }
 
-    /// Issue 15, item 6: the SDK sends the NFC form, so its digest is the server's; a spoofed payee
+    /// The SDK sends the NFC form, so its digest is the server's; a spoofed payee
     /// is refused before anything is sent.
     @Test func decomposedPayeeIsPaidInNFCAndSpoofedOneRefusedLocally() async throws {
         try await SDKTestServer().run { server in

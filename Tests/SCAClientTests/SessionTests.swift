@@ -70,7 +70,7 @@ import Testing
     }
 }
 
-/// Roles and permissions of the session (issue 13).
+/// Roles and permissions of the session.
 @Suite struct SessionAccessTests {
     @Test func rolesAndPermissionsOfTheSessionFollowARefresh() async throws {
         let server = try await SDKTestServer {

@@ -4,7 +4,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// `SCAClient.signUpOrIn(phone:)` (issue 17, `signUp` `phone`) against the real server over HTTP.
+/// `SCAClient.signUpOrIn(phone:)` (`signUp` `phone`) against the real server over HTTP.
 @Suite struct SignUpPhoneTests {
     @Test func newPhoneSignsUpSetsAPasswordAndEndsWithSCA() async throws {
         try await SDKTestServer { $0.signUp.mode = .phone }.run { server in

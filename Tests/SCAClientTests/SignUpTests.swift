@@ -5,7 +5,7 @@ import SCAServer
 import Synchronization
 import Testing
 
-/// `SCAClient.signUpOrIn(email:)` (issue 17) against the real server over HTTP.
+/// `SCAClient.signUpOrIn(email:)` against the real server over HTTP.
 @Suite struct SignUpTests {
     /// Picks the code of the typed address (`code`: the e-mail code, or the SMS code for a phone)
     /// whenever it is offered, reads codes sent to `destination` from the outbox, and sets a

@@ -2,7 +2,7 @@ import Foundation
 import SCACore
 import Testing
 
-/// The rule for texts a user is shown (issue 15, item 6): each refused class, NFC, lengths.
+/// The rule for texts a user is shown: each refused class, NFC, lengths.
 @Suite("Display text")
 struct DisplayTextTests {
     func reason(_ text: String, maxLength: Int = 70) -> String? {

@@ -2,7 +2,7 @@ import Foundation
 import SCACore
 import Testing
 
-@Suite("Pure rules of the partner pages: redirect URIs, PKCE, consent moves, wording (issue 9)")
+@Suite("Pure rules of the partner pages: redirect URIs, PKCE, consent moves, wording")
 struct PartnerRulesTests {
     @Test("redirect URIs: https, http on loopback only, private-use schemes with a dot; never a fragment or user info")
     func redirectURIs() {

@@ -2,7 +2,7 @@ import SCACore
 import Testing
 
 /// The special-purpose ranges of the IANA IPv4 and IPv6 registries, and the shorthand forms a
-/// resolver accepts, classified without resolving anything (issue 10, webhook SSRF filter).
+/// resolver accepts, classified without resolving anything (webhook SSRF filter).
 struct SpecialPurposeAddressTests {
     typealias Kind = SpecialPurposeAddress.Kind
 

@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Binding a device needs a dedicated SCA (issue 15, item 7; RTS art. 24): `POST /v1/activations`
+/// Binding a device needs a dedicated SCA (RTS art. 24): `POST /v1/activations`
 /// takes a `device_activation` (or `settings_change`) token, once; a `login` token is refused.
 @Suite("Activation needs its own SCA")
 struct ActivationSCATests {

@@ -52,15 +52,15 @@ struct AdminAccessTests {
         Route(method: .get, path: "/admin/v1/risk/report", scope: .riskRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/users/{id}/passkeys", scope: .devicesRead) { _ in nil },
         Route(method: .delete, path: "/admin/v1/passkeys/{id}", scope: .devicesWrite, accepted: 404...404) { _ in nil },
-        // Sign-up or in (issue 17).
+        // Sign-up or in.
         Route(method: .put, path: "/admin/v1/users/{id}/profile", scope: .usersWrite) { _ in json(ProfileRequest(name: "Ada")) },
-        // Partner clients (issue 9); the table has no client to remove, so that route's answer is its 404.
+        // Partner clients; the table has no client to remove, so that route's answer is its 404.
         Route(method: .post, path: "/admin/v1/clients", scope: .clientsWrite) {
             json(CreatePartnerClientRequest(name: "Shop \($0)", redirectUris: ["https://shop.example/callback"]))
         },
         Route(method: .get, path: "/admin/v1/clients", scope: .clientsRead) { _ in nil },
         Route(method: .delete, path: "/admin/v1/clients/{id}", scope: .clientsWrite, accepted: 404...404) { _ in nil },
-        // Partner webhooks (issue 10); no client in the table either, so 404 once the scope passes.
+        // Partner webhooks; no client in the table either, so 404 once the scope passes.
         Route(method: .put, path: "/admin/v1/clients/{id}/webhook", scope: .clientsWrite, accepted: 404...404) { _ in
             json(SetPartnerWebhookRequest(url: "https://shop.example/hooks"))
         },

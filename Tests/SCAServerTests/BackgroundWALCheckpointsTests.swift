@@ -4,7 +4,7 @@ import SCAServer
 import SCAStorageSQLite
 import Testing
 
-/// `serve` keeps SQLite's WAL checkpoints off the writer while it runs (issue 14), and gives the
+/// `serve` keeps SQLite's WAL checkpoints off the writer while it runs, and gives the
 /// writer its own checkpoints back when it stops.
 @Suite("Background WAL checkpoints")
 struct BackgroundWALCheckpointsTests {

@@ -10,7 +10,7 @@ import Testing
 /// The hosted pages in a real headless Chromium, driven through chromedriver (W3C WebDriver).
 /// Each test saves screenshots (420×900, a phone) under its temporary directory and copies
 /// them to /tmp/h9-shots/ so a person can look at them.
-@Suite("Hosted pages in a real browser (issue 9)", .serialized, .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))
+@Suite("Hosted pages in a real browser", .serialized, .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))
 struct BrowserTests {
     static let shots = URL(fileURLWithPath: "/tmp/h9-shots")
 

@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// OpenID CIBA poll mode over decoupled operations (issue 10): every answer of
+/// OpenID CIBA poll mode over decoupled operations: every answer of
 /// `POST /oauth2/bc-authorize` and of the CIBA grant at `POST /oauth2/token`, through the routes.
 @Suite("CIBA poll mode")
 struct CIBATests {

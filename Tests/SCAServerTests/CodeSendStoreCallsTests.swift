@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The code request of a sign-up-or-in challenge makes the same store calls for a new address
-/// (a decoy, which reads a user that does not exist) as for a known one (issue 17): counted on a
+/// (a decoy, which reads a user that does not exist) as for a known one: counted on a
 /// real server over a real SQLite file by tracing the statements the store runs.
 @Suite("Code requests: the same store calls for a known address and a new one")
 struct CodeSendStoreCallsTests {

@@ -5,10 +5,10 @@ import SCACore
 import SCAServer
 import Testing
 
-/// "Approve on your phone" on the hosted consent page (issue 10), through the real routes on a
+/// "Approve on your phone" on the hosted consent page, through the real routes on a
 /// socket, with the phone's side played by the real SDK: the page opens an operation bound to
 /// the consent's amount and payee, waits, and continues when the phone answers.
-@Suite("Hosted consent: approve on your phone (issue 10)")
+@Suite("Hosted consent: approve on your phone")
 struct ConsentPhoneApprovalTests {
     static let payment = PartnerConsentTests.payment
 

@@ -5,13 +5,13 @@ import SCACore
 import SCAServer
 import Testing
 
-/// "Approve on your phone" in a real headless Chromium (issue 10): the browser chooses it on
+/// "Approve on your phone" in a real headless Chromium: the browser chooses it on
 /// the consent page and waits on the waiting page while the test answers from the SDK; the
 /// page goes on by itself (its script's long poll), to the partner after an approval and to
 /// "Declined on your phone" after a `not_me`. Screenshots go under the test's directory and
 /// to /tmp/phone-shots/.
 @Suite(
-    "Approve on your phone in a real browser (issue 10)", .serialized,
+    "Approve on your phone in a real browser", .serialized,
     .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))
 struct ConsentPhoneBrowserTests {
     static let shots = URL(fileURLWithPath: "/tmp/phone-shots")

@@ -6,7 +6,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Consent webhooks (issue 10): a consent's decided statuses reach the partner's receiver
+/// Consent webhooks: a consent's decided statuses reach the partner's receiver
 /// through the same signed outbox as operation events; steps (`Started`) do not.
 @Suite("Consent webhooks")
 struct ConsentWebhookTests {

@@ -7,7 +7,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// The HTTP contract of issue 15, through the real routes: 405 with `Allow`, 415 for bodies
+/// The HTTP contract, through the real routes: 405 with `Allow`, 415 for bodies
 /// that are not JSON, the `Bearer` scheme in any case, introspection of consumed tokens, one
 /// form per token, and `null` on PATCH.
 @Suite("HTTP contract: methods, media types, bearer scheme, introspection, token form")

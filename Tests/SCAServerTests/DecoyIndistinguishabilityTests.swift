@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Decoys (issue 15): an unknown address typed the same way as a real one gets answers of the
+/// Decoys: an unknown address typed the same way as a real one gets answers of the
 /// same shape, built by the same rules: the e-mail mask follows what was typed, the SMS mask
 /// has the length and shape of a real number's, the methods are the configured default profile.
 @Suite("A decoy cannot be told from a plausible user")

@@ -4,7 +4,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// The walkthrough of `serve --demo` in a real headless Chromium (issue 9, item 5): the server
+/// The walkthrough of `serve --demo` in a real headless Chromium: the server
 /// as `serve` runs it (its own application on a port, the demo users and partner seeded), the
 /// printed sign-in URL opened in the browser, the printed command run, and the consent approved.
 /// It saves 1000×900 screenshots to /tmp/h9-shots/demo-*.png; the README's images are these.

@@ -5,7 +5,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// `serve --demo`'s partner (issue 9, item 5): what start-up prints is walked through the real
+/// `serve --demo`'s partner: what start-up prints is walked through the real
 /// routes of a live server: the sign-in URL through the pages to the demo callback, which
 /// exchanges the code and shows the id_token, then the printed command (run with curl where
 /// it is installed), then the consent it created, back to the demo partner's page.

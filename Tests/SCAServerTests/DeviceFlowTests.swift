@@ -299,7 +299,7 @@ struct DeviceFlowTests {
             #expect(try await api.bearer(.post, "/v1/activations", token: "garbage").status == 401)
             #expect(try await api.send(.post, "/v1/activations").status == 401)
             // Binding a device needs its own SCA (RTS art. 24): the login token used to be
-            // enough (issue 15, item 7); now it is refused, and what is needed is named.
+            // enough; now it is refused, and what is needed is named.
             let withLogin = try await api.bearer(.post, "/v1/activations", token: login)
             #expect(withLogin.status == 403)
             #expect(withLogin.problem?.code == .forbidden)

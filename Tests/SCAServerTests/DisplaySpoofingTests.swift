@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Texts a user is shown (issue 15, item 6): a payee or device name that could show other than
+/// Texts a user is shown: a payee or device name that could show other than
 /// it reads is refused before anything is written or sent; an accepted one is kept in NFC.
 @Suite("Display spoofing")
 struct DisplaySpoofingTests {

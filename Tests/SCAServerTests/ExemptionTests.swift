@@ -10,7 +10,7 @@ import SCAStoragePostgres
 import Testing
 
 /// The RTS exemptions and transaction monitoring through the real routes against the real
-/// SQLite store, with the injected clock (issue 12).
+/// SQLite store, with the injected clock.
 @Suite("Exemptions and transaction monitoring")
 struct ExemptionTests {
     static let acme = Transaction.Payee(name: "ACME SAS", iban: "FR7630006000011234567890189")

@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// "New here? Continue with your phone number" on the hosted sign-in (issue 17), through the
+/// "New here? Continue with your phone number" on the hosted sign-in, through the
 /// real page routes against the real SQLite store, like a browser without JavaScript.
 @Suite("Hosted sign-up or in by phone")
 struct HostedSignUpPhoneTests {

@@ -4,7 +4,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// "New here? Continue with your e-mail" on the hosted sign-in (issue 17), through the real
+/// "New here? Continue with your e-mail" on the hosted sign-in, through the real
 /// page routes against the real SQLite store, like a browser without JavaScript.
 @Suite("Hosted sign-up or in")
 struct HostedSignUpTests {

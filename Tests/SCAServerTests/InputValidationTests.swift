@@ -75,7 +75,7 @@ struct InputValidationTests {
         }
     }
 
-    /// Scoped keys and operators (issue 13) work without the bootstrap key, so the admin API
+    /// Scoped keys and operators work without the bootstrap key, so the admin API
     /// is no longer off without it: the bootstrap key alone stops working.
     @Test("without a bootstrap admin key that key is refused and nothing is created")
     func adminDisabled() async throws {

@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// `--log-level` / `SCA_LOG_LEVEL` / `logLevel` (issue 15, item 9).
+/// `--log-level` / `SCA_LOG_LEVEL` / `logLevel`.
 @Suite("Log level: configurable, info by default, refused when unknown")
 struct LogLevelTests {
     @Test("every swift-log level is accepted from each source, in any case; default info; others refused")

@@ -63,7 +63,7 @@ struct LoggingTests {
 
     // MARK: The flows
 
-    /// The flows of the earlier issues, each secret noted as it is used.
+    /// The flows a user and an operator go through, each secret noted as it is used.
     static func runEveryFlow(_ api: APIClient, secrets: SecretList) async throws {
         // Admin: create (password, PIN, phone), update the password, enrol TOTP, unblock.
         let password = "logging test pass phrase"

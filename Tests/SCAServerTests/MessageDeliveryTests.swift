@@ -9,7 +9,7 @@ import SCAStorage
 import Synchronization
 import Testing
 
-/// Messages to users are delivered in the background (issue 17): no answer waits for the
+/// Messages to users are delivered in the background: no answer waits for the
 /// gateway, a refused message is tried again, and one given up is audited, never told.
 @Suite("Message delivery: in the background, retried, bounded, audited", .timeLimit(.minutes(2)))
 struct MessageDeliveryTests {

@@ -7,7 +7,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Decoupled operations (issue 10) on two `sca-server` processes sharing one PostgreSQL schema:
+/// Decoupled operations on two `sca-server` processes sharing one PostgreSQL schema:
 /// created on one instance, approved on the other, read back on the first; a device nonce
 /// serves one request whichever instance it reaches.
 @Suite(

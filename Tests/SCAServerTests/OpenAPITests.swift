@@ -19,19 +19,19 @@ struct OpenAPITests {
                 "/admin/v1/users/{id}:", "/admin/v1/users/{id}/totp:", "/admin/v1/users/{id}/unblock:",
                 "/admin/v1/users/{id}/activations:", "/admin/v1/devices/{id}:", "/admin/v1/devices/{id}/block:",
                 "/admin/v1/devices/{id}/unblock:", "/.well-known/jwks.json:", "/health/live:", "/health/ready:", "/metrics:",
-                // Passkeys (issue 11).
+                // Passkeys.
                 "/v1/passkeys/registration/options:", "/v1/passkeys:", "/v1/passkeys/{id}:", "/admin/v1/users/{id}/passkeys:",
                 "/admin/v1/passkeys/{id}:",
-                // Partners: OAuth 2.0 / OpenID Connect, consents, hosted pages, clients (issue 9).
+                // Partners: OAuth 2.0 / OpenID Connect, consents, hosted pages, clients.
                 "/.well-known/openid-configuration:", "/.well-known/oauth-authorization-server:", "/oauth2/authorize:",
                 "/oauth2/token:", "/oauth2/revoke:", "/oauth2/userinfo:", "/v1/consents:", "/v1/consents/{id}:",
                 "/v1/consents/{id}/status:", "/admin/v1/clients:", "/admin/v1/clients/{id}:", "/signin:", "/signin/email:",
                 "/signin/send:", "/signin/proof:", "/signin/cancel:", "/consents/{id}:", "/consents/{id}/send:",
                 "/consents/{id}/proof:", "/consents/{id}/refuse:", "/hosted/style.css:",
                 "/demo/callback:", "/demo/consent:", "/demo/consent-done:",
-                // Partner webhooks (issue 10).
+                // Partner webhooks.
                 "/admin/v1/clients/{id}/webhook:",
-                // "Approve on your phone" on the consent page (issue 10).
+                // "Approve on your phone" on the consent page.
                 "/consents/{id}/phone:", "/consents/{id}/phone/status:", "/consents/{id}/phone/cancel:", "/hosted/phone.js:",
             ] {
                 #expect(text.contains("\n  \(path)\n"), "\(path) is not documented")
@@ -45,9 +45,9 @@ struct OpenAPITests {
                 .proofInProgress, .categoryAlreadyCollected, .codeAlreadyUsed,
                 .requestTimeout, .unsupportedMediaType, .transactionRequired, .methodNotAllowed,
                 .serverUnavailable,
-                // Partner clients and consents (issue 9).
+                // Partner clients and consents.
                 .clientNotFound, .consentNotFound, .consentClosed, .consentRedirectNotRegistered,
-                // Passkeys (issue 11).
+                // Passkeys.
                 .passkeyUnavailable, .passkeyInvalid, .passkeyChallengeInvalid, .passkeyAlreadyRegistered,
                 .passkeyLimitReached, .passkeyNotFound,
                 // Delegated tokens.

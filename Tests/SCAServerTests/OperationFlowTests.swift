@@ -6,7 +6,7 @@ import SCAServer
 import SCAStorage
 import Testing
 
-/// Decoupled operations (issue 10) through the real routes: a backend creates, the bound phone
+/// Decoupled operations through the real routes: a backend creates, the bound phone
 /// approves or rejects with device-signed requests, the backend reads the outcome.
 @Suite("Decoupled operations")
 struct OperationFlowTests {

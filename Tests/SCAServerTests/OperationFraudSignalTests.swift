@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// `reject` with `not_me` feeds the risk engine (issue 10): the user's next payments raise
+/// `reject` with `not_me` feeds the risk engine: the user's next payments raise
 /// `reported_not_me`, which takes every exemption away, for `notMeSignalDays`.
 @Suite("Operation fraud signal")
 struct OperationFraudSignalTests {

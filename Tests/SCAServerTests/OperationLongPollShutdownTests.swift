@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 
 /// A phone's long poll (`GET /v1/operations/pending?wait=25`) does not hold a graceful
-/// shutdown (issue 10): the server answers it at once with an empty list and stops.
+/// shutdown: the server answers it at once with an empty list and stops.
 @Suite("Operation long poll and shutdown")
 struct OperationLongPollShutdownTests {
     @Test("a graceful shutdown answers a waiting long poll at once with an empty list, and the server stops", .timeLimit(.minutes(2)))

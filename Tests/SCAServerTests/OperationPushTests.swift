@@ -6,7 +6,7 @@ import SCAServer
 import Synchronization
 import Testing
 
-/// The `push` channel (issue 10): a new operation is pushed to the bound device, to the outbox
+/// The `push` channel: a new operation is pushed to the bound device, to the outbox
 /// in development and to the configured push gateway with the webhook sender.
 @Suite("Push notifications of operations")
 struct OperationPushTests {
@@ -55,7 +55,7 @@ struct OperationPushTests {
             try await server.run { api in
                 let (userID, phone) = try await api.userWithPhone("alice@example.com")
                 let created = try await api.createOperation(OperationFlowTests.paymentRequest(userID)).decode(OperationResponse.self)
-                // Pushed in the background (issue 17).
+                // Pushed in the background.
                 await api.services.messages.waitUntilIdle()
                 let pushed = try #require(gateway.received.withLock { $0.last })
                 #expect(pushed.channel == .push)

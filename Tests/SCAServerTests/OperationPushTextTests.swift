@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// `pushNeutralText` (issue 10): a payment's push can leave the amount and payee out, so they
+/// `pushNeutralText`: a payment's push can leave the amount and payee out, so they
 /// never reach the third-party push gateway; the phone still gets them from the server.
 @Suite("Operation push text")
 struct OperationPushTextTests {

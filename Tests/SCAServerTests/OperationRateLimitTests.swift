@@ -5,7 +5,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Operations have their own budget per backend (issue 10): a bank's backend on one address
+/// Operations have their own budget per backend: a bank's backend on one address
 /// creates more operations than that address may open challenges, up to
 /// `operationLimitsPerCaller`, then gets the usual `429 rate.limited`.
 @Suite("Operation rate budget")

@@ -4,7 +4,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Parallel writes to one user (issue 17): enrolments are a compare-and-set on the user's
+/// Parallel writes to one user: enrolments are a compare-and-set on the user's
 /// secrets, profile changes a compare-and-set on the profile read, on SQLite and PostgreSQL.
 @Suite("Parallel enrolments and profile changes")
 struct ParallelEnrolmentTests {

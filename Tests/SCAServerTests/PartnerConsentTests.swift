@@ -5,7 +5,7 @@ import SCACore
 import SCAServer
 import Testing
 
-@Suite("Consents on the hosted page, with their documented statuses (issue 9)")
+@Suite("Consents on the hosted page, with their documented statuses")
 struct PartnerConsentTests {
     static let payment = Transaction(
         amount: "1250.00", currency: "EUR", payee: .init(name: "Alice Martin", iban: "FR76 3000 6000 0112 3456 7890 189"),

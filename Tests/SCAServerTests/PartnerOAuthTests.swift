@@ -5,7 +5,7 @@ import SCACore
 import SCAServer
 import Testing
 
-@Suite("Partner clients and the OAuth 2.0 code flow with PKCE (issue 9)")
+@Suite("Partner clients and the OAuth 2.0 code flow with PKCE")
 struct PartnerOAuthTests {
     @Test("a client's secret is shown once and only its hash is kept; bad redirect URIs are refused; removal is audited")
     func clientAdministration() async throws {

@@ -10,7 +10,7 @@ import SCAStorage
 import Synchronization
 import Testing
 
-/// Partner webhooks (issue 10): final statuses of a partner's operations are posted, signed,
+/// Partner webhooks: final statuses of a partner's operations are posted, signed,
 /// to its registered URL by the background delivery pass, and retried with back-off.
 @Suite("Partner webhooks")
 struct PartnerWebhookTests {

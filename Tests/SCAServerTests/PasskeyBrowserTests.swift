@@ -14,7 +14,7 @@ import Testing
 /// origin is part of the relying party's configuration (`webauthn.origins`) and an IP address
 /// cannot be an RP ID.
 @Suite(
-    "Passkeys in a real browser (issue 11)", .serialized,
+    "Passkeys in a real browser", .serialized,
     .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))
 struct PasskeyBrowserTests {
     static let shots = URL(fileURLWithPath: "/tmp/pk-shots")

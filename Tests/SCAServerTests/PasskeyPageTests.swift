@@ -4,7 +4,7 @@ import SCAServer
 import SCATestSupport
 import Testing
 
-/// "Sign in with a passkey" and "Confirm with a passkey" on the hosted pages (issue 11 item 4),
+/// "Sign in with a passkey" and "Confirm with a passkey" on the hosted pages,
 /// through the real page routes with a software authenticator playing the browser's part of
 /// /hosted/passkey.js: read the options from the form, sign, post the assertion.
 @Suite("Passkeys on the hosted pages")

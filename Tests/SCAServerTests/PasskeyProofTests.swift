@@ -6,7 +6,7 @@ import SCAStorage
 import SCATestSupport
 import Testing
 
-/// A passkey as a challenge's proof (issue 11 item 3), through the real routes with a software
+/// A passkey as a challenge's proof, through the real routes with a software
 /// authenticator: the assertion is bound to the challenge (and a payment's amount and payee),
 /// a user-verified one proves two categories, and it is counted, locked and replayed like
 /// every other proof.
@@ -243,7 +243,7 @@ struct PasskeyProofTests {
         }
     }
 
-    // MARK: Discoverable login (item 2)
+    // MARK: Discoverable login
 
     static func discoverable(_ api: APIClient) async throws -> APIResponse {
         try await api.post(

@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Names and custom attributes, `tokenClaims` and `GET /v1/me` (issue 17).
+/// Names and custom attributes, `tokenClaims` and `GET /v1/me`.
 @Suite("User profiles and token claims")
 struct ProfileTests {
     static func putProfile(_ api: APIClient, _ userID: String, _ request: ProfileRequest) async throws -> APIResponse {

@@ -5,7 +5,7 @@ import SCAStorageSQLite
 import Synchronization
 import Testing
 
-/// Issue 14: a proof is one write transaction in the store (the claim, the attempt, the burnt
+/// A proof is one write transaction in the store (the claim, the attempt, the burnt
 /// signature, the device, the session, the audit entries together), counted on a real server
 /// over a real SQLite file by tracing the statements the store runs.
 @Suite("Proof transactions")
@@ -239,7 +239,7 @@ private final class StatementLog: Sendable {
 }
 
 extension ProofTransactionTests {
-    /// Issue 14 (v3-challenge-signatures): a device proof's burn is part of the challenge's own
+    /// v3-challenge-signatures: a device proof's burn is part of the challenge's own
     /// write, so the proof touches no other table for it, and nothing is left for the periodic
     /// sweep (``PeriodicSignatureSweep``) to forget: the burns go with their challenge.
     @Test("a device proof keeps its signature's burn on the challenge it signs: no other table, nothing to sweep")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// openapi.yaml against the server as built (issue 15, item 13): a bounded schemathesis run
+/// openapi.yaml against the server as built: a bounded schemathesis run
 /// (from PyPI; `.ci/run` installs the pinned version) against `sca-server serve --demo`,
 /// which must find no server error and no response outside the documented schemas. Skipped,
 /// saying why, where schemathesis is not installed.

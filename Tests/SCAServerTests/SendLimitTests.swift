@@ -6,7 +6,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// OTP pumping (issue 15): codes are limited per destination, user, client address and in all,
+/// OTP pumping: codes are limited per destination, user, client address and in all,
 /// across challenges and whatever the challenge; challenges per client address. Beyond a
 /// budget: 429 `rate.limited` with `Retry-After`, no message, a metric and an audit entry.
 @Suite("Send and challenge budgets across challenges")

@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// `sca signup` and `sca me` (issue 17) run as a process against a live server: the e-mail codes
+/// `sca signup` and `sca me` run as a process against a live server: the e-mail codes
 /// are typed on standard input as they arrive in the server's outbox, as a person would, or
 /// given as `--code` values.
 @Suite(

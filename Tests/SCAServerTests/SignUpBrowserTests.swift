@@ -5,7 +5,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// "New here? Continue with your e-mail" (issue 17) in a real headless Chromium: a new address
+/// "New here? Continue with your e-mail" in a real headless Chromium: a new address
 /// gets a code, sets a password, proves a fresh code and lands at the partner with a code.
 /// Screenshots (420×900, a phone) go to /tmp/signup-shots/.
 @Suite("Hosted sign-up in a real browser", .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))

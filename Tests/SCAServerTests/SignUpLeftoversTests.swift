@@ -3,9 +3,9 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Issue 17 leftovers through the routes against the real store: an operator sets a user's
+/// Two sign-up details through the routes against the real store: an operator sets a user's
 /// login phone; a phone user's TOTP is labelled with their number, not the placeholder e-mail.
-@Suite("Sign-up leftovers: login phone by an operator, TOTP label of a phone user")
+@Suite("Sign-up details: login phone by an operator, TOTP label of a phone user")
 struct SignUpLeftoversTests {
     @Test("PATCH /admin/v1/users/{id} sets loginPhone normalized as sign-up does; a held number is 409, a bad one 400, nothing changed")
     func adminSetsLoginPhone() async throws {

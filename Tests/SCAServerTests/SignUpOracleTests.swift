@@ -4,7 +4,7 @@ import SCAServer
 import Synchronization
 import Testing
 
-/// `POST /v1/signup-or-in` tells nobody whether an address is known (issue 17): a known user
+/// `POST /v1/signup-or-in` tells nobody whether an address is known: a known user
 /// (whatever they enrolled), a new address and sign-up off get the same answers until the
 /// code is proven, through the real routes against the real store.
 @Suite("Sign-up or in is no oracle")

@@ -3,7 +3,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// `sca signup --phone` (issue 17, `signUp` `phone`) run as a process against a live server: the
+/// `sca signup --phone` (`signUp` `phone`) run as a process against a live server: the
 /// SMS codes are typed on standard input as they arrive in the server's outbox.
 @Suite(
     "sca signup --phone as a process",

@@ -5,7 +5,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// "New here? Continue with your phone number" (issue 17) in a real headless Chromium: a new
+/// "New here? Continue with your phone number" in a real headless Chromium: a new
 /// number gets an SMS code, sets a password, proves a fresh SMS code and lands at the partner
 /// with a code. Screenshots (420×900, a phone) go to /tmp/signup-shots/.
 @Suite("Hosted sign-up by phone in a real browser", .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))

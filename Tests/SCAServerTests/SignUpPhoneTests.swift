@@ -5,7 +5,7 @@ import SCAStorage
 import Synchronization
 import Testing
 
-/// Sign up or in with a phone number and its SMS code (`signUp` `phone`, issue 17), through the
+/// Sign up or in with a phone number and its SMS code (`signUp` `phone`), through the
 /// routes against the real store.
 @Suite("Sign up or in by phone")
 struct SignUpPhoneTests {

@@ -8,7 +8,7 @@ import SCAStoragePostgres
 import Synchronization
 import Testing
 
-/// Sign up or in with a one-time code (issue 17), through the routes against the real store.
+/// Sign up or in with a one-time code, through the routes against the real store.
 @Suite("Sign up or in with a one-time code")
 struct SignUpTests {
     static func signUpOn(_ configuration: inout ServerConfiguration) {

@@ -4,7 +4,7 @@ import SCAServer
 import Testing
 
 /// A device signature counts once on its challenge, whatever the timing: its burn is part of the
-/// challenge's compare-and-set write (issue 14, v3-challenge-signatures), so parallel copies
+/// challenge's compare-and-set write (v3-challenge-signatures), so parallel copies
 /// race on one version and a discarded round does not forget it.
 @Suite("Device signature replays")
 struct SignatureReplayTests {

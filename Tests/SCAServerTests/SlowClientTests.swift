@@ -4,7 +4,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// Slow and greedy clients against the real server on a loopback socket (issue 15, item 4):
+/// Slow and greedy clients against the real server on a loopback socket:
 /// a body that stops or trickles is answered `408`, headers that never end are cut off, and
 /// connections beyond the limit are closed at once while the server keeps serving.
 @Suite("Slow clients: read and idle timeouts, connection limit")

@@ -4,7 +4,7 @@ import SCAServer
 import Testing
 
 /// The stopped TRA bands answer from memory for a minute of the server's clock, and only for
-/// the quarter they were worked out for (issue 14).
+/// the quarter they were worked out for.
 @Suite("TRA suspension cache")
 struct TRASuspensionCacheTests {
     @Test("an entry answers for its quarter within a minute; not after, not before it was made, not for another quarter")

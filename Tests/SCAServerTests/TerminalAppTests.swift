@@ -13,7 +13,7 @@ import Testing
 struct TerminalAppTests {
     static let iban = "FR7630006000011234567890189"
 
-    @Test("signed in, a low-value payment needs no confirmation and says why (issue 12)")
+    @Test("signed in, a low-value payment needs no confirmation and says why")
     func exemptPayment() async throws {
         let server = try await LiveServer { $0.risk.exemptLowValue = true }
         let email = "coffee@example.com"

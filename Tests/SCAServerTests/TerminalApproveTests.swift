@@ -7,7 +7,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// `sca approve` run as a process against a live server (issue 10): it shows each operation
+/// `sca approve` run as a process against a live server: it shows each operation
 /// plainly, approves with the biometric gate or rejects, and reports.
 @Suite("Terminal app: sca approve", .serialized)
 struct TerminalApproveTests {

@@ -5,7 +5,7 @@ import SCAServer
 import SCAStorage
 import Testing
 
-/// The webhook SSRF filter (issue 10): with `webhookAllowPrivateAddresses` off (the default),
+/// The webhook SSRF filter: with `webhookAllowPrivateAddresses` off (the default),
 /// a URL whose host is a special-purpose address is refused at registration, and a name that
 /// resolves to one is refused at delivery, audited, without connecting.
 @Suite("Webhook addresses")

@@ -43,7 +43,7 @@ struct WebhookSenderTests {
                     amount: "125.00", currency: "EUR", payee: .init(name: "ACME SAS", iban: "FR7630006000011234567890189"))
                 let challenge = try await api.startChallenge(.payment, email: "hook@example.com", transaction: transaction)
                 #expect(try await api.sendCode(challenge.challengeId, .smsOTP).status == 202)
-                // Delivered in the background (issue 17): wait for it, not for the answer.
+                // Delivered in the background: wait for it, not for the answer.
                 await api.services.messages.waitUntilIdle()
                 let delivered = try #require(gateway.received.withLock { $0.last })
                 #expect(delivered.channel == .sms)
@@ -52,7 +52,7 @@ struct WebhookSenderTests {
 
                 gateway.failing.withLock { $0 = true }
                 api.clock.advance(by: 31)
-                // Issue 17: the answer no longer tells a gateway's failure (a decoy, which sends
+                // The answer no longer tells a gateway's failure (a decoy, which sends
                 // nothing, never fails): the normal 202, then the failure in the audit trail once
                 // the attempts are spent.
                 let failed = try await api.sendCode(challenge.challengeId, .smsOTP)

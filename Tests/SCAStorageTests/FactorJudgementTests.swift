@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-/// What a proof's one-time factor is, judged on what was read (issue 14): the store then only
+/// What a proof's one-time factor is, judged on what was read: the store then only
 /// applies the use a right one carries.
 @Suite("One-time factor judgements (pure)")
 struct FactorJudgementTests {

@@ -4,7 +4,7 @@ import SCAStorage
 import SCAStoragePostgres
 import Testing
 
-/// The proof's commit in one statement (issue 14, `v3-proof-fold`): the function lists the
+/// The proof's commit in one statement (`v3-proof-fold`): the function lists the
 /// challenge's columns itself, so a column added to the table later must be added to it too,
 /// or written by the wrapper a later step put around it (`v3-challenge-signatures`). A column
 /// written at insert only (the delegation) is named as such.

@@ -118,7 +118,7 @@ struct PostgresStoreConformanceTests {
     @Test func adminKeysRoundTripAndConflict() async throws { try await check { try await $0.adminKeysRoundTripAndConflict() } }
     @Test func adminKeyRevocationAndUse() async throws { try await check { try await $0.adminKeyRevocationAndUse() } }
     @Test func userRolesChange() async throws { try await check { try await $0.userRolesChange() } }
-    // Risk engine (v3-risk, issue 12).
+    // Risk engine (v3-risk).
     @Test func riskStateRoundTrip() async throws { try await check { try await $0.riskStateRoundTrip() } }
     @Test func riskStateReadsWhatWasCommitted() async throws { try await check { try await $0.riskStateReadsWhatWasCommitted() } }
     @Test func riskPaymentAdmittedWithItsCounters() async throws { try await check { try await $0.riskPaymentAdmittedWithItsCounters() } }
@@ -129,7 +129,7 @@ struct PostgresStoreConformanceTests {
     @Test func riskPaymentsAndVolumes() async throws { try await check { try await $0.riskPaymentsAndVolumes() } }
     @Test func riskHistoryAggregates() async throws { try await check { try await $0.riskHistoryAggregates() } }
     @Test func fraudReportsCountOnce() async throws { try await check { try await $0.fraudReportsCountOnce() } }
-    // v3-partners (issue 9).
+    // v3-partners.
     @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }
     @Test func authorizationCodesRedeemOnce() async throws { try await check { try await $0.authorizationCodesRedeemOnce() } }
     @Test func consentCompareAndSet() async throws { try await check { try await $0.consentCompareAndSet() } }
@@ -140,7 +140,7 @@ struct PostgresStoreConformanceTests {
     @Test func parallelPasskeyRegistrationsRespectTheLimit() async throws {
         try await check { try await $0.parallelPasskeyRegistrationsRespectTheLimit() }
     }
-    // Decoupled operations (v3-operations, issue 10)
+    // Decoupled operations (v3-operations)
     @Test func operationRoundTripAndPending() async throws { try await check { try await $0.operationRoundTripAndPending() } }
     @Test func parallelOperationMovesStoreOneFinalStatus() async throws {
         try await check { try await $0.parallelOperationMovesStoreOneFinalStatus() }
@@ -150,16 +150,16 @@ struct PostgresStoreConformanceTests {
     }
     // Passkey proofs (v3-passkey-proofs)
     @Test func passkeyProofCategoriesRoundTrip() async throws { try await check { try await $0.passkeyProofCategoriesRoundTrip() } }
-    // Sign-up or in (v3-signup, issue 17).
+    // Sign-up or in (v3-signup).
     @Test func parallelSignUpsCreateOneUser() async throws { try await check { try await $0.parallelSignUpsCreateOneUser() } }
     @Test func profileRoundTrip() async throws { try await check { try await $0.profileRoundTrip() } }
-    // Partner webhooks (v3-partner-webhooks, issue 10)
+    // Partner webhooks (v3-partner-webhooks)
     @Test func partnerWebhookRoundTrip() async throws { try await check { try await $0.partnerWebhookRoundTrip() } }
     @Test func webhookDeliveriesAreClaimedOnce() async throws {
         try await check { try await $0.webhookDeliveriesAreClaimedOnce() }
     }
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
-    // One proof, one write transaction (issue 14)
+    // One proof, one write transaction
     @Test func proofCommitAppliesEverything() async throws { try await check { try await $0.proofCommitAppliesEverything() } }
     @Test func proofCommitAppliesNothingWhenRefused() async throws {
         try await check { try await $0.proofCommitAppliesNothingWhenRefused() }
@@ -178,11 +178,11 @@ struct PostgresStoreConformanceTests {
     @Test func proofContextReadsChallengeUserAndDevice() async throws {
         try await check { try await $0.proofContextReadsChallengeUserAndDevice() }
     }
-    // Compare-and-set on a user (issue 17, signup-finish).
+    // Compare-and-set on a user.
     @Test func userPreconditionIsACompareAndSet() async throws {
         try await check { try await $0.userPreconditionIsACompareAndSet() }
     }
-    // Status changes with their webhook event (v3-webhook-events, issue 10)
+    // Status changes with their webhook event (v3-webhook-events)
     @Test func statusChangeAndEventAreOneWrite() async throws {
         try await check { try await $0.statusChangeAndEventAreOneWrite() }
     }
@@ -190,13 +190,13 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelFinalisationsWriteOneEvent() }
     }
     @Test func overdueConsentsAreListed() async throws { try await check { try await $0.overdueConsentsAreListed() } }
-    // Sign-up by phone (v3-signup-phone, issue 17).
+    // Sign-up by phone (v3-signup-phone).
     @Test func loginPhoneLookup() async throws { try await check { try await $0.loginPhoneLookup() } }
     @Test func parallelPhoneSignUpsCreateOneUser() async throws {
         try await check { try await $0.parallelPhoneSignUpsCreateOneUser() }
     }
     // End of sign-up by phone.
-    // Opening a challenge in one read and one write (issue 14).
+    // Opening a challenge in one read and one write.
     @Test func challengeContextReadsUserAndDevice() async throws {
         try await check { try await $0.challengeContextReadsUserAndDevice() }
     }
@@ -207,13 +207,13 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelChallengeInsertsKeepOneChain() }
     }
     // End of opening a challenge.
-    // An operator sets a login phone (issue 17 leftovers).
+    // An operator sets a login phone.
     @Test func loginPhoneUpdate() async throws { try await check { try await $0.loginPhoneUpdate() } }
-    // A code or TOTP step used in the proof's commit (issue 14, code-commit).
+    // A code or TOTP step used in the proof's commit.
     @Test func proofCommitUsesACodeOnce() async throws { try await check { try await $0.proofCommitUsesACodeOnce() } }
     @Test func proofCommitUsesATOTPStepOnce() async throws { try await check { try await $0.proofCommitUsesATOTPStepOnce() } }
     @Test func parallelProofsUseAFactorOnce() async throws { try await check { try await $0.parallelProofsUseAFactorOnce() } }
-    // Burnt signatures forgotten by the sweep (issue 14, pgfold).
+    // Burnt signatures forgotten by the sweep.
     @Test func usedSignaturesAreSweptAfterExpiry() async throws { try await check { try await $0.usedSignaturesAreSweptAfterExpiry() } }
     @Test func challengeSignaturesMustBeWholeHashes() async throws { try await check { try await $0.challengeSignaturesMustBeWholeHashes() } }
     @Test func staleObservedCountersDecideOnTheStoredOnes() async throws {

@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-/// The risk engine's decisions as pure code (issue 12): counters, bands, quarters, signals and
+/// The risk engine's decisions as pure code: counters, bands, quarters, signals and
 /// exemption verdicts, at their edges.
 @Suite("Risk decisions (pure)")
 struct RiskDecisionTests {

@@ -4,7 +4,7 @@ import SCAStorage
 import SCAStorageSQLite
 import Testing
 
-/// WAL checkpoints on a connection of their own (issue 14): the writer's threshold is read back
+/// WAL checkpoints on a connection of their own: the writer's threshold is read back
 /// from SQLite, and a checkpoint copies every page the WAL holds.
 @Suite("SQLite WAL checkpoints")
 struct SQLiteCheckpointTests {

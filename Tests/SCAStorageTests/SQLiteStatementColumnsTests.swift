@@ -6,7 +6,7 @@ import SCAStorage
 @testable import SCAStorageSQLite
 import Testing
 
-/// The SQLite store reads every record straight from its prepared statement (issue 14): these
+/// The SQLite store reads every record straight from its prepared statement: these
 /// are the promises of that reader, which the conformance suite relies on without naming.
 @Suite("SQLite statement columns")
 struct SQLiteStatementColumnsTests {

@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// Opening a challenge is one read and one write (issue 14): `challengeContext` reads the user
+// Opening a challenge is one read and one write: `challengeContext` reads the user
 // and the device a request names together, `insertChallenge(_:auditing:)` stores the challenge
 // with its `challenge.created` entry or neither.
 extension StoreConformance {

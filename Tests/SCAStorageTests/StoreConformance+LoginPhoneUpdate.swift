@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// An operator sets a user's login phone (issue 17 leftovers).
+// An operator sets a user's login phone.
 extension StoreConformance {
     /// `UserUpdate.loginPhone` sets the login phone; one another user holds is
     /// `conflict("loginPhone")` and changes nothing (not even the update's other fields); the

@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// `LockoutChange.observed` is a hint (issue 14, pgfold): a backend may write the plan's result
+// `LockoutChange.observed` is a hint: a backend may write the plan's result
 // by compare-and-set on those counters, and must decide again on the stored ones when they
 // differ. The outcome is the plan applied to the stored counters, whatever the hint says.
 extension StoreConformance {

@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// Decoupled operations (v3-operations, issue 10), checked on every backend.
+// Decoupled operations (v3-operations), checked on every backend.
 extension StoreConformance {
     func makeOperation(_ id: String = "op_1", device: String = "dev_1", createdAt: Date? = nil) -> OperationRecord {
         let created = createdAt ?? t0

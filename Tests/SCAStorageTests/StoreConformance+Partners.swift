@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// Partner clients, authorization codes and consents (v3-partners, issue 9).
+// Partner clients, authorization codes and consents (v3-partners).
 extension StoreConformance {
     func partnerClientRoundTrip() async throws {
         let confidential = PartnerClientRecord(

@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// One proof, one write transaction (issue 14): `commitProof` applies all of a proof or none.
+// One proof, one write transaction: `commitProof` applies all of a proof or none.
 extension StoreConformance {
     func proofPlan(reserve: Bool, _ settlement: LockoutPlan.Settlement, now: Date? = nil) -> LockoutPlan {
         LockoutPlan(reserve: reserve, settlement: settlement, policy: LockoutPolicy(maxFailedAttempts: 5), now: now ?? t0)
@@ -210,7 +210,7 @@ extension StoreConformance {
     }
 }
 
-// A code or TOTP step used in the proof's commit (issue 14): read without a write, judged,
+// A code or TOTP step used in the proof's commit: read without a write, judged,
 // and used by `commitProof` only if still unused; a lost use applies nothing of the commit.
 extension StoreConformance {
     /// The code as issued, read back; used by a commit with everything else the proof changes;

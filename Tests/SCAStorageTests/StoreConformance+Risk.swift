@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// The risk engine's store operations (v3-risk, issue 12), checked on every backend.
+// The risk engine's store operations (v3-risk), checked on every backend.
 extension StoreConformance {
     func makePayment(
         _ challengeID: String, user: String = "u1", at: Date, authorised: Bool = true, minor: Int64 = 1_000,

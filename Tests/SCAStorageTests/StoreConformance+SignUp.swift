@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// Sign-up or in (v3-signup, issue 17).
+// Sign-up or in (v3-signup).
 extension StoreConformance {
     /// Twenty inserts of one new address at once (parallel sign-ups): exactly one lands, the
     /// others are `conflict("email")`, and the address has one user.

@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// Sign-up by phone (v3-signup-phone, issue 17).
+// Sign-up by phone (v3-signup-phone).
 extension StoreConformance {
     /// A login phone is stored, found exactly (and only by itself: not by the SMS phone that
     /// several users may share), and taken once: a second user with it is `conflict("loginPhone")`

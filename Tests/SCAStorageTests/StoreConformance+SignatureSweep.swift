@@ -2,7 +2,7 @@ import Foundation
 import SCAStorage
 import Testing
 
-// Burnt signatures are forgotten by a periodic sweep, not by every burn (issue 14): the sweep
+// Burnt signatures are forgotten by a periodic sweep, not by every burn: the sweep
 // deletes exactly the expired ones, and the contract stays "a burnt hash is refused until it
 // expires, then forgotten".
 extension StoreConformance {

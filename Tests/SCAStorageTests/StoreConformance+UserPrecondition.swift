@@ -2,7 +2,7 @@ import Foundation
 import SCAStorage
 import Testing
 
-// Compare-and-set on a user (issue 17: parallel enrolments and profile changes).
+// Compare-and-set on a user (parallel enrolments and profile changes).
 extension StoreConformance {
     /// An update with a precondition applies only while it holds: otherwise
     /// `conflict("precondition")` and nothing changes; of twenty parallel first secrets exactly

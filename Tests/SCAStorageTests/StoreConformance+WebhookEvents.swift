@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// Status changes with their webhook event (v3-webhook-events, issue 10), checked on every
+// Status changes with their webhook event (v3-webhook-events), checked on every
 // backend: the event exists iff the compare-and-set won, and the two are one transaction.
 extension StoreConformance {
     func event(_ id: String, subject: String, client: String = "cli_a") -> WebhookDeliveryRecord {

@@ -3,7 +3,7 @@ import SCACore
 import SCAStorage
 import Testing
 
-// Partner webhooks and their outbox (v3-partner-webhooks, issue 10), checked on every backend.
+// Partner webhooks and their outbox (v3-partner-webhooks), checked on every backend.
 extension StoreConformance {
     func partnerWebhookRoundTrip() async throws {
         #expect(try await store.partnerWebhook(clientID: "cli_a") == nil)

@@ -606,7 +606,7 @@ struct StoreConformance {
         #expect(try await store.consumeToken(id: "jti-3", expiresAt: t0 + 500, now: t0 + 59))
         #expect(try await store.consumeToken(id: "jti-1", expiresAt: t0 + 60, now: t0 + 59.5) == false)
         #expect(try await store.consumeToken(id: "jti-3", expiresAt: t0 + 500, now: t0 + 120) == false)
-        // Consumed ids can be read without burning anything (issue 15: introspection).
+        // Consumed ids can be read without burning anything (introspection).
         #expect(try await store.isTokenConsumed(id: "jti-3", now: t0 + 120))
         #expect(try await store.isTokenConsumed(id: "jti-unused", now: t0 + 120) == false)
         #expect(try await store.isTokenConsumed(id: "jti-3", now: t0 + 501) == false)
@@ -953,7 +953,7 @@ struct StoreConformance {
         #expect(try await store.auditEntries(after: 2, since: t0 + 1, limit: 10) == [third])
     }
 
-    // issue 16: checkpoints read the head of the chain in one query.
+    // Checkpoints read the head of the chain in one query.
     func newestAuditEntryIsTheHead() async throws {
         #expect(try await store.newestAuditEntry() == nil)
         let first = try await store.appendAuditEntry(makeAuditDraft("challenge.created", at: t0))

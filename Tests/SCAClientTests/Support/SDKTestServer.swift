@@ -39,7 +39,7 @@ struct SDKTestServer {
         let services = services
         let clock = clock
         let directory = directory
-        // Messages to users are delivered in the background, as by `serve` (issue 17).
+        // Messages to users are delivered in the background, as by `serve`.
         try await services.withMessageDeliveries {
             try await app.test(.live) { client in
                 let port = try #require(client.port)

@@ -10,7 +10,7 @@ struct LiveServer {
     let services: SCAServices
     let directory: URL
 
-    /// - Parameter customize: changes to the configuration (exemptions, issue 12).
+    /// - Parameter customize: changes to the configuration (exemptions).
     init(_ customize: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-live-\(UUID().uuidString)")
         var configuration = ServerConfiguration()
@@ -24,7 +24,7 @@ struct LiveServer {
     func run(_ body: @escaping @Sendable (URL) async throws -> Void) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = Application(router: services.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        // Messages to users are delivered in the background, as by `serve` (issue 17).
+        // Messages to users are delivered in the background, as by `serve`.
         try await services.withMessageDeliveries {
             try await app.test(.live) { client in
                 let port = try #require(client.port)

@@ -41,7 +41,7 @@ struct TestServer {
     func run(_ body: @escaping @Sendable (APIClient) async throws -> Void) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = Application(router: services.router())
-        // Messages to users are delivered in the background, as by `serve` (issue 17).
+        // Messages to users are delivered in the background, as by `serve`.
         try await services.withMessageDeliveries {
             try await app.test(.router) { client in
                 try await body(APIClient(client: client, clock: clock, services: services))

@@ -1,6 +1,6 @@
 import Foundation
 
-// Passkeys (issue 11): Chromium's virtual authenticator through WebDriver's WebAuthn extension,
+// Passkeys: Chromium's virtual authenticator through WebDriver's WebAuthn extension,
 // and scripts run in the page (to make a credential the way a registration page would).
 extension WebDriver {
     /// Adds a virtual platform authenticator (CTAP2, internal transport, resident keys, user
