@@ -10,11 +10,11 @@ import ServiceLifecycle
 /// The interval is short (`sqlite.checkpointInterval`, 50 ms by default) because a write that
 /// meets a sync waits for as long as the disk takes to sync what accumulated since the last one:
 /// at 400 cold starts a second on this machine's disk, p99 15 to 17 ms every 250 ms, 6.5 to
-/// 7.7 ms every 50 ms, the peak rate unchanged (measured with `sca-bench`). A pass with no
+/// 7.7 ms every 50 ms, the peak rate unchanged (docs/benchmarks.md). A pass with no
 /// commit since the last whole checkpoint makes no call, so an idle server costs nothing here.
 ///
 /// While it runs, the power-loss window of `synchronous = NORMAL` is about one `interval` of
-/// commits (README, Durability). At a graceful shutdown it gives the writer its own threshold
+/// commits (docs/operations.md, Durability). At a graceful shutdown it gives the writer its own threshold
 /// back and runs a last checkpoint.
 public struct BackgroundWALCheckpoints: Service {
     let store: SQLiteStore

@@ -10,7 +10,7 @@ extension SQLiteStore {
     /// dispatch runs a `sync` block on the thread that calls it, and a read takes one of the
     /// pool's reader connections, which the few threads of the concurrency pool never exhaust.
     /// A read never waits for the disk's syncs: in WAL mode readers do not wait for the writer.
-    /// Measured with `sca-bench`: half the context switches of a challenge or a cold
+    /// Measured with `sca-bench` (docs/benchmarks.md): half the context switches of a challenge or a cold
     /// start, and a cold start's median latency at a fixed 400/s down by a fifth; the peak rate
     /// did not move beyond the machine's noise.
     ///

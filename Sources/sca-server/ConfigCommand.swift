@@ -1,8 +1,8 @@
 import ArgumentParser
 import SCAServer
 
-/// `sca-server config reference`: the configuration table in markdown, the README's
-/// configuration section.
+/// `sca-server config reference`: the configuration table in markdown, the reference section of
+/// docs/configuration.md.
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config", abstract: "About the configuration.", subcommands: [Reference.self])

@@ -89,16 +89,16 @@ struct ConfigurationTests {
         #expect(try loader.load(file: nil, environment: ["SCA_MESSAGE_SENDER": "outbox"], flags: [:]).messageSender == .outbox)
     }
 
-    @Test("the README's configuration section is the table's reference, as `sca-server config reference` prints it")
+    @Test("docs/configuration.md's configuration section is the table's reference, as `sca-server config reference` prints it")
     func readmeReference() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs").appendingPathComponent("configuration.md"), encoding: .utf8)
         let begin = "<!-- configuration reference:"
         let end = "<!-- end of configuration reference -->"
         let section = try #require(readme.range(of: begin).flatMap { start in
             readme.range(of: end, range: start.upperBound..<readme.endIndex).map { readme[start.lowerBound..<$0.lowerBound] }
         })
         let body = section.drop { $0 != "\n" }.dropFirst()
-        #expect(String(body) == ConfigurationSetting.reference(), "run `sca-server config reference` and paste it into README.md")
+        #expect(String(body) == ConfigurationSetting.reference(), "run `sca-server config reference` and paste it into docs/configuration.md")
     }
 }

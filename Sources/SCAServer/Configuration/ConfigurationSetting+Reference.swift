@@ -1,9 +1,9 @@
 import Foundation
 
 extension ConfigurationSetting {
-    /// The configuration reference in markdown, as the README shows it between its
+    /// The configuration reference in markdown, as docs/configuration.md shows it between its
     /// `configuration reference` markers (`sca-server config reference` prints it; a test keeps
-    /// the README equal to it).
+    /// that page equal to it).
     public static func reference() -> String {
         let defaults = ServerConfiguration()
         var lines = [

@@ -155,7 +155,7 @@ extension ConfigurationSetting {
             }
             configuration.roles[member] = Array(Set(permissions)).sorted()
         },
-        // Risk engine and exemptions; docs/COMPLIANCE.md maps each to its RTS article.
+        // Risk engine and exemptions; docs/compliance.md maps each to its RTS article.
         .value(
             "exemptLowValue", \.risk.exemptLowValue, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
             "RTS art. 16: low-value payments without SCA, within the limit below (needs a signed-in session)"),

@@ -2,7 +2,7 @@ import Foundation
 
 /// One row of the configuration table: a key, where its value goes in `ServerConfiguration`,
 /// how it is parsed, how its default is shown and what it means. The loader (file, `SCA_*`
-/// environment, flags), the flags' `--help` and the README's reference all read
+/// environment, flags), the flags' `--help` and docs/configuration.md all read
 /// `ConfigurationSetting.all`, so a key is written once.
 ///
 /// A family (`requiredCategories.<operation>`, `exchangeRates.<CUR>`) is one row whose key is a

@@ -171,7 +171,7 @@ public struct ServerConfiguration: Sendable {
     /// process, `full` through a power loss too (an fsync per commit).
     public var sqliteSynchronous: SQLiteSynchronous = .normal
     /// Seconds between two background WAL checkpoints. Each syncs the WAL and the database file;
-    /// under `normal` it also bounds what a power loss can take (README, Durability).
+    /// under `normal` it also bounds what a power loss can take (docs/operations.md, Durability).
     public var sqliteCheckpointInterval: Double = 0.05
     // Message delivery in the background: no request waits for a gateway.
     /// Attempts (1 to 10) to hand one message to the gateway before it is given up and audited
