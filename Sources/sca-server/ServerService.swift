@@ -56,7 +56,7 @@ struct ServerService: Service {
         let perNumber = configuration.rateLimits.sendsPerDestination.first
         printUnbuffered(
             "  (demo budgets: up to \(perNumber?.count ?? 0) codes per number or address in \((perNumber?.seconds ?? 0) / 60) min, "
-                + "so the README's walkthroughs can run twice; a server without --demo keeps 3)")
+                + "so the getting-started walkthroughs can run twice; a server without --demo keeps 3)")
         for user in users {
             var methods = ["password \(user.password)"]
             if let pin = user.pin { methods.append("PIN \(pin)") }

@@ -109,7 +109,7 @@ extension ConfigurationSetting {
         ) { value, member, _, configuration in
             configuration.exchangeRates[member] = value
         },
-        .rateWindows("sendLimitsPerDestination", \.rateLimits.sendsPerDestination, "codes sent to one phone number or address (below)"),
+        .rateWindows("sendLimitsPerDestination", \.rateLimits.sendsPerDestination, "codes sent to one phone number or address (docs/operations.md, budgets)"),
         .rateWindows("sendLimitsPerUser", \.rateLimits.sendsPerUser, "codes sent to one user, both channels"),
         .rateWindows("sendLimitsPerClient", \.rateLimits.sendsPerClient, "codes asked for from one client address"),
         .rateWindows("sendLimitsGlobal", \.rateLimits.sendsGlobal, "codes sent by the whole server"),
@@ -119,7 +119,7 @@ extension ConfigurationSetting {
             "operations created by one backend (partner client or admin key); their challenges skip `challengeLimitsPerClient`"),
         .value(
             "decoyMethods", \.decoyMethods, parse: ConfigurationParser.methods,
-            show: { "`\($0.map(\.rawValue).joined(separator: ","))`" }, "the methods an unknown user's decoy challenge pretends to have (below)"),
+            show: { "`\($0.map(\.rawValue).joined(separator: ","))`" }, "the methods an unknown user's decoy challenge pretends to have (docs/operations.md)"),
         .value(
             "decoyPhonePattern", \.decoyPhonePattern, parse: { value, _ in value.trimmingCharacters(in: .whitespaces) },
             show: { "`\($0)`" }, "the phone number a decoy pretends to have; `#` are digits drawn from the typed address"),
@@ -147,7 +147,7 @@ extension ConfigurationSetting {
         // Roles and permissions.
         .openFamily(
             "roles", "role", accepts: RolePermissions.isValidRoleName, defaultText: "none",
-            "comma-separated permissions the role `<role>` (a-z, 0-9, `_`) grants, e.g. `users:read,users:unblock`; tokens carry the user's roles and these permissions, and the admin scopes among them open the admin API to an operator (below)"
+            "comma-separated permissions the role `<role>` (a-z, 0-9, `_`) grants, e.g. `users:read,users:unblock`; tokens carry the user's roles and these permissions, and the admin scopes among them open the admin API to an operator (docs/operations.md)"
         ) { value, member, key, configuration in
             let permissions = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for permission in permissions where !RolePermissions.isValidPermission(permission) {
@@ -234,11 +234,11 @@ extension ConfigurationSetting {
         // Storage durability.
         .value(
             "sqlite.synchronous", \.sqliteSynchronous, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
-            "`normal`: a commit survives a crash of the process; `full`: a power loss too, at an fsync per commit (README, Durability)"),
+            "`normal`: a commit survives a crash of the process; `full`: a power loss too, at an fsync per commit (docs/operations.md, Durability)"),
         .value(
             "sqlite.checkpointInterval", \.sqliteCheckpointInterval, parse: ConfigurationParser.seconds,
             show: { "`\($0 == $0.rounded() ? String(Int($0)) : String($0))`" },
-            "seconds (fractions allowed, 0.05 to 60) between the background WAL checkpoints, each of which syncs the WAL and the database file (README, Durability)"),
+            "seconds (fractions allowed, 0.05 to 60) between the background WAL checkpoints, each of which syncs the WAL and the database file (docs/operations.md, Durability)"),
     ]
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is

@@ -26,7 +26,7 @@ public struct RateLimits: Sendable, Equatable {
 
     public init() {}
 
-    /// The send budgets of `serve --demo`: enough for the README's walkthroughs run twice over
+    /// The send budgets of `serve --demo`: enough for the getting-started walkthroughs run twice over
     /// (a curl login, a payment, `sca login`, the hosted sign-in and consent, each sending
     /// codes to the same demo phones), which the production budgets of 3 codes per number in
     /// 10 minutes would stop half-way. Only the send budgets change, and only those the
