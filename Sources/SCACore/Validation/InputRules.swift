@@ -75,13 +75,6 @@ public enum InputRules {
     public static func isDigits(_ value: String, count: Int) -> Bool {
         value.utf8.count == count && value.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
-
-    /// A display string as it stands: already NFC and accepted by ``DisplayText`` (1 to
-    /// `maxLength` characters; no control, format, bidirectional or invisible characters). Where
-    /// a text is stored, use ``DisplayText/normalized(_:field:maxLength:)`` and keep its result.
-    public static func isPlainText(_ value: String, maxLength: Int) -> Bool {
-        DisplayText.isAcceptable(value, maxLength: maxLength)
-    }
 }
 
 extension Character {

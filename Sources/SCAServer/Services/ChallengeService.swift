@@ -329,7 +329,7 @@ public struct ChallengeService: Sendable {
                 } else {
                     // The same work a real check would do, and always wrong.
                     try await verifier.imitateVerification(of: proof, on: claimed)
-                    evaluation = .wrong(device: nil)
+                    evaluation = .wrong
                 }
             } catch {
                 // Refused before anything was evaluated: give the attempt back, so a busy server

@@ -21,7 +21,7 @@ struct FactorVerifier: Sendable {
         init(judgement: FactorJudgement) {
             switch judgement {
             case .right(let use): self.init(ProofEvaluation.right, use: use)
-            case .wrong: self.init(ProofEvaluation.wrong(device: nil))
+            case .wrong: self.init(ProofEvaluation.wrong)
             case .replayed: self.init(ProofEvaluation.replayed)
             }
         }
@@ -75,12 +75,12 @@ struct FactorVerifier: Sendable {
         switch proof.method {
         case .password, .pin:
             let right = try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
-            return Verification(right ? ProofEvaluation.right : .wrong(device: nil))
+            return Verification(right ? ProofEvaluation.right : .wrong)
         case .totp:
-            guard let sealed = user.sealedTOTPSeed else { return Verification(.wrong(device: nil)) }
+            guard let sealed = user.sealedTOTPSeed else { return Verification(.wrong) }
             let seed = try box.open(sealed, context: UserService.totpSealingContext)
             guard let step = TOTP(secret: seed).matchingStep(for: credential, at: runtime.now(), drift: 1) else {
-                return Verification(.wrong(device: nil))
+                return Verification(.wrong)
             }
             // A code is accepted once: its step is burnt for this user, older steps with it. A
             // code of a burnt step is a right code seen before (a replay, or the loser of a
@@ -89,8 +89,9 @@ struct FactorVerifier: Sendable {
         case .smsOTP, .emailOTP:
             return try await checkDeliveredCode(proof, on: challenge)
         case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
-            // Judged by `judgeSignature` (committed with the proof) and PasskeyProofs, never here.
-            return Verification(.wrong(device: nil))
+            // Judged by `judgeSignature` (committed with the proof) and PasskeyProofs, never
+            // here: reaching this is the server's fault, never the user's wrong guess.
+            throw Problem.internalError
         }
     }
 
@@ -110,7 +111,7 @@ struct FactorVerifier: Sendable {
         switch try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now()) {
         case .consumed: return .right
         case .alreadyUsed: return .replayed
-        case .rejected: return .wrong(device: nil)
+        case .rejected: return .wrong
         }
     }
 

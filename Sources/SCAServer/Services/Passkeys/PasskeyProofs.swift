@@ -90,13 +90,13 @@ struct PasskeyProofs: Sendable {
     func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord) async throws -> Outcome {
         guard let party = configuration.relyingParty, let assertion = proof.assertion,
             let response = Self.decode(assertion)
-        else { return Outcome(evaluation: .wrong(device: nil), details: ["reason": "malformed"]) }
+        else { return Outcome(evaluation: .wrong, details: ["reason": "malformed"]) }
         let userVerifiedCategory = configuration.webauthnUserVerifiedCategory
         let claimed = claimedCategory(response, on: challenge)
         func wrong(_ reason: String, passkey: PasskeyRecord? = nil) -> Outcome {
             var details = ["reason": reason]
             details["passkey"] = passkey?.id
-            return Outcome(evaluation: .wrong(device: nil), extraCategory: claimed, details: details)
+            return Outcome(evaluation: .wrong, extraCategory: claimed, details: details)
         }
         guard let passkey = try await store.passkey(credentialID: response.credentialId), passkey.userID == user.id else {
             return wrong("unknownCredential")
@@ -152,7 +152,7 @@ struct PasskeyProofs: Sendable {
     /// what it claims counted as a known credential's wrong assertion would be.
     func unknownOwner(_ proof: ProofRequest, on challenge: ChallengeRecord) -> Outcome {
         Outcome(
-            evaluation: .wrong(device: nil),
+            evaluation: .wrong,
             extraCategory: proof.assertion.flatMap(Self.decode).flatMap { claimedCategory($0, on: challenge) },
             details: ["reason": "unknownCredential"])
     }
