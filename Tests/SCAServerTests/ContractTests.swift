@@ -7,7 +7,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// The HTTP contract of issue 15, through the real routes: 405 with `Allow`, 415 for bodies
+/// The HTTP contract, through the real routes: 405 with `Allow`, 415 for bodies
 /// that are not JSON, the `Bearer` scheme in any case, introspection of consumed tokens, one
 /// form per token, and `null` on PATCH.
 @Suite("HTTP contract: methods, media types, bearer scheme, introspection, token form")
@@ -33,6 +33,29 @@ struct ContractTests {
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
             let unknown = try await api.send(.get, "/v1/nowhere")
+            #expect(unknown.status == 404)
+            #expect(unknown.problem?.code == .notFound)
+        }
+    }
+
+    @Test("a method of any name on a known path answers 405 with that path's Allow")
+    func unknownMethodNames() async throws {
+        try await TestServer().run { api in
+            for (name, path, allow) in [
+                ("QUERY", "/.well-known/jwks.json", "GET"),
+                ("QUERY", "/v1/challenges", "POST"),
+                ("PROPFIND", "/admin/v1/users", "POST, GET"),
+                ("QUERY", "/v1/challenges/chl_x", "GET, DELETE"),
+                ("QUERY", "/v1/challenges/chl_x/proofs", "POST"),
+                ("X-ANYTHING", "/v1/devices/dev_x/status", "GET"),
+            ] {
+                let method = try #require(HTTPRequest.Method(name))
+                let response = try await api.send(method, path)
+                #expect(response.status == 405, "\(name) \(path)")
+                #expect(response.problem?.code == .methodNotAllowed)
+                #expect(response.headers[.allow] == allow, "\(name) \(path)")
+            }
+            let unknown = try await api.send(try #require(HTTPRequest.Method("QUERY")), "/v1/nowhere")
             #expect(unknown.status == 404)
             #expect(unknown.problem?.code == .notFound)
         }
