@@ -193,7 +193,7 @@ struct HostedSignUpTests {
             let wrong = try await browser.submit(
                 start, action: "/signin/signup", ["email": "fresh@example.com"],
                 csrf: try #require(PageBrowser.csrf(in: start, action: "/signin/email")))
-            #expect(wrong.status == 400)
+            #expect(wrong.status == 403)
             #expect(wrong.text.contains("This sign-in has ended"))
             // No enrolment token in this visit: no password can be set.
             let form = try await browser.get("/signin/signup")

@@ -220,14 +220,14 @@ struct PartnerOAuthTests {
 
             let before = try await api.services.store.auditEntries(after: 0, limit: 1_000).count
             let forged = try await browser.submit(page, action: "/signin/email", ["email": "someone@example.com"], csrf: "forged")
-            #expect(forged.status == 400)
+            #expect(forged.status == 403)
             #expect(forged.text.contains("This sign-in has ended"))
             let after = try await api.services.store.auditEntries(after: 0, limit: 1_000)
             let created = after.dropFirst(before).filter { $0.draft.event == "challenge.created" }
             #expect(created.isEmpty)
             // The token of another form is not this form's.
             let other = try #require(PageBrowser.csrf(in: page, action: "/signin/cancel"))
-            #expect(try await browser.submit(page, action: "/signin/email", ["email": "a@example.com"], csrf: other).status == 400)
+            #expect(try await browser.submit(page, action: "/signin/email", ["email": "a@example.com"], csrf: other).status == 403)
         }
         try await TestServer { $0.publicBaseURL = "https://sca.bank.example" }.run { api in
             let partner = try await PartnerFixture.make(api)

@@ -206,6 +206,8 @@ struct HostedSignIn: Sendable {
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)
     }
 
+    /// `403`: the request is well formed, but the browser holds no live visit (cookie) or
+    /// the form's CSRF token is not that visit's, so the server refuses it.
     func sessionEnded() -> Response {
         renderer.page(
             "error", title: "Sign-in ended",
@@ -213,6 +215,6 @@ struct HostedSignIn: Sendable {
                 "heading": "This sign-in has ended",
                 "message": "Your sign-in session is no longer valid. Please go back to the application and start again.",
             ],
-            status: .badRequest)
+            status: .forbidden)
     }
 }
