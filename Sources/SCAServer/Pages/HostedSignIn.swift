@@ -17,10 +17,10 @@ struct HostedSignIn: Sendable {
     /// `GET /oauth2/authorize`.
     func authorize(_ query: [String: String]) async throws -> Response {
         switch try await oauth.authorize(query) {
-        case .errorPage(let message):
+        case .errorPage(let message, let status):
             return renderer.page(
                 "error", title: "Sign-in not possible",
-                ["heading": "Sign-in not possible", "message": message], status: .badRequest)
+                ["heading": "Sign-in not possible", "message": message], status: status)
         case .redirect(let location):
             return PageRenderer.redirect(to: location)
         case .signIn(let request, let clientName):
