@@ -176,12 +176,13 @@ struct PartnerOAuthTests {
         try await TestServer().run { api in
             let partner = try await PartnerFixture.make(api)
             let challenge = PartnerFixture.pkce().challenge
+            // A client that does not exist is not found; an address the client did not register
+            // is refused. Nothing is told to any address.
             for (path, status) in [
-                (partner.authorizePath(challenge: challenge, redirectURI: "https://evil.example/callback"), 400),
-                (partner.authorizePath(challenge: challenge, redirectURI: PartnerFixture.redirectURI + "/more"), 400),
-                // A client that does not exist is not found; nothing is told to any address.
+                (partner.authorizePath(challenge: challenge, redirectURI: "https://evil.example/callback"), 403),
+                (partner.authorizePath(challenge: challenge, redirectURI: PartnerFixture.redirectURI + "/more"), 403),
                 (partner.authorizePath(challenge: challenge, clientID: "cli_unknown"), 404),
-                (partner.authorizePath(challenge: nil, method: "plain", redirectURI: "https://evil.example/callback"), 400),
+                (partner.authorizePath(challenge: nil, method: "plain", redirectURI: "https://evil.example/callback"), 403),
             ] {
                 let page = try await api.send(.get, path)
                 #expect(page.status == status, "\(path)")

@@ -27,8 +27,8 @@ struct OAuthService: Sendable {
     /// What to do with an authorization request.
     enum AuthorizeDecision: Sendable {
         /// The client or redirect URI cannot be trusted: an error page, never a redirect.
-        /// `404` for a client that does not exist, `400` for one asking with an address it
-        /// did not register.
+        /// `404` for a client that does not exist, `403` for one asking to send the user to an
+        /// address it did not register (the server refuses to act for it there).
         case errorPage(String, status: HTTPResponse.Status)
         /// Another error, told to the registered redirect URI (RFC 6749 §4.1.2.1).
         case redirect(String)
@@ -46,7 +46,7 @@ struct OAuthService: Sendable {
         }
         guard let redirectURI = query["redirect_uri"], RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
             return .errorPage(
-                "The application that sent you here gave an address to return to that it has not registered.", status: .badRequest)
+                "The application that sent you here gave an address to return to that it has not registered.", status: .forbidden)
         }
         let state = query["state"]
         func refuse(_ error: String, _ description: String) -> AuthorizeDecision {
