@@ -251,11 +251,12 @@ public struct ChallengeService: Sendable {
     ///   `sca.code_already_used`), 422 `method.not_offered`, 423 `user.locked`,
     ///   429 `sca.attempts_in_progress`.
     public func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
-        if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
-        // The challenge, its user and its device in one read.
+        // The challenge, its user and its device in one read: the resource first, as on every
+        // route, then the proof's shape (still before anything is counted).
         guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let context = try await store.proofContext(challengeID: challengeID) else {
             throw Problem.challengeNotFound
         }
+        if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
         let challenge = try await expireIfDue(context.challenge)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
         guard challenge.offeredMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
