@@ -140,12 +140,15 @@ public struct ChallengeService: Sendable {
 
     /// A `login` challenge without a user, for a discoverable passkey (`methodHint` `passkey`,
     /// `user` empty). Needs passkeys configured and offered for `login`.
-    /// - Throws: `Problem.invalidRequest` for another operation; 422 `method.not_offered`.
+    /// - Throws: `Problem.invalidRequest` for another operation; 404 `passkey.unavailable` on a
+    ///   server without passkeys (as every passkey route there); 422 `method.not_offered` when
+    ///   the `login` policy does not offer them.
     private func discoverableLogin(_ request: CreateChallengeRequest) throws -> Bool {
         guard request.user.email == nil, request.user.userId == nil, request.methodHint == .passkey else { return false }
         guard request.operation == .login, request.device == nil else {
             throw Problem.invalidRequest("a challenge without a user is only for a passkey login")
         }
+        guard passkeyProofs.isAvailable else { throw Problem.passkeyUnavailable }
         guard passkeyProofs.offersDiscoverableLogin else {
             throw Problem.methodNotOffered(.passkey)
         }
