@@ -200,7 +200,8 @@ struct HostedSignUpTests {
             let noToken = try await browser.submit(
                 form, action: "/signin/password", ["password": Self.newPassword, "confirm": Self.newPassword],
                 csrf: try #require(PageBrowser.csrf(in: form, action: "/signin/signup")))
-            #expect(noToken.status == 400)
+            #expect(noToken.status == 403)
+            #expect(noToken.text.contains("This sign-in has ended"))
             #expect(try await api.services.users.list().isEmpty)
             #expect(try #require(api.services.outbox).messages().isEmpty)
         }
