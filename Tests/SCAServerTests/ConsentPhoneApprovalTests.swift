@@ -254,10 +254,16 @@ struct ConsentPhoneApprovalTests {
             let scene = try await Self.scene(api, url: url, email: "phone.refuse@example.com", phone: "+33612349006")
             let waiting = try await Self.choosePhone(scene)
             let forged = try await scene.browser.submit(waiting, action: "\(scene.path)/phone/status", ["wait": "0"], csrf: "forged")
-            #expect(forged.status == 400)
-            #expect(forged.problem?.code == .requestInvalid)
+            #expect(forged.status == 403)
+            #expect(forged.problem?.code == .forbidden)
             let tooLong = try await Self.status(scene, waiting: waiting, wait: 26)
             #expect(tooLong.status == 400)
+            // A malformed id on the waiting page is not found, not sent on to the consent page.
+            for id in ["cst_" + String(repeating: "0", count: 64), "0000", "cst_a%20b"] {
+                let malformed = try await PageBrowser(api: api).get("/consents/\(id)/phone")
+                #expect(malformed.status == 404, "\(id)")
+                #expect(malformed.headers[.location] == nil)
+            }
             // Another browser (no cookie) opening the consent does not get the phone's challenge.
             let stranger = PageBrowser(api: api)
             let page = try await stranger.get(scene.path)

@@ -38,6 +38,29 @@ struct ContractTests {
         }
     }
 
+    @Test("a method of any name on a known path answers 405 with that path's Allow")
+    func unknownMethodNames() async throws {
+        try await TestServer().run { api in
+            for (name, path, allow) in [
+                ("QUERY", "/.well-known/jwks.json", "GET"),
+                ("QUERY", "/v1/challenges", "POST"),
+                ("PROPFIND", "/admin/v1/users", "POST, GET"),
+                ("QUERY", "/v1/challenges/chl_x", "GET, DELETE"),
+                ("QUERY", "/v1/challenges/chl_x/proofs", "POST"),
+                ("X-ANYTHING", "/v1/devices/dev_x/status", "GET"),
+            ] {
+                let method = try #require(HTTPRequest.Method(name))
+                let response = try await api.send(method, path)
+                #expect(response.status == 405, "\(name) \(path)")
+                #expect(response.problem?.code == .methodNotAllowed)
+                #expect(response.headers[.allow] == allow, "\(name) \(path)")
+            }
+            let unknown = try await api.send(try #require(HTTPRequest.Method("QUERY")), "/v1/nowhere")
+            #expect(unknown.status == 404)
+            #expect(unknown.problem?.code == .notFound)
+        }
+    }
+
     @Test("a JSON route refuses a body of another media type with 415 and creates nothing")
     func unsupportedMediaType() async throws {
         try await TestServer().run { api in

@@ -100,12 +100,14 @@ struct DemoPartnerTests {
         try await TestServer { $0.demo = true }.run { api in
             _ = try await api.services.registerDemoPartner()
             let early = try await api.send(.post, Self.consentPath)
-            #expect(early.status == 400)
-            #expect(early.problem?.code == .requestInvalid)
+            #expect(early.status == 403)
+            #expect(early.problem?.code == .forbidden)
             #expect(early.problem?.detail?.contains("sign in") == true)
-            let forged = try await PageBrowser(api: api).get("/demo/callback?code=abc&state=not-ours")
-            #expect(forged.status == 400)
-            #expect(forged.text.contains("Sign in again"))
+            for query in ["code=abc&state=not-ours", "code=abc", "state=", ""] {
+                let forged = try await PageBrowser(api: api).get("/demo/callback?\(query)")
+                #expect(forged.status == 403, "\(query)")
+                #expect(forged.text.contains("Sign in again"))
+            }
         }
     }
 

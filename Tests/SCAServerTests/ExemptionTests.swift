@@ -277,6 +277,17 @@ struct ExemptionTests {
         }
     }
 
+    @Test("the report of a quarter at the edge of the calendar answers or refuses, and the server stays up")
+    func reportAtTheEdges() async throws {
+        try await TestServer().run { api in
+            for (quarter, status) in [("1970Q1", 400), ("9999Q4", 400), ("1971Q1", 200), ("9998Q4", 200)] {
+                let response = try await api.send(.get, "/admin/v1/risk/report?quarter=\(quarter)", admin: true)
+                #expect(response.status == status, "\(quarter)")
+            }
+            #expect(try await api.send(.get, "/health/live").status == 200)
+        }
+    }
+
     @Test("art. 20/21: two quarters above the reference stop TRA, a quarter below resumes it; both audited and reported")
     func traStopsAndResumes() async throws {
         try await TestServer { $0.risk.exemptTRA = true }.run { api in

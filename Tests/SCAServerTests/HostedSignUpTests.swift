@@ -193,14 +193,15 @@ struct HostedSignUpTests {
             let wrong = try await browser.submit(
                 start, action: "/signin/signup", ["email": "fresh@example.com"],
                 csrf: try #require(PageBrowser.csrf(in: start, action: "/signin/email")))
-            #expect(wrong.status == 400)
+            #expect(wrong.status == 403)
             #expect(wrong.text.contains("This sign-in has ended"))
             // No enrolment token in this visit: no password can be set.
             let form = try await browser.get("/signin/signup")
             let noToken = try await browser.submit(
                 form, action: "/signin/password", ["password": Self.newPassword, "confirm": Self.newPassword],
                 csrf: try #require(PageBrowser.csrf(in: form, action: "/signin/signup")))
-            #expect(noToken.status == 400)
+            #expect(noToken.status == 403)
+            #expect(noToken.text.contains("This sign-in has ended"))
             #expect(try await api.services.users.list().isEmpty)
             #expect(try #require(api.services.outbox).messages().isEmpty)
         }

@@ -53,6 +53,12 @@ struct InputValidationTests {
             #expect(try await api.services.users.find(userID)?.lockout.failedAttempts == 0)
             #expect(try await api.send(.get, "/v1/challenges/ch_doesnotexist").problem?.code == .challengeNotFound)
             #expect(try await api.send(.get, "/v1/challenges/../../etc").status == 404)
+            // The challenge first: on one that does not exist, the same proofs are not found.
+            for raw in [#"{"method":"pin","credential":"12ab"}"#, #"{"method":"passkey"}"#] {
+                let unknown = try await api.post("/v1/challenges/ch_doesnotexist/proofs", raw: raw)
+                #expect(unknown.status == 404, "\(raw)")
+                #expect(unknown.problem?.code == .challengeNotFound)
+            }
         }
     }
 

@@ -181,7 +181,7 @@ struct PartnerConsentTests {
             let other = try second.decode(ConsentResponse.self)
             let csrf = try #require(PageBrowser.csrf(in: page, action: "/consents/\(consent.consentId)/refuse"))
             let tampered = try await browser.submit(page, action: "/consents/\(other.consentId)/refuse", [:], csrf: csrf)
-            #expect(tampered.status == 400)
+            #expect(tampered.status == 403)
             #expect(try await partner.consent(other.consentId, accessToken: accessToken).decode(ConsentResponse.self).status == .created)
             let secondPage = try await PageBrowser(api: api).get("/consents/\(other.consentId)")
             #expect(secondPage.text.contains("Add Bob as a beneficiary"))

@@ -176,14 +176,16 @@ struct PartnerOAuthTests {
         try await TestServer().run { api in
             let partner = try await PartnerFixture.make(api)
             let challenge = PartnerFixture.pkce().challenge
-            for path in [
-                partner.authorizePath(challenge: challenge, redirectURI: "https://evil.example/callback"),
-                partner.authorizePath(challenge: challenge, redirectURI: PartnerFixture.redirectURI + "/more"),
-                partner.authorizePath(challenge: challenge, clientID: "cli_unknown"),
-                partner.authorizePath(challenge: nil, method: "plain", redirectURI: "https://evil.example/callback"),
+            // A client that does not exist is not found; an address the client did not register
+            // is refused. Nothing is told to any address.
+            for (path, status) in [
+                (partner.authorizePath(challenge: challenge, redirectURI: "https://evil.example/callback"), 403),
+                (partner.authorizePath(challenge: challenge, redirectURI: PartnerFixture.redirectURI + "/more"), 403),
+                (partner.authorizePath(challenge: challenge, clientID: "cli_unknown"), 404),
+                (partner.authorizePath(challenge: nil, method: "plain", redirectURI: "https://evil.example/callback"), 403),
             ] {
                 let page = try await api.send(.get, path)
-                #expect(page.status == 400)
+                #expect(page.status == status, "\(path)")
                 #expect(page.headers[.location] == nil)
                 #expect(page.text.contains("Sign-in not possible"))
             }
@@ -220,14 +222,15 @@ struct PartnerOAuthTests {
 
             let before = try await api.services.store.auditEntries(after: 0, limit: 1_000).count
             let forged = try await browser.submit(page, action: "/signin/email", ["email": "someone@example.com"], csrf: "forged")
-            #expect(forged.status == 400)
+            #expect(forged.status == 403)
             #expect(forged.text.contains("This sign-in has ended"))
             let after = try await api.services.store.auditEntries(after: 0, limit: 1_000)
             let created = after.dropFirst(before).filter { $0.draft.event == "challenge.created" }
             #expect(created.isEmpty)
             // The token of another form is not this form's.
             let other = try #require(PageBrowser.csrf(in: page, action: "/signin/cancel"))
-            #expect(try await browser.submit(page, action: "/signin/email", ["email": "a@example.com"], csrf: other).status == 400)
+            let otherForm = try await browser.submit(page, action: "/signin/email", ["email": "a@example.com"], csrf: other)
+            #expect(otherForm.status == 403)
         }
         try await TestServer { $0.publicBaseURL = "https://sca.bank.example" }.run { api in
             let partner = try await PartnerFixture.make(api)

@@ -310,10 +310,20 @@ struct PasskeyProofTests {
             let noHint = try await api.post("/v1/challenges", CreateChallengeRequest(operation: .login, user: UserReference()))
             #expect(noHint.status == 400)
         }
+        // Without passkeys at all, as on every passkey route of such a server.
         try await TestServer().run { api in
             let off = try await Self.discoverable(api)
-            #expect(off.status == 422)
-            #expect(off.problem?.code == .methodNotOffered)
+            #expect(off.status == 404)
+            #expect(off.problem?.code == .passkeyUnavailable)
+        }
+        // Passkeys on, but the login policy does not offer them.
+        try await TestServer {
+            Registration.configure(&$0)
+            $0.policies[.login] = OperationPolicy(methods: [.password, .totp])
+        }.run { api in
+            let notOffered = try await Self.discoverable(api)
+            #expect(notOffered.status == 422)
+            #expect(notOffered.problem?.code == .methodNotOffered)
         }
     }
 }

@@ -198,9 +198,12 @@ struct PasskeyRegistrationTests {
         }
     }
 
-    @Test("without webauthn.rpId and origins, passkeys are off")
+    @Test("without webauthn.rpId and origins, passkeys are off; without a token the answer is still 401")
     func off() async throws {
         try await TestServer().run { api in
+            let anonymous = try await api.send(.post, "/v1/passkeys/registration/options")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.problem?.code == .unauthorized)
             let userID = try await api.createUser("pk@example.com")
             let totp = try await api.enrollTOTP(userID)
             let settings = try await Self.token(api, .settingsChange, email: "pk@example.com", totp: totp)

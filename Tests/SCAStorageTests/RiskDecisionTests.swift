@@ -54,7 +54,14 @@ struct RiskDecisionTests {
     func quarters() throws {
         #expect(Quarter("2026Q4")?.description == "2026Q4")
         #expect(Quarter("2026q1") == Quarter(year: 2026, number: 1))
-        for bad in ["2026Q5", "2026Q0", "26Q1", "2026-Q1", "", "2026Q", "２０２６Q1"] { #expect(Quarter(bad) == nil) }
+        for bad in ["2026Q5", "2026Q0", "26Q1", "2026-Q1", "", "2026Q", "２０２６Q1", "1970Q1", "1970Q4", "9999Q4", "0000Q1"] {
+            #expect(Quarter(bad) == nil, "\(bad)")
+        }
+        // Read from input, a quarter has both neighbours.
+        for edge in ["1971Q1", "9998Q4"] {
+            let quarter = try #require(Quarter(edge))
+            #expect(quarter.previous < quarter && quarter < quarter.next)
+        }
         let q4 = try #require(Quarter("2026Q4"))
         #expect(q4.next.description == "2027Q1")
         #expect(q4.next.previous == q4)

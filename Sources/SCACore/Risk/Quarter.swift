@@ -13,12 +13,14 @@ public struct Quarter: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.number = number
     }
 
-    /// Parses `2026Q4` (the `Q` in either case); nil for anything else.
+    /// Parses `2026Q4` (the `Q` in either case); nil for anything else. A quarter read from
+    /// input has a quarter before it and after it (a report reads the one before, and a
+    /// quarter ends where the next starts), so its year is 1971 to 9998.
     public init?(_ text: String) {
         let parts = text.uppercased().split(separator: "Q", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 1,
             parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
-            let year = Int(parts[0]), let number = Int(parts[1])
+            let year = Int(parts[0]), let number = Int(parts[1]), (1971...9998).contains(year)
         else { return nil }
         self.init(year: year, number: number)
     }

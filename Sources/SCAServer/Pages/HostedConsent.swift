@@ -236,6 +236,8 @@ struct HostedConsent: Sendable {
             status: .notFound)
     }
 
+    /// `403`: the request is well formed, but the browser holds no live visit (cookie) or
+    /// the form's CSRF token is not that visit's, so the server refuses it.
     private func sessionEnded(_ id: String) -> Response {
         renderer.page(
             "error", title: "Page expired",
@@ -243,6 +245,6 @@ struct HostedConsent: Sendable {
                 "heading": "This page has expired",
                 "message": "Please open the link from the application again.",
             ],
-            status: .badRequest)
+            status: .forbidden)
     }
 }

@@ -124,8 +124,10 @@ struct HostedPhoneApproval: Sendable {
 
     /// `GET /consents/{id}/phone`: the waiting page while the phone has not answered; once it
     /// has, the consent accepted and `303` back to the partner, or what became of the request
-    /// (declined, expired, failed) with the ways on from there.
+    /// (declined, expired, failed) with the ways on from there. A malformed id is not found,
+    /// as on every consent route, rather than sent on to a page that cannot exist.
     func show(_ id: String, request: Request) async throws -> Response {
+        guard InputRules.isWellFormedID(id, prefix: "cst") else { throw Problem.consentNotFound }
         let base = HostedConsent.base(id)
         guard var state = cookies.state(PageCookies.consent, in: request), state.consentID == id,
             let operationID = state.operationID
@@ -179,11 +181,12 @@ struct HostedPhoneApproval: Sendable {
     /// `POST /consents/{id}/phone/status`: `{"status": …, "next": …}` once the operation is no
     /// longer pending, or after `wait` seconds (form field, 0 to ``maximumWait``, default the
     /// most) still pending. It looks every second, so an answer on another instance is seen.
-    /// - Throws: 400 `request.invalid` without the page's cookie and CSRF token or with a bad `wait`.
+    /// - Throws: 403 `auth.forbidden` without the page's cookie and CSRF token (as the pages'
+    ///   expired page), 400 `request.invalid` with a bad `wait`.
     func status(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         let action = "\(Self.path(id))/status"
         guard let state = verified(id, request: request, form: form, action: action), let operationID = state.operationID
-        else { throw Problem.invalidRequest("the page has expired: open it again") }
+        else { throw Problem(status: 403, code: .forbidden, title: "Forbidden", detail: "the page has expired: open it again") }
         guard let wait = Int(form["wait"] ?? String(Self.maximumWait)), (0...Self.maximumWait).contains(wait) else {
             throw Problem.invalidRequest("wait must be 0 to \(Self.maximumWait) seconds")
         }
@@ -325,10 +328,12 @@ struct HostedPhoneApproval: Sendable {
         try await store.partnerClient(id: consent.clientID)?.name ?? "the application"
     }
 
+    /// `403`: the request is well formed, but the browser holds no live visit (cookie) or
+    /// the form's CSRF token is not that visit's, so the server refuses it.
     private func sessionEnded() -> Response {
         renderer.page(
             "error", title: "Page expired",
             ["heading": "This page has expired", "message": "Please open the link from the application again."],
-            status: .badRequest)
+            status: .forbidden)
     }
 }

@@ -17,10 +17,10 @@ struct HostedSignIn: Sendable {
     /// `GET /oauth2/authorize`.
     func authorize(_ query: [String: String]) async throws -> Response {
         switch try await oauth.authorize(query) {
-        case .errorPage(let message):
+        case .errorPage(let message, let status):
             return renderer.page(
                 "error", title: "Sign-in not possible",
-                ["heading": "Sign-in not possible", "message": message], status: .badRequest)
+                ["heading": "Sign-in not possible", "message": message], status: status)
         case .redirect(let location):
             return PageRenderer.redirect(to: location)
         case .signIn(let request, let clientName):
@@ -207,6 +207,8 @@ struct HostedSignIn: Sendable {
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)
     }
 
+    /// `403`: the request is well formed, but the browser holds no live visit (cookie) or
+    /// the form's CSRF token is not that visit's, so the server refuses it.
     func sessionEnded() -> Response {
         renderer.page(
             "error", title: "Sign-in ended",
@@ -214,6 +216,6 @@ struct HostedSignIn: Sendable {
                 "heading": "This sign-in has ended",
                 "message": "Your sign-in session is no longer valid. Please go back to the application and start again.",
             ],
-            status: .badRequest)
+            status: .forbidden)
     }
 }

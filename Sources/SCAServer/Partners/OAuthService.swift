@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import JWTKit
 import SCACore
 import SCAStorage
@@ -26,7 +27,9 @@ struct OAuthService: Sendable {
     /// What to do with an authorization request.
     enum AuthorizeDecision: Sendable {
         /// The client or redirect URI cannot be trusted: an error page, never a redirect.
-        case errorPage(String)
+        /// `404` for a client that does not exist, `403` for one asking to send the user to an
+        /// address it did not register (the server refuses to act for it there).
+        case errorPage(String, status: HTTPResponse.Status)
         /// Another error, told to the registered redirect URI (RFC 6749 §4.1.2.1).
         case redirect(String)
         /// Go on to the sign-in page.
@@ -39,10 +42,11 @@ struct OAuthService: Sendable {
     /// that URI.
     func authorize(_ query: [String: String]) async throws -> AuthorizeDecision {
         guard let clientID = query["client_id"], let client = try await partners.find(clientID) else {
-            return .errorPage("The application that sent you here is not known to us.")
+            return .errorPage("The application that sent you here is not known to us.", status: .notFound)
         }
         guard let redirectURI = query["redirect_uri"], RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
-            return .errorPage("The application that sent you here gave an address to return to that it has not registered.")
+            return .errorPage(
+                "The application that sent you here gave an address to return to that it has not registered.", status: .forbidden)
         }
         let state = query["state"]
         func refuse(_ error: String, _ description: String) -> AuthorizeDecision {

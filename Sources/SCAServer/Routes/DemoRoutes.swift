@@ -38,9 +38,16 @@ struct DemoRoutes<Context: RequestContext> {
                 "message": "The sign-in came back with error=\(error)" + (query["error_description"].map { " (\($0))" } ?? "") + ".",
             ], retry: true)
         }
-        guard let code = query["code"], query["state"] == demo.state, let clientID = await demo.clientID else {
+        // Another state is not this demo's sign-in coming back (a forged or stale link): refused
+        // as forbidden before anything is read from it.
+        guard query["state"] == demo.state, let clientID = await demo.clientID else {
             return await page("Sign-in not completed", [
-                "message": "This callback has no code, or a state this demo did not send.",
+                "message": "This callback has a state this demo did not send.",
+            ], status: .forbidden, retry: true)
+        }
+        guard let code = query["code"] else {
+            return await page("Sign-in not completed", [
+                "message": "This callback has no code.",
             ], status: .badRequest, retry: true)
         }
         do {
@@ -74,10 +81,10 @@ struct DemoRoutes<Context: RequestContext> {
     }
 
     /// `POST /demo/consent`: a payment consent with the signed-in user's token (refreshed once
-    /// if it has run out).
+    /// if it has run out). Without a user's token the demo partner may not ask: `403`.
     func createConsent() async throws -> ConsentResponse {
         guard let tokens = await demo.tokens(), let clientID = await demo.clientID else {
-            throw Problem.invalidRequest("sign in to the demo partner first: open the sign-in URL printed at start-up")
+            throw Self.signInFirst("sign in to the demo partner first: open the sign-in URL printed at start-up")
         }
         let request = CreateConsentRequest(
             operation: .payment, transaction: Self.payment, consentRedirectUrl: base + DemoPartner.consentDonePath,
@@ -89,11 +96,15 @@ struct DemoRoutes<Context: RequestContext> {
                 let renewed = try? await oauth.token(
                     ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": clientID], authorization: nil)
             else {
-                throw Problem.invalidRequest("the demo partner's sign-in has ended: open the sign-in URL printed at start-up again")
+                throw Self.signInFirst("the demo partner's sign-in has ended: open the sign-in URL printed at start-up again")
             }
             await demo.signedIn(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
             return try await consents.create(request, authorization: "Bearer \(renewed.accessToken)")
         }
+    }
+
+    private static func signInFirst(_ detail: String) -> Problem {
+        Problem(status: 403, code: .forbidden, title: "Forbidden", detail: detail)
     }
 
     /// The consent came back: the status in the URL is a hint, so ask the API.

@@ -140,12 +140,15 @@ public struct ChallengeService: Sendable {
 
     /// A `login` challenge without a user, for a discoverable passkey (`methodHint` `passkey`,
     /// `user` empty). Needs passkeys configured and offered for `login`.
-    /// - Throws: `Problem.invalidRequest` for another operation; 422 `method.not_offered`.
+    /// - Throws: `Problem.invalidRequest` for another operation; 404 `passkey.unavailable` on a
+    ///   server without passkeys (as every passkey route there); 422 `method.not_offered` when
+    ///   the `login` policy does not offer them.
     private func discoverableLogin(_ request: CreateChallengeRequest) throws -> Bool {
         guard request.user.email == nil, request.user.userId == nil, request.methodHint == .passkey else { return false }
         guard request.operation == .login, request.device == nil else {
             throw Problem.invalidRequest("a challenge without a user is only for a passkey login")
         }
+        guard passkeyProofs.isAvailable else { throw Problem.passkeyUnavailable }
         guard passkeyProofs.offersDiscoverableLogin else {
             throw Problem.methodNotOffered(.passkey)
         }
@@ -251,11 +254,12 @@ public struct ChallengeService: Sendable {
     ///   `sca.code_already_used`), 422 `method.not_offered`, 423 `user.locked`,
     ///   429 `sca.attempts_in_progress`.
     public func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
-        if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
-        // The challenge, its user and its device in one read.
+        // The challenge, its user and its device in one read: the resource first, as on every
+        // route, then the proof's shape (still before anything is counted).
         guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let context = try await store.proofContext(challengeID: challengeID) else {
             throw Problem.challengeNotFound
         }
+        if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
         let challenge = try await expireIfDue(context.challenge)
         guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
         guard challenge.offeredMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }

@@ -38,6 +38,9 @@ struct PasskeyProofs: Sendable {
         return Array(SHA256.hash(data: payload))
     }
 
+    /// Whether this server has a WebAuthn relying party at all.
+    var isAvailable: Bool { configuration.relyingParty != nil }
+
     /// Whether a `login` may start without an e-mail, for a discoverable passkey.
     var offersDiscoverableLogin: Bool {
         configuration.relyingParty != nil && configuration.policy(for: .login).methods.contains(.passkey)

@@ -33,8 +33,10 @@ public struct PasskeyService: Sendable {
     /// (the ceremony may be abandoned); registering spends it.
     /// - Throws: `Problem` 404 `passkey.unavailable`, 401, 403 `auth.forbidden`.
     public func registrationOptions(authorization: String?) async throws -> PasskeyCreationOptions {
-        guard let party = relyingParty else { throw Problem.passkeyUnavailable }
+        // The caller first (the token is only read): without credentials the answer is 401,
+        // whatever this server offers.
         let claims = try await authorizeRegistration(authorization)
+        guard let party = relyingParty else { throw Problem.passkeyUnavailable }
         guard let user = try await store.user(id: claims.sub.value) else { throw Problem.userNotFound }
         let existing = try await store.passkeys(userID: user.id)
         return PasskeyCreationOptions(
@@ -53,8 +55,8 @@ public struct PasskeyService: Sendable {
     /// - Throws: `Problem` 400 (`request.invalid`, `passkey.invalid`, `passkey.challenge_invalid`),
     ///   401, 403, 404 `passkey.unavailable`, 409 (`passkey.already_registered`, `passkey.limit_reached`).
     public func register(_ request: RegisterPasskeyRequest, authorization: String?) async throws -> PasskeyResponse {
-        guard let party = relyingParty else { throw Problem.passkeyUnavailable }
         let claims = try await authorizeRegistration(authorization)
+        guard let party = relyingParty else { throw Problem.passkeyUnavailable }
         let userID = claims.sub.value
         let name = try DeviceService.displayText(
             request.name ?? Self.defaultName, field: "name", maxLength: DisplayText.maxDeviceNameLength)
