@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peak, then half of peak held for a while, with the server's memory sampled: p99 at half of
-# peak load and the soak of issue 14, against servers started here as their own processes.
+# peak load and the 10-minute soak, against servers started here as their own processes.
 #
 #   Benchmarks/scripts/half-peak.sh SCA_SERVER SCA_BENCH FLOW [HOLD_SECONDS] [CONCURRENCY] [extra SCA_*=value ...]
 #

@@ -95,26 +95,13 @@ struct ConnectionPerAddressTests {
     }
 
     static func withServer(
-        maxConnections: Int, perAddress: Int, trustedProxyHeader: String? = nil, _ body: @Sendable (Int) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-peraddr-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = ServerConfiguration()
-        configuration.dataDirectory = directory.path
-        configuration.passwordHashing = .insecureFastForTesting
-        configuration.port = 0
-        configuration.maxConnections = maxConnections
-        configuration.maxConnectionsPerAddress = perAddress
-        configuration.trustedProxyHeader = trustedProxyHeader
-        configuration.requestReadTimeout = 30
-        let services = try await SCAServices.make(configuration: configuration)
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = services.application { port in portContinuation.yield(port) }
-        let server = Task { try await app.run() }
-        defer { server.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        try await body(port)
-        server.cancel()
-        _ = try? await server.value
+        maxConnections: Int, perAddress: Int, trustedProxyHeader: String? = nil, _ body: @Sendable (Int) async throws -> Void
+    ) async throws {
+        try await SlowClientTests.withServer(maxConnections: maxConnections, {
+            $0.maxConnectionsPerAddress = perAddress
+            $0.trustedProxyHeader = trustedProxyHeader
+            $0.requestReadTimeout = 30
+            $0.connectionIdleTimeout = 30
+        }, body)
     }
 }

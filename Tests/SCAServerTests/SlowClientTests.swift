@@ -122,8 +122,10 @@ struct SlowClientTests {
 
     /// Runs the real server (``SCAServices/application(onServerRunning:)``) on a free loopback
     /// port with a 1 s read timeout, then stops it.
+    /// - Parameter customize: applied last, over these tests' own settings.
     static func withServer(
-        maxConnections: Int = 100, idleTimeout: Int = 2, _ body: @Sendable (Int) async throws -> Void
+        maxConnections: Int = 100, idleTimeout: Int = 2, _ customize: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (Int) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-slow-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -134,6 +136,7 @@ struct SlowClientTests {
         configuration.requestReadTimeout = 1
         configuration.connectionIdleTimeout = idleTimeout
         configuration.maxConnections = maxConnections
+        customize(&configuration)
         let services = try await SCAServices.make(configuration: configuration)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let app = services.application { port in portContinuation.yield(port) }

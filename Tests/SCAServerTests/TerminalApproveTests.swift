@@ -40,23 +40,30 @@ struct TerminalApproveTests {
         try WireJSON.decoder().decode(OperationResponse.self, from: try await backend(url, "GET", "v1/operations/\(id)").1)
     }
 
-    @Test("lists an operation plainly, approves it behind biometry, rejects the next as not me")
-    func approveAndReject() async throws {
+    /// A live server, a user, and an `sca` home whose device is activated for that user.
+    static func withActivatedDevice(
+        _ email: String, _ body: @escaping @Sendable (_ url: URL, _ userID: String, _ home: URL) async throws -> Void
+    ) async throws {
         let server = try await LiveServer { $0.adminKey = Self.adminKey }
-        let user = try await server.services.users.create(CreateUserRequest(email: "phone@example.com", password: "correct horse battery"))
+        let user = try await server.services.users.create(CreateUserRequest(email: email, password: "correct horse battery"))
         let activation = try await server.services.devices.issueActivationCode(for: user.id).activationCode
         let home = try TerminalAppProcess.temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }
-
         try await server.run { url in
             let activate = try await TerminalAppProcess.run(["activate", activation, "--server", url.absoluteString], home: home)
             #expect(activate.status == 0, activate.diagnostics)
+            try await body(url, user.id, home)
+        }
+    }
 
+    @Test("lists an operation plainly, approves it behind biometry, rejects the next as not me")
+    func approveAndReject() async throws {
+        try await Self.withActivatedDevice("phone@example.com") { url, userID, home in
             let none = try await TerminalAppProcess.run(["approve"], home: home)
             #expect(none.status == 0, none.diagnostics)
             #expect(none.lines == ["no operations waiting"], none.diagnostics)
 
-            let first = try await Self.createPayment(url, userID: user.id)
+            let first = try await Self.createPayment(url, userID: userID)
             let approve = try await TerminalAppProcess.run(["approve", "--biometric", "approve"], input: "y\n", home: home)
             #expect(approve.status == 0, approve.diagnostics)
             #expect(approve.lines == ["approved: \(first)"], approve.diagnostics)
@@ -67,14 +74,14 @@ struct TerminalApproveTests {
             #expect(approved.status == .approved)
             #expect(approved.accessToken != nil)
 
-            let second = try await Self.createPayment(url, userID: user.id)
+            let second = try await Self.createPayment(url, userID: userID)
             let reject = try await TerminalAppProcess.run(["approve"], input: "n\n", home: home)
             #expect(reject.status == 0, reject.diagnostics)
             #expect(reject.lines == ["rejected (not_me): \(second)"], reject.diagnostics)
             #expect(try await Self.status(url, second).rejectReason == .notMe)
 
             // Biometry cancelled: nothing approved, the operation still waits.
-            let third = try await Self.createPayment(url, userID: user.id)
+            let third = try await Self.createPayment(url, userID: userID)
             let cancelled = try await TerminalAppProcess.run(["approve", "--answer", "y", "--biometric", "cancel"], home: home)
             #expect(cancelled.lines == ["not approved (biometry cancelled): \(third)"], cancelled.diagnostics)
             #expect(try await Self.status(url, third).status == .pending)
@@ -83,16 +90,8 @@ struct TerminalApproveTests {
 
     @Test("--watch says it is waiting, shows a request as it comes, approves it, and says it is waiting again")
     func watchSaysWhatItDoes() async throws {
-        let server = try await LiveServer { $0.adminKey = Self.adminKey }
-        let user = try await server.services.users.create(CreateUserRequest(email: "watch@example.com", password: "correct horse battery"))
-        let activation = try await server.services.devices.issueActivationCode(for: user.id).activationCode
-        let home = try TerminalAppProcess.temporaryHome()
-        defer { try? FileManager.default.removeItem(at: home) }
-
-        try await server.run { url in
-            let activate = try await TerminalAppProcess.run(["activate", activation, "--server", url.absoluteString], home: home)
-            #expect(activate.status == 0, activate.diagnostics)
-            let id = try await Self.createPayment(url, userID: user.id)
+        try await Self.withActivatedDevice("watch@example.com") { url, userID, home in
+            let id = try await Self.createPayment(url, userID: userID)
             @Sendable func count(_ text: String, in printed: String) -> Int { printed.components(separatedBy: text).count - 1 }
             // Answered at the prompt; then the run ends at its time limit, still watching.
             let watched = try await TerminalAppProcess.interact(
