@@ -262,6 +262,49 @@ struct DelegatedTokenTests {
         }
     }
 
+    @Test("a partner's settings_change operation approved on the phone, and a CIBA sign-in, give tokens the user's own API refuses")
+    func operationAndCIBATokensStayTheirs() async throws {
+        try await TestServer(Self.configure).run { api in
+            let (shop, phone, userID) = try await CIBATests.setUp(api)
+            // The partner's own operation, described as something harmless.
+            let basic = "Basic " + Data("\(shop.clientID):\(shop.clientSecret ?? "")".utf8).base64EncodedString()
+            let created = try await api.client.execute(
+                uri: "/v1/operations", method: .post, headers: [.contentType: "application/json", .authorization: basic],
+                body: ByteBuffer(string: #"{"user":{"userId":"\#(userID)"},"operation":"settings_change","bindingMessage":"Confirm your newsletter choice"}"#))
+            #expect(created.status == .created)
+            let operationID = try WireJSON.decoder().decode(OperationResponse.self, from: Data(buffer: created.body)).operationId
+            // The push names the partner and the request.
+            let push = try #require(try api.services.outbox?.messages().last { $0.channel == .push })
+            #expect(push.text == "Shop: Approve: Confirm your newsletter choice?")
+            let shown = try #require(try await phone.pending().first { $0.operationId == operationID })
+            #expect(try await phone.approve(shown).status == 200)
+            let read = try await api.client.execute(
+                uri: "/v1/operations/\(operationID)", method: .get, headers: [.authorization: basic], body: nil)
+            let token = try #require(try WireJSON.decoder().decode(OperationResponse.self, from: Data(buffer: read.body)).accessToken)
+            #expect(try jwtClaims(token)["operation_id"] as? String == operationID)
+            for (method, path, body) in [
+                (HTTPRequest.Method.post, "/v1/activations", nil as Data?),
+                (.patch, "/v1/me", try WireJSON.encoder().encode(SettingsChangeRequest(email: "mallory@example.com"))),
+            ] {
+                let answer = try await api.send(method, path, bearer: token, body: body)
+                #expect(answer.problem?.code == .tokenDelegated, "\(path)")
+            }
+
+            // CIBA: the partner's, with the scope it asked for.
+            api.clock.advance(by: 30)
+            let started = try await CIBATests.authorize(shop, ["scope": "openid email", "login_hint": userID, "binding_message": "Sign in to Shop"])
+            let requestID = try #require(started.json["auth_req_id"] as? String)
+            let login = try #require(try await phone.pending().first { $0.operation == .login })
+            #expect(try await phone.approve(login).status == 200)
+            api.clock.advance(by: 5)
+            let granted = try await CIBATests.poll(shop, requestID)
+            let access = try #require(granted.json["access_token"] as? String)
+            #expect(try jwtClaims(access)["scope"] as? String == "openid email")
+            #expect(try await api.send(.get, "/v1/me", bearer: access).problem?.code == .tokenDelegated)
+            #expect(try await api.send(.get, "/oauth2/userinfo", bearer: access).json["email"] as? String == "alice@example.com")
+        }
+    }
+
     @Test("OpenID request parameters: prompt=none, max_age and acr_values as the spec says")
     func openIDParameters() async throws {
         try await TestServer(Self.configure).run { api in
