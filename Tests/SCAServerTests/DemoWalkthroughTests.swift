@@ -5,7 +5,7 @@ import SCACore
 import SCAServer
 import Testing
 
-/// What a newcomer meets running the README on `serve --demo`: budgets that let the
+/// What a newcomer meets walking docs/getting-started.md on `serve --demo`: budgets that let the
 /// walkthroughs run, demo data that survives a restart, and a clear line for a busy port.
 @Suite("The demo as a newcomer walks it")
 struct DemoWalkthroughTests {
@@ -16,7 +16,7 @@ struct DemoWalkthroughTests {
         let demo = try ConfigurationLoader().load(file: nil, environment: [:], flags: ["demo": "true"])
         #expect(demo.rateLimits.sendsPerDestination.first?.count == 30)
         #expect((demo.rateLimits.sendsPerUser.first?.count ?? 0) >= 30)
-        // The README sends about six codes to one demo phone per pass: twice over fits.
+        // The walkthroughs send about six codes to one demo phone per pass: twice over fits.
         #expect((demo.rateLimits.sendsPerDestination.first?.count ?? 0) >= 12)
         let configured = try ConfigurationLoader().load(
             file: nil, environment: ["SCA_SEND_LIMITS_PER_DESTINATION": "5/10m"], flags: ["demo": "true"])
