@@ -94,27 +94,27 @@ struct Approve: AsyncParsableCommand {
             }
             choice = typed
         }
+        let outcome: String
         do {
             switch choice {
             case .approve:
                 let decision = try await client.approve(operation, using: collector)
-                // The signature's spinner ends before its outcome is printed, whatever the outcome.
-                await spinner.stop()
-                print("\(decision.status.rawValue): \(operation.operationId)")
+                outcome = "\(decision.status.rawValue): \(operation.operationId)"
             case .reject(let reason):
                 let decision = try await client.reject(operation, reason: reason)
-                print("\(decision.status.rawValue) (\(reason.rawValue)): \(operation.operationId)")
+                outcome = "\(decision.status.rawValue) (\(reason.rawValue)): \(operation.operationId)"
             case .skip:
-                print("skipped: \(operation.operationId)")
+                outcome = "skipped: \(operation.operationId)"
             }
         } catch SCAClientError.cancelled {
-            await spinner.stop()
-            print("not approved (biometry cancelled): \(operation.operationId)")
+            outcome = "not approved (biometry cancelled): \(operation.operationId)"
         } catch SCAClientError.server(let problem) where watch {
-            await spinner.stop()
             // One refused answer does not end the watch.
-            print("refused: \(operation.operationId): \(problem.code.rawValue)")
+            outcome = "refused: \(operation.operationId): \(problem.code.rawValue)"
         }
+        // The signature's spinner ends before its outcome is printed, whatever the outcome.
+        await spinner.stop()
+        print(outcome)
     }
 
     /// The operation as the user must read it before approving: every field plainly.

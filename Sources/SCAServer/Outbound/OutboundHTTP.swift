@@ -60,8 +60,7 @@ package struct OutboundHTTP: Sendable {
             request.method = .POST
             for (name, value) in headers { request.headers.add(name: name, value: value) }
             request.body = .bytes(ByteBuffer(bytes: body))
-            let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-            let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
+            let response = try await client.execute(request, timeout: TimeAmount(timeout))
             // The answer's body is not used; read a bounded part so the connection ends cleanly.
             _ = try? await response.body.collect(upTo: 65_536)
             try await client.shutdown()
