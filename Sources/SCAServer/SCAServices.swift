@@ -41,8 +41,6 @@ public struct SCAServices: Sendable {
     public let messages: MessageDispatcher
     /// Partner clients of the hosted pages.
     public let partners: PartnerService
-    /// The hosted pages' templates, compiled once when the services are made.
-    let pageRenderer: PageRenderer
     /// The demo partner application of `serve --demo`, nil otherwise.
     public let demoPartner: DemoPartner?
     let logger: Logger
@@ -53,6 +51,24 @@ public struct SCAServices: Sendable {
     /// Every HTTP request the server makes (webhooks, gateways): no redirects, each connection
     /// to the address it checked.
     package let outbound: OutboundHTTP
+    /// Partner webhooks: the outbox of events for partners, and their endpoints.
+    public let webhooks: WebhookService
+    /// Decoupled operations approved on the user's phone.
+    let operations: OperationService
+    /// The phone's device-signed requests (`GET /v1/operations/pending`, approve, reject).
+    let deviceRequests: DeviceRequestAuthenticator
+    /// OAuth 2.0 and OpenID Connect for partner clients.
+    let oauth: OAuthService
+    /// Partners' consents to single operations.
+    let consents: ConsentService
+    /// CIBA poll mode over operations.
+    let ciba: CIBAService
+    /// Sign up or in.
+    public let signUp: SignUpService
+    /// Names and custom attributes, and `GET /v1/me`.
+    public let profiles: ProfileService
+    /// The hosted sign-in, sign-up and consent pages, over the services above.
+    let pages: HostedPages
 
     /// - Parameters:
     ///   - store: the database; nil opens SQLite under the data directory. A PostgreSQL store
@@ -96,7 +112,7 @@ public struct SCAServices: Sendable {
                 configuration: configuration, store: store, runtime: runtime, messageSender: messageSender,
                 logger: logger)
             // Messages (an operation's push) are delivered while the work runs.
-            return try await services.withMessageDeliveries { try await body(services) }
+            return try await services.withBackgroundServices(.messages) { try await body(services) }
         }
     }
 
@@ -162,20 +178,47 @@ public struct SCAServices: Sendable {
             audit: audit)
         let devices = DeviceService(
             store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
+        let account = AccountService(tokens: tokens, users: users, devices: devices)
+        let adminAccess = AdminAccess(
+            store: store, tokens: tokens, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
+        let partners = PartnerService(store: store, runtime: runtime, audit: audit)
+
+        // Partner access and decoupled operations, over the engine above.
+        let webhooks = WebhookService(
+            store: store, box: box, runtime: runtime, audit: audit, logger: logger, outbound: outbound,
+            allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
+        let operations = OperationService(
+            store: store, challenges: challenges, box: box, runtime: runtime, audit: audit, logger: logger,
+            messages: messages, webhooks: webhooks, neutralPushText: configuration.pushNeutralText)
+        let oauth = OAuthService(
+            store: store, partners: partners, tokens: tokens, box: box, configuration: configuration, runtime: runtime,
+            audit: audit, metrics: metrics)
+        let consents = ConsentService(
+            store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit,
+            webhooks: webhooks)
+        let signUp = SignUpService(
+            challenges: challenges, tokens: tokens, users: users, devices: devices, store: store, configuration: configuration,
+            runtime: runtime, audit: audit)
+        let renderer = try PageRenderer()
+        let pages = HostedPages(
+            oauth: oauth, challenges: challenges, consents: consents, operations: operations, signUp: signUp,
+            signUpMode: configuration.signUp.mode, store: store, renderer: renderer,
+            cookies: PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:")),
+            runtime: runtime)
         return SCAServices(
             configuration: configuration, store: store, runtime: runtime, users: users, challenges: challenges,
-            tokens: tokens, devices: devices, account: AccountService(tokens: tokens, users: users, devices: devices),
-            passkeys: passkeys,
-            audit: audit,
-            adminKeys: AdminKeyService(store: store, runtime: runtime, audit: audit),
-            adminAccess: AdminAccess(
-                store: store, tokens: tokens, configuration: configuration, runtime: runtime, audit: audit, logger: logger),
-            risk: riskEngine,
-            beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit), metrics: metrics,
-            passwordHashing: hashing,
-            outbox: outbox, messages: messages, partners: PartnerService(store: store, runtime: runtime, audit: audit), pageRenderer: try PageRenderer(),
+            tokens: tokens, devices: devices, account: account, passkeys: passkeys, audit: audit,
+            adminKeys: AdminKeyService(store: store, runtime: runtime, audit: audit), adminAccess: adminAccess,
+            risk: riskEngine, beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit),
+            metrics: metrics, passwordHashing: hashing, outbox: outbox, messages: messages, partners: partners,
             demoPartner: configuration.demo ? DemoPartner(runtime: runtime) : nil,
-            logger: logger, box: box, outbound: outbound)
+            logger: logger, box: box, outbound: outbound, webhooks: webhooks, operations: operations,
+            deviceRequests: DeviceRequestAuthenticator(store: store, box: box, runtime: runtime, audit: audit),
+            oauth: oauth, consents: consents,
+            ciba: CIBAService(
+                store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit),
+            signUp: signUp, profiles: ProfileService(store: store, tokens: tokens, configuration: configuration, audit: audit),
+            pages: pages)
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
@@ -209,17 +252,24 @@ public struct SCAServices: Sendable {
         MetadataRoutes(tokens: tokens, store: store).register(on: routes)
         MetricsRoutes(metrics: metrics).register(on: routes)
         // Hosted pages for partners.
-        partnerRoutes().register(on: routes)
+        PartnerRoutes(
+            partners: partners, oauth: oauth, consents: consents, signIn: pages.signIn, consentPages: pages.consent,
+            access: adminAccess, maxBodySize: configuration.maxBodySize
+        ).register(on: routes)
         // Decoupled operations.
-        operationRoutes().register(on: routes)
-        cibaRoutes().register(on: routes)
+        OperationRoutes(
+            operations: operations, devices: deviceRequests, access: adminAccess, store: store,
+            maxBodySize: configuration.maxBodySize
+        ).register(on: routes)
+        CIBARoutes(oauth: oauth, ciba: ciba, operations: operations, maxBodySize: configuration.maxBodySize)
+            .register(on: routes)
         // Sign up or in.
         SignUpRoutes(signUp: signUp, maxBodySize: configuration.maxBodySize).register(on: routes)
         ProfileRoutes(profiles: profiles, access: adminAccess, maxBodySize: configuration.maxBodySize).register(on: routes)
-        hostedSignUpRoutes().register(on: routes)
+        HostedSignUpRoutes(pages: pages.signUp, maxBodySize: configuration.maxBodySize).register(on: routes)
         if let demoPartner {
             DemoRoutes(
-                demo: demoPartner, oauth: oauth, consents: consents, renderer: pageRenderer, base: configuration.baseURL
+                demo: demoPartner, oauth: oauth, consents: consents, renderer: pages.renderer, base: configuration.baseURL
             ).register(on: routes)
         }
         // Partner webhooks.
@@ -253,57 +303,5 @@ public struct SCAServices: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "sca-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-    }
-}
-
-// Hosted pages for partners.
-extension SCAServices {
-    var oauth: OAuthService {
-        OAuthService(
-            store: store, partners: partners, tokens: tokens, box: box, configuration: configuration, runtime: runtime,
-            audit: audit, metrics: metrics)
-    }
-
-    var consents: ConsentService {
-        ConsentService(
-            store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit,
-            webhooks: webhooks)
-    }
-
-    func partnerRoutes<Context: RequestContext>() -> PartnerRoutes<Context> {
-        let renderer = pageRenderer
-        let cookies = PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
-        return PartnerRoutes(
-            partners: partners, oauth: oauth, consents: consents,
-            signIn: HostedSignIn(oauth: oauth, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime),
-            consentPages: HostedConsent(
-                consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies,
-                runtime: runtime,
-                // "Approve on your phone".
-                phone: HostedPhoneApproval(
-                    consents: consents, operations: operations, store: store, renderer: renderer, cookies: cookies,
-                    runtime: runtime)),
-            access: adminAccess, maxBodySize: configuration.maxBodySize)
-    }
-}
-
-// Sign up or in.
-extension SCAServices {
-    public var signUp: SignUpService {
-        SignUpService(
-            challenges: challenges, tokens: tokens, users: users, devices: devices, store: store, configuration: configuration,
-            runtime: runtime, audit: audit)
-    }
-
-    /// "New here?" on the hosted sign-in: its pages share the sign-in's cookie and renderer.
-    func hostedSignUpRoutes<Context: RequestContext>() -> HostedSignUpRoutes<Context> {
-        let cookies = PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
-        let signIn = HostedSignIn(oauth: oauth, challenges: challenges, renderer: pageRenderer, cookies: cookies, runtime: runtime)
-        return HostedSignUpRoutes(pages: HostedSignUp(signIn: signIn, signUp: signUp), maxBodySize: configuration.maxBodySize)
-    }
-
-    /// Names and custom attributes, and `GET /v1/me`.
-    public var profiles: ProfileService {
-        ProfileService(store: store, tokens: tokens, configuration: configuration, audit: audit)
     }
 }

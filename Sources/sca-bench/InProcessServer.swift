@@ -37,8 +37,8 @@ enum InProcessServer {
         // shutdown, as SIGTERM would, so open connections are closed rather than cancelled.
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                // Messages to users are delivered in the background, as by `serve`.
-                services: [MessageDeliveries(services: services), app], gracefulShutdownSignals: [], logger: logger))
+                // The background services of `serve` beside the server, as `serve` runs them.
+                services: services.backgroundServices() + [app], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 // Ends the stream if the server stops (or never starts), so the wait below ends too.

@@ -33,21 +33,12 @@ struct ServerService: Service {
         let app = services.application { port in
             printUnbuffered("sca-server listening on http://\(host):\(port)")
         }
-        // Signed audit checkpoints to a file outside the data directory, when configured;
-        // before the HTTP server, so that at a graceful shutdown the server drains first and
-        // the last checkpoint covers what it wrote. (The group follows the outer group's
+        // Audit checkpoints, messages to users, the webhook outbox and the signature sweep,
+        // before the HTTP server: at a graceful shutdown the server drains first, and the last
+        // checkpoint covers what everything else wrote. (The group follows the outer group's
         // graceful shutdown.)
-        let checkpoints: [any Service] = PeriodicAuditCheckpoints(services: services).map { [$0] } ?? []
-        // Partner webhooks: the outbox drained in the background.
-        let webhooks: [any Service] = [PeriodicWebhookDeliveries(services: services)]
-        // Burnt signatures past their expiry, forgotten in the background.
-        let sweeps: [any Service] = [PeriodicSignatureSweep(services: services)]
-        // Messages to users, delivered in the background: stopped after the HTTP
-        // server (nothing more is submitted) and before the last checkpoint, which then covers
-        // the audit entries of what the drain gave up.
-        let messages: [any Service] = [MessageDeliveries(services: services)]
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: checkpoints + messages + webhooks + sweeps + [app], logger: logger))
+            configuration: ServiceGroupConfiguration(services: services.backgroundServices() + [app], logger: logger))
         try await group.run()
     }
 

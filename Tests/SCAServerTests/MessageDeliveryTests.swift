@@ -272,7 +272,7 @@ struct MessageDeliveryTests {
             }
             defer { try? FileManager.default.removeItem(at: server.directory) }
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-                services: [MessageDeliveries(services: server.services, drainTimeout: drainTimeout)],
+                services: [MessageDeliveries(dispatcher: server.services.messages, drainTimeout: drainTimeout)],
                 gracefulShutdownSignals: [], logger: Logger(label: "test")))
             try await body(server.services, group)
         }

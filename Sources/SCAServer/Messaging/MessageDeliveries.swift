@@ -10,10 +10,6 @@ public struct MessageDeliveries: Service {
     let dispatcher: MessageDispatcher
     let drainTimeout: Duration
 
-    public init(services: SCAServices, drainTimeout: Duration = .seconds(10)) {
-        self.init(dispatcher: services.messages, drainTimeout: drainTimeout)
-    }
-
     public init(dispatcher: MessageDispatcher, drainTimeout: Duration = .seconds(10)) {
         self.dispatcher = dispatcher
         self.drainTimeout = drainTimeout

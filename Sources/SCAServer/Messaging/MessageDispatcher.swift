@@ -164,10 +164,14 @@ public final class MessageDispatcher: Sendable {
     /// The delivery loop: sends waiting messages, `concurrency` at once, until ``close()`` and
     /// an empty queue, or until cancelled; a cancelled loop gives up what is left (audited).
     /// One loop at a time per dispatcher: a second one, while the first runs, returns at once.
+    /// A loop started after ``close()`` opens the queue again.
     public func run() async {
         guard state.withLock({ state in
-            defer { state.looping = true }
-            return !state.looping
+            guard !state.looping else { return false }
+            // A loop after a drain takes messages again (a test's server run twice).
+            state.looping = true
+            state.closed = false
+            return true
         }) else {
             logger.warning("a message delivery loop already runs")
             return

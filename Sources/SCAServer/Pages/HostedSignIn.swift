@@ -11,6 +11,8 @@ struct HostedSignIn: Sendable {
     let renderer: PageRenderer
     let cookies: PageCookies
     let runtime: ServerRuntime
+    /// Which "New here?" links the e-mail page shows.
+    let signUpMode: SignUpMode
 
     static let base = "/signin"
 
@@ -195,13 +197,13 @@ struct HostedSignIn: Sendable {
         var values = common(state)
         values["csrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/email")
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/cancel")
-        if challenges.passkeyProofs.offersDiscoverableLogin {
+        if challenges.offersPasskeyLogin {
             values["passkeyCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/passkey")
         }
         values["email"] = state.email ?? ""
         values["error"] = state.error
         // Sign up or in: "New here?" only when sign-up is on.
-        values.merge(HostedSignUp.links(for: challenges.configuration.signUp.mode)) { $1 }
+        values.merge(HostedSignUp.links(for: signUpMode)) { $1 }
         return renderer.page(
             "email", title: "Sign in", values,
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)

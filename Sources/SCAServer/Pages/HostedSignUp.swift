@@ -26,7 +26,7 @@ struct HostedSignUp: Sendable {
     private var renderer: PageRenderer { signIn.renderer }
     private var cookies: PageCookies { signIn.cookies }
     private var challenges: ChallengeService { signIn.challenges }
-    private var mode: SignUpMode { signUp.configuration.signUp.mode }
+    private var mode: SignUpMode { signIn.signUpMode }
     private var isOn: Bool { mode.allowsEmail || mode.allowsPhone }
 
     /// The values of the sign-in page's "New here?" links: one per way sign-up allows.

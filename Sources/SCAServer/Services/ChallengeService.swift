@@ -26,6 +26,9 @@ public struct ChallengeService: Sendable {
     /// Compare-and-set retries before giving up on a challenge under heavy contention.
     private static let maxUpdateRetries = 32
 
+    /// Whether a sign-in page may offer "Sign in with a passkey" before the user is named.
+    var offersPasskeyLogin: Bool { passkeyProofs.offersDiscoverableLogin }
+
     // MARK: Phase 1
 
     /// An unknown user gets a decoy: the configured default profile (`decoyMethods`) filtered

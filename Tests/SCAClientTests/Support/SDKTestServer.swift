@@ -40,7 +40,7 @@ struct SDKTestServer {
         let clock = clock
         let directory = directory
         // Messages to users are delivered in the background, as by `serve`.
-        try await services.withMessageDeliveries {
+        try await services.withBackgroundServices(.messages) {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 let url = try #require(URL(string: "http://127.0.0.1:\(port)"))

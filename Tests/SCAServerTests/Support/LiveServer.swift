@@ -25,7 +25,7 @@ struct LiveServer {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = Application(router: services.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         // Messages to users are delivered in the background, as by `serve`.
-        try await services.withMessageDeliveries {
+        try await services.withBackgroundServices(.messages) {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))

@@ -42,7 +42,7 @@ struct TestServer {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = Application(router: services.router())
         // Messages to users are delivered in the background, as by `serve`.
-        try await services.withMessageDeliveries {
+        try await services.withBackgroundServices(.messages) {
             try await app.test(.router) { client in
                 try await body(APIClient(client: client, clock: clock, services: services))
             }

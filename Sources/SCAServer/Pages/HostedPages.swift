@@ -1,0 +1,27 @@
+import Foundation
+import SCAStorage
+
+/// The hosted pages, built once: the sign-in and its "New here?" sign-up share one renderer
+/// and one sealed cookie, and the consent page carries its "Approve on your phone".
+struct HostedPages: Sendable {
+    let signIn: HostedSignIn
+    let signUp: HostedSignUp
+    let consent: HostedConsent
+    /// The pages' templates, compiled once.
+    var renderer: PageRenderer { signIn.renderer }
+
+    init(
+        oauth: OAuthService, challenges: ChallengeService, consents: ConsentService, operations: OperationService,
+        signUp: SignUpService, signUpMode: SignUpMode, store: any SCAStore, renderer: PageRenderer, cookies: PageCookies, runtime: ServerRuntime
+    ) {
+        signIn = HostedSignIn(
+            oauth: oauth, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime,
+            signUpMode: signUpMode)
+        self.signUp = HostedSignUp(signIn: signIn, signUp: signUp)
+        consent = HostedConsent(
+            consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies, runtime: runtime,
+            phone: HostedPhoneApproval(
+                consents: consents, operations: operations, store: store, renderer: renderer, cookies: cookies,
+                runtime: runtime))
+    }
+}

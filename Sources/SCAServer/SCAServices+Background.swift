@@ -1,0 +1,61 @@
+import Logging
+import ServiceLifecycle
+
+/// The work a server does beside answering requests. `serve` runs all of it; a test or an
+/// admin command runs what it needs (a test that drives the webhook outbox by hand leaves its
+/// periodic delivery out).
+public struct BackgroundWork: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Signed audit checkpoints to `auditCheckpointFile`, when one is configured.
+    public static let auditCheckpoints = BackgroundWork(rawValue: 1 << 0)
+    /// Messages to users (codes, pushes, alerts).
+    public static let messages = BackgroundWork(rawValue: 1 << 1)
+    /// The partner webhook outbox, drained every second.
+    public static let webhooks = BackgroundWork(rawValue: 1 << 2)
+    /// Burnt signatures past their expiry, forgotten every minute.
+    public static let signatureSweep = BackgroundWork(rawValue: 1 << 3)
+    public static let all: BackgroundWork = [.auditCheckpoints, .messages, .webhooks, .signatureSweep]
+}
+
+extension SCAServices {
+    /// The background services of `work`, in the order a service group starts them: it stops
+    /// them in reverse, so with the HTTP server put last, the server drains first, then no more
+    /// messages are submitted and their drain runs, and the last checkpoint covers the audit
+    /// entries of everything before it.
+    public func backgroundServices(_ work: BackgroundWork = .all) -> [any Service] {
+        var services: [any Service] = []
+        if work.contains(.auditCheckpoints), let checkpoints = PeriodicAuditCheckpoints(services: self) {
+            services.append(checkpoints)
+        }
+        if work.contains(.messages) { services.append(MessageDeliveries(dispatcher: messages)) }
+        if work.contains(.webhooks) { services.append(PeriodicWebhookDeliveries(services: self)) }
+        if work.contains(.signatureSweep) { services.append(PeriodicSignatureSweep(services: self)) }
+        return services
+    }
+
+    /// Runs `body` while the background services of `work` run, then shuts them down
+    /// gracefully as `serve` does at SIGTERM (messages drain for at most their drain time),
+    /// whether `body` returns or throws. For work that uses the services once: an admin command
+    /// whose operation pushes to a phone, a test's server.
+    public func withBackgroundServices<Result: Sendable>(
+        _ work: BackgroundWork = .all, _ body: () async throws -> Result
+    ) async throws -> Result {
+        let services = backgroundServices(work)
+        guard !services.isEmpty else { return try await body() }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let result: Swift.Result<Result, any Error>
+            do {
+                result = .success(try await body())
+            } catch {
+                result = .failure(error)
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return try result.get()
+        }
+    }
+}
