@@ -254,8 +254,10 @@ public protocol SCAStore: Sendable {
     func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption
     /// The grant whose code opened `sessionID` (so the client a token was issued to is known).
     func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord?
-    /// - Throws: `StoreError.conflict("id")` when the consent id exists.
-    func insertConsent(_ consent: ConsentRecord) async throws
+    /// Stores a new consent and, in the same write transaction, appends `entry` (its
+    /// `consent.changed`), as ``insertChallenge(_:auditing:)`` does: both or neither.
+    /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when the consent id exists.
+    func insertConsent(_ consent: ConsentRecord, auditing entry: AuditEntryDraft) async throws
     func consent(id: String) async throws -> ConsentRecord?
     /// Compare-and-set: stores `consent` with version `expectedVersion + 1` only if the stored
     /// version is still `expectedVersion`.
@@ -352,9 +354,13 @@ public protocol SCAStore: Sendable {
     func updateOperation(_ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?)
         async throws -> Bool
     /// ``updateConsent(_:expectedVersion:)`` with its event, as
-    /// ``updateOperation(_:expectedVersion:enqueueing:)``.
-    func updateConsent(_ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?)
-        async throws -> Bool
+    /// ``updateOperation(_:expectedVersion:enqueueing:)``, and its audit entry: `entry` is
+    /// appended in the same transaction iff the compare-and-set won, so a status change is
+    /// never without its record (nor a record without its change).
+    func updateConsent(
+        _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?,
+        auditing entry: AuditEntryDraft?
+    ) async throws -> Bool
     /// Consents still open (`Created`, `Started`) with `expiresAt` at or before `now`, oldest
     /// first, at most `limit`: the sweep expires them so their expiry is announced.
     func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord]

@@ -84,13 +84,12 @@ extension PostgresStore {
             .map(AuthorizationGrantRecord.init(row:))
     }
 
-    public func insertConsent(_ consent: ConsentRecord) async throws {
+    /// The consent and its entry in one statement, as ``insertChallenge(_:auditing:)``.
+    public func insertConsent(_ consent: ConsentRecord, auditing entry: AuditEntryDraft) async throws {
         let transaction = try consent.transaction.map { try JSONColumn.text($0) }
         let beneficiary = try consent.beneficiary.map { try JSONColumn.text($0) }
-        do {
-            _ = try await rows(
-                """
-                INSERT INTO consents
+        let insert: PostgresQuery = """
+                WITH inserted AS (INSERT INTO consents
                     (id, client_id, user_id, operation, transaction_json, beneficiary_json, summary, redirect_url,
                      resource_id, status, created_at, expires_at, updated_at, challenge_id, sealed_token, version)
                 VALUES (\(consent.id), \(consent.clientID), \(consent.userID), \(consent.operation.rawValue),
@@ -98,7 +97,12 @@ extension PostgresStore {
                         \(consent.status.rawValue), \(consent.createdAt.unixSeconds), \(consent.expiresAt.unixSeconds),
                         \(consent.updatedAt.unixSeconds), \(consent.challengeID), \(consent.sealedToken.map(bytea)),
                         \(consent.version))
-                """)
+                RETURNING id)
+                """
+        let parts = [AuditEntry.canonicalParts(of: entry)]
+        let query = try Self.appendQuery([entry], parts: parts, prefix: insert)
+        do {
+            _ = try await rows(query)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
         }

@@ -14,9 +14,10 @@ extension PostgresStore {
     }
 
     public func updateConsent(
-        _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+        _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?,
+        auditing entry: AuditEntryDraft?
     ) async throws -> Bool {
-        try await stored(Self.consentUpdate(consent, expectedVersion: expectedVersion), enqueueing: event)
+        try await stored(Self.consentUpdate(consent, expectedVersion: expectedVersion), enqueueing: event, auditing: entry)
     }
 
     public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
@@ -29,19 +30,25 @@ extension PostgresStore {
     }
 
     /// Runs the compare-and-set `update` and, in the same transaction, writes `event` when the
-    /// decision says so.
-    private func stored(_ update: PostgresQuery, enqueueing event: WebhookDeliveryRecord?) async throws -> Bool {
+    /// decision says so and appends `entry` when the update won (last: the audit append holds
+    /// its lock until the transaction ends).
+    private func stored(
+        _ update: PostgresQuery, enqueueing event: WebhookDeliveryRecord?, auditing entry: AuditEntryDraft? = nil
+    ) async throws -> Bool {
         let logger = self.logger
         do {
-            return try await transaction { connection in
+            return try await transaction { [self] connection in
                 let stored = try await connection.rows(update, logger: logger).count == 1
-                guard let event, stored else { return stored }
-                let registered = try await !connection.rows(
-                    "SELECT 1 FROM partner_webhooks WHERE client_id = \(event.clientID)", logger: logger
-                ).isEmpty
-                if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: stored, webhookRegistered: registered) {
-                    _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
+                guard stored else { return false }
+                if let event {
+                    let registered = try await !connection.rows(
+                        "SELECT 1 FROM partner_webhooks WHERE client_id = \(event.clientID)", logger: logger
+                    ).isEmpty
+                    if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: stored, webhookRegistered: registered) {
+                        _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
+                    }
                 }
+                if let entry { _ = try await appendAuditEntries([entry], connection) }
                 return stored
             }
         } catch let error as PSQLError where error.isUniqueViolation {

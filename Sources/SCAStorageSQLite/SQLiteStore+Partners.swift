@@ -93,7 +93,7 @@ extension SQLiteStore {
         }
     }
 
-    public func insertConsent(_ consent: ConsentRecord) async throws {
+    public func insertConsent(_ consent: ConsentRecord, auditing entry: AuditEntryDraft) async throws {
         let columns = try ConsentColumns(consent)
         try await write { db in
             do {
@@ -115,6 +115,7 @@ extension SQLiteStore {
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 throw StoreError.conflict("id")
             }
+            _ = try Self.appendAuditEntry(entry, db)
         }
     }
 
@@ -125,7 +126,7 @@ extension SQLiteStore {
     }
 
     public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
-        try await updateConsent(consent, expectedVersion: expectedVersion, enqueueing: nil)
+        try await updateConsent(consent, expectedVersion: expectedVersion, enqueueing: nil, auditing: nil)
     }
 
     /// The compare-and-set of `consent`, inside the caller's transaction.

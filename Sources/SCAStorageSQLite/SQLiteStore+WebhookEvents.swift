@@ -18,11 +18,13 @@ extension SQLiteStore {
     }
 
     public func updateConsent(
-        _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+        _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?,
+        auditing entry: AuditEntryDraft?
     ) async throws -> Bool {
         try await write { db in
             let stored = try Self.storeConsent(consent, expectedVersion: expectedVersion, in: db)
             try Self.enqueue(event, statusStored: stored, in: db)
+            if stored, let entry { _ = try Self.appendAuditEntry(entry, db) }
             return stored
         }
     }

@@ -56,9 +56,13 @@ extension StoreConformance {
             id: "cst_1", clientID: "cli_a", userID: "u1", operation: .payment,
             transaction: Transaction(amount: "12.50", currency: "EUR", payee: .init(name: "Bob", iban: "FR7630006000011234567890189")),
             redirectURL: "https://shop.example/consent", resourceID: "order-7", createdAt: t0, expiresAt: t0 + 900)
-        try await store.insertConsent(consent)
+        try await store.insertConsent(consent, auditing: consentEntry("cst_1", to: "Created"))
         #expect(try await store.consent(id: "cst_1") == consent)
-        await #expect(throws: StoreError.conflict("id")) { try await store.insertConsent(consent) }
+        // A second insert stores neither the consent nor its entry.
+        await #expect(throws: StoreError.conflict("id")) {
+            try await store.insertConsent(consent, auditing: consentEntry("cst_1", to: "Created"))
+        }
+        #expect(try await store.auditEntries(after: 0, limit: 10).map(\.draft.details["to"]) == ["Created"])
         var started = consent
         let moved = started.move(to: .started, now: t0 + 5)
         #expect(moved)
@@ -71,5 +75,12 @@ extension StoreConformance {
         #expect(results.filter { $0 }.count == 1)
         started.version = 1
         #expect(try await store.consent(id: "cst_1") == started)
+    }
+
+    /// The `consent.changed` entry a consent's insert or move appends.
+    func consentEntry(_ id: String, to status: String) -> AuditEntryDraft {
+        AuditEntryDraft(
+            time: t0, event: "consent.changed", actor: "client", outcome: "success",
+            details: ["consentId": id, "to": status])
     }
 }

@@ -58,15 +58,22 @@ extension StoreConformance {
         let consent = ConsentRecord(
             id: "cst_1", clientID: "cli_a", userID: "u1", operation: .settingsChange, summary: "x",
             redirectURL: "https://shop.example/consent", createdAt: t0, expiresAt: t0 + 900)
-        try await store.insertConsent(consent)
+        try await store.insertConsent(consent, auditing: consentEntry("cst_1", to: "Created"))
         var refused = consent
         let movedRefused = refused.move(to: .customerRefused, now: t0 + 5)
         #expect(movedRefused)
-        #expect(try await !store.updateConsent(refused, expectedVersion: 3, enqueueing: event("evt_c0", subject: "cst_1")))
-        #expect(try await store.updateConsent(refused, expectedVersion: 0, enqueueing: event("evt_c1", subject: "cst_1")))
+        #expect(try await !store.updateConsent(
+            refused, expectedVersion: 3, enqueueing: event("evt_c0", subject: "cst_1"),
+            auditing: consentEntry("cst_1", to: "lost")))
+        #expect(try await store.updateConsent(
+            refused, expectedVersion: 0, enqueueing: event("evt_c1", subject: "cst_1"),
+            auditing: consentEntry("cst_1", to: "CustomerRefused")))
         #expect(try await store.consent(id: "cst_1")?.status == .customerRefused)
         #expect(try await store.webhookDelivery(id: "evt_c0") == nil)
         #expect(try await store.webhookDelivery(id: "evt_c1")?.subjectID == "cst_1")
+        // The audit entry, like the event, exists iff the compare-and-set won.
+        let moves = try await store.auditEntries(after: 0, limit: 10).filter { $0.draft.event == "consent.changed" }
+        #expect(moves.map(\.draft.details["to"]) == ["Created", "CustomerRefused"])
     }
 
     /// 50 instances finish one operation at once, each with its own event: one status, one event.
@@ -110,7 +117,9 @@ extension StoreConformance {
         let later = consent("cst_later", expiresAt: t0 + 20)
         let live = consent("cst_live", expiresAt: t0 + 900)
         var refused = consent("cst_refused", expiresAt: t0 + 5)
-        for record in [later, live, late, refused] { try await store.insertConsent(record) }
+        for record in [later, live, late, refused] {
+            try await store.insertConsent(record, auditing: consentEntry(record.id, to: "Created"))
+        }
         let moved = refused.move(to: .customerRefused, now: t0 + 1)
         #expect(moved)
         #expect(try await store.updateConsent(refused, expectedVersion: 0))

@@ -9,8 +9,8 @@ import SCAStorage
 /// back to the partner with `consentId`, `status` and `resourceId`.
 struct HostedConsent: Sendable {
     let consents: ConsentService
+    /// Codes are sent for the consent's challenge as on every factors page.
     let challenges: ChallengeService
-    let store: any SCAStore
     let renderer: PageRenderer
     let cookies: PageCookies
     let runtime: ServerRuntime
@@ -21,75 +21,39 @@ struct HostedConsent: Sendable {
 
     /// `GET /consents/{id}`: opens the consent (`Started`) and shows it with its factor forms.
     func show(_ id: String, request: Request) async throws -> Response {
-        var consent: ConsentRecord
+        let visit = cookies.state(PageCookies.consent, in: request).flatMap { $0.consentID == id ? $0 : nil }
+        let outcome: ConsentVisit
         do {
-            consent = try await consents.load(id)
+            outcome = try await consents.visit(id, waitingForPhone: phone != nil && visit?.operationID != nil)
         } catch let problem as Problem where problem.code == .consentNotFound {
             return notFound()
         }
-        guard consent.status.isOpen else { return try await finished(consent) }
-        let clientName = try await partnerName(consent)
-        if let user = try await store.user(id: consent.userID), Self.isBlocked(user, now: runtime.now()) {
-            // A blocked user cannot pass SCA; say so to the partner at once.
-            consent = try await consents.move(consent, to: .credentialRefused)
-            return try await finished(consent, clientName: clientName)
-        }
-        let visit = cookies.state(PageCookies.consent, in: request).flatMap { $0.consentID == consent.id ? $0 : nil }
-        if phone != nil, visit?.operationID != nil {
+        switch outcome {
+        case .closed(let consent, let clientName):
+            return finished(consent, clientName: clientName)
+        case .waitingForPhone:
             // This visit is waiting for the phone: that page shows where it stands.
-            return PageRenderer.redirect(to: HostedPhoneApproval.path(consent.id))
+            return PageRenderer.redirect(to: HostedPhoneApproval.path(id))
+        case .open(let consent, let clientName, let challenge, let device):
+            var state = visit ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id)
+            let base = Self.base(consent.id)
+            var values = Self.describe(consent)
+            values["clientName"] = clientName
+            values["notice"] = state.notice
+            values["error"] = state.error
+            values["progress"] = FactorForms.progress(challenge)
+            values["methods"] = FactorForms.methods(challenge, base: base, state: state)
+            values["passkey"] = FactorForms.passkey(challenge, base: base, state: state, label: "Confirm with a passkey")
+            if let phone, let device { values["phone"] = phone.offer(for: consent, device: device, state: state) }
+            values["cancelAction"] = "\(base)/refuse"
+            values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(base)/refuse")
+            values["cancelLabel"] = "Refuse and return to \(clientName)"
+            state.notice = nil
+            state.error = nil
+            return renderer.page(
+                "factors", title: "Approve", values, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+                cookie: try cookies.cookie(PageCookies.consent, state))
         }
-        var challenge: ChallengeResponse?
-        if let challengeID = consent.challengeID {
-            let current = try await challenges.get(challengeID)
-            // A phone operation's challenge (bound to its device) is the phone's to complete,
-            // never this page's forms: the page starts over with its own.
-            let forPhone = try await store.challenge(id: challengeID)?.deviceID != nil
-            if current.state == .pending, !forPhone { challenge = current }
-        }
-        if challenge == nil {
-            // First visit, or the challenge ran out of time while the consent did not.
-            let created: ChallengeResponse
-            do {
-                // The partner's challenge: its token is the partner's alone, for this consent,
-                // and a beneficiary is bound into the proofs as a payment's transaction is.
-                created = try await challenges.create(
-                    CreateChallengeRequest(
-                        operation: consent.operation.operation, user: UserReference(userId: consent.userID),
-                        transaction: consent.transaction,
-                        beneficiary: consent.beneficiary.map { Transaction.Payee(name: $0.name, iban: $0.iban) }),
-                    delegation: consents.delegation(for: consent, clientName: clientName))
-            } catch let problem as Problem where problem.code == .categoriesUnavailable {
-                // More categories than this page can collect (a device would be needed).
-                consent = try await consents.move(consent, to: .failed)
-                return try await finished(consent, clientName: clientName)
-            }
-            challenge = created
-            if consent.status == .created {
-                consent = try await consents.move(consent, to: .started) { $0.challengeID = created.challengeId }
-            } else {
-                consent = try await consents.replaceChallenge(consent, with: created.challengeId)
-            }
-        }
-        guard let challenge else { return notFound() }
-        var state = visit ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id)
-        let base = Self.base(consent.id)
-        var values = Self.describe(consent)
-        values["clientName"] = clientName
-        values["notice"] = state.notice
-        values["error"] = state.error
-        values["progress"] = FactorForms.progress(challenge)
-        values["methods"] = FactorForms.methods(challenge, base: base, state: state)
-        values["passkey"] = FactorForms.passkey(challenge, base: base, state: state, label: "Confirm with a passkey")
-        values["phone"] = try await phone?.offer(for: consent, state: state)
-        values["cancelAction"] = "\(base)/refuse"
-        values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(base)/refuse")
-        values["cancelLabel"] = "Refuse and return to \(clientName)"
-        state.notice = nil
-        state.error = nil
-        return renderer.page(
-            "factors", title: "Approve", values, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
-            cookie: try cookies.cookie(PageCookies.consent, state))
     }
 
     /// `POST /consents/{id}/send`.
@@ -107,30 +71,17 @@ struct HostedConsent: Sendable {
     func proof(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(id, request: request, form: form, action: "proof") else { return sessionEnded(id) }
         if state.operationID != nil { return PageRenderer.redirect(to: Self.base(id)) }
-        let consent = try await consents.load(id)
-        guard consent.status.isOpen, let challengeID = consent.challengeID else { return try await finished(consent) }
-        let target = PageRenderer.formTarget(for: consent.redirectURL)
         guard let proof = FactorForms.proof(in: form) else {
             state.error = FactorForms.emptyFieldMessage
             return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
         }
         do {
-            let response = try await challenges.submit(proof, to: challengeID)
-            if let tokens = response.tokens {
-                let sealed = try await consents.seal(tokens.accessToken, for: consent)
-                let accepted = try await consents.move(consent, to: .accepted) { $0.sealedToken = sealed }
-                return PageRenderer.redirect(
-                    to: consents.redirect(for: accepted), formTarget: target, cookie: cookies.clear(PageCookies.consent))
+            switch try await consents.prove(proof, consentID: id) {
+            case .decided(let consent): return backToPartner(consent)
+            case .closed(let consent): return try await finished(consent)
+            case .moreNeeded: state.notice = "Thank you. One more step."
             }
-            state.notice = "Thank you. One more step."
-        } catch let problem as Problem where problem.status < 500 {
-            let blocked = problem.code == .userLocked
-                || ((problem.code == .proofRejected || problem.code == .authenticationFailed) && problem.remainingAttempts == 0)
-            if blocked {
-                let refused = try await consents.move(consent, to: .credentialRefused)
-                return PageRenderer.redirect(
-                    to: consents.redirect(for: refused), formTarget: target, cookie: cookies.clear(PageCookies.consent))
-            }
+        } catch let problem as Problem where problem.status < 500 && problem.code != .consentNotFound {
             state.error = FactorForms.message(for: problem)
         }
         return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
@@ -139,16 +90,17 @@ struct HostedConsent: Sendable {
     /// `POST /consents/{id}/refuse`: `CustomerRefused`, back to the partner.
     func refuse(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard let state = verified(id, request: request, form: form, action: "refuse") else { return sessionEnded(id) }
-        let consent = try await consents.load(id)
-        guard consent.status.isOpen else { return try await finished(consent) }
-        if let operationID = state.operationID {
-            // Refused while the phone was asked: the phone no longer lists it.
-            _ = try? await phone?.operations.cancel(operationID, by: .partner(clientID: consent.clientID))
+        switch try await consents.refuse(id, phoneOperation: phone == nil ? nil : state.operationID) {
+        case .decided(let consent): return backToPartner(consent)
+        case .closed(let consent): return try await finished(consent)
+        case .moreNeeded: return PageRenderer.redirect(to: Self.base(id))  // a refusal is never half done
         }
-        if let challengeID = consent.challengeID { _ = try? await challenges.cancel(challengeID) }
-        let refused = try await consents.move(consent, to: .customerRefused)
-        return PageRenderer.redirect(
-            to: consents.redirect(for: refused), formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+    }
+
+    /// `303` to the partner's consent redirect with the decided status; the visit ends.
+    func backToPartner(_ consent: ConsentRecord) -> Response {
+        PageRenderer.redirect(
+            to: consents.redirect(for: consent), formTarget: PageRenderer.formTarget(for: consent.redirectURL),
             cookie: cookies.clear(PageCookies.consent))
     }
 
@@ -157,10 +109,6 @@ struct HostedConsent: Sendable {
             PageCookies.checkCSRF(state, action: "\(Self.base(id))/\(action)", presented: form["csrf"])
         else { return nil }
         return state
-    }
-
-    static func isBlocked(_ user: UserRecord, now: Date) -> Bool {
-        user.lockout.permanentlyLocked || (user.lockout.lockedUntil.map { $0 > now } ?? false)
     }
 
     /// The operation in words: the headline uses the code message's wording.
@@ -201,15 +149,12 @@ struct HostedConsent: Sendable {
         return values
     }
 
-    /// The name of the consent's partner client, as the pages show it.
-    private func partnerName(_ consent: ConsentRecord) async throws -> String {
-        try await store.partnerClient(id: consent.clientID)?.name ?? "the application"
+    /// What became of a consent that is no longer open, with a way back to its partner, named.
+    private func finished(_ consent: ConsentRecord) async throws -> Response {
+        finished(consent, clientName: try await consents.partnerName(of: consent))
     }
 
-    /// What became of a consent that is no longer open, with a way back to its partner, named.
-    private func finished(_ consent: ConsentRecord, clientName: String? = nil) async throws -> Response {
-        var name = clientName
-        if name == nil { name = try await partnerName(consent) }
+    private func finished(_ consent: ConsentRecord, clientName: String) -> Response {
         let (heading, message): (String, String) = switch consent.status {
         case .accepted, .operationCommitting: ("Already approved", "You approved this already.")
         case .customerRefused: ("Refused", "You refused this request.")
@@ -224,7 +169,7 @@ struct HostedConsent: Sendable {
             "finished", title: heading,
             [
                 "heading": heading, "message": message, "returnURL": consents.redirect(for: consent),
-                "clientName": name ?? "the application",
+                "clientName": clientName,
             ],
             formTarget: PageRenderer.formTarget(for: consent.redirectURL), cookie: cookies.clear(PageCookies.consent))
     }

@@ -1,5 +1,4 @@
 import Foundation
-import SCAStorage
 
 /// The hosted pages, built once: the sign-in and its "New here?" sign-up share one renderer
 /// and one sealed cookie, and the consent page carries its "Approve on your phone".
@@ -12,16 +11,15 @@ struct HostedPages: Sendable {
 
     init(
         oauth: OAuthService, challenges: ChallengeService, consents: ConsentService, operations: OperationService,
-        signUp: SignUpService, signUpMode: SignUpMode, store: any SCAStore, renderer: PageRenderer, cookies: PageCookies, runtime: ServerRuntime
+        signUp: SignUpService, signUpMode: SignUpMode, renderer: PageRenderer, cookies: PageCookies, runtime: ServerRuntime
     ) {
         signIn = HostedSignIn(
             oauth: oauth, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime,
             signUpMode: signUpMode)
         self.signUp = HostedSignUp(signIn: signIn, signUp: signUp)
         consent = HostedConsent(
-            consents: consents, challenges: challenges, store: store, renderer: renderer, cookies: cookies, runtime: runtime,
+            consents: consents, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime,
             phone: HostedPhoneApproval(
-                consents: consents, operations: operations, store: store, renderer: renderer, cookies: cookies,
-                runtime: runtime))
+                consents: consents, operations: operations, renderer: renderer, cookies: cookies, runtime: runtime))
     }
 }

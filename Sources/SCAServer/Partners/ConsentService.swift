@@ -5,10 +5,13 @@ import SCAStorage
 /// Consents to single operations: a partner creates one with a user's access token,
 /// the user approves or refuses it on the hosted page with strong customer authentication, and
 /// the partner reads the result. Statuses and their moves are `ConsentStatus` (pure); every
-/// move is recorded in the audit trail.
+/// move is written with its audit entry and its webhook event in one store transaction.
 struct ConsentService: Sendable {
     let store: any SCAStore
     let tokens: TokenService
+    /// The consent's SCA: the page's challenge, or a phone operation's.
+    let challenges: ChallengeService
+    let operations: OperationService
     let box: SecretBox
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
@@ -66,10 +69,11 @@ struct ConsentService: Sendable {
             }
             record.summary = summary
         }
-        try await store.insertConsent(record)
-        await audit.record(
+        let entry = audit.prepare(
             .consentChanged, userID: record.userID, operation: record.operation.operation,
             details: ["consentId": record.id, "clientId": client.id, "to": record.status.rawValue])
+        try await store.insertConsent(record, auditing: entry.draft)
+        audit.committed([entry])
         return try describe(record)
     }
 
@@ -131,16 +135,20 @@ struct ConsentService: Sendable {
                 throw Problem.consentClosed(consent.status)
             }
             try change(&updated)
-            // The status and its webhook event are one store operation: no crash between them.
-            if try await store.updateConsent(updated, expectedVersion: consent.version, enqueueing: webhooks.event(for: updated)) {
+            let entry = audit.prepare(
+                .consentChanged, userID: updated.userID, challengeID: updated.challengeID,
+                operation: updated.operation.operation,
+                details: [
+                    "consentId": updated.id, "clientId": updated.clientID, "from": consent.status.rawValue,
+                    "to": updated.status.rawValue,
+                ])
+            // The status, its webhook event and its audit entry are one store operation: no
+            // crash between them.
+            if try await store.updateConsent(
+                updated, expectedVersion: consent.version, enqueueing: webhooks.event(for: updated), auditing: entry.draft)
+            {
                 updated.version += 1
-                await audit.record(
-                    .consentChanged, userID: updated.userID, challengeID: updated.challengeID,
-                    operation: updated.operation.operation,
-                    details: [
-                        "consentId": updated.id, "clientId": updated.clientID, "from": consent.status.rawValue,
-                        "to": updated.status.rawValue,
-                    ])
+                audit.committed([entry])
                 return updated
             }
             guard let reloaded = try await store.consent(id: consent.id) else { throw Problem.consentNotFound }

@@ -200,6 +200,16 @@ public struct ChallengeService: Sendable {
         try await describeWithOptions(try await load(challengeID))
     }
 
+    /// The challenge as ``get(_:)`` describes it, when a page's factor forms can still prove
+    /// it: pending, and not bound to a device (a phone operation's challenge is the phone's to
+    /// complete). Nil otherwise. One read.
+    /// - Throws: `Problem.challengeNotFound`.
+    func provableOnPage(_ challengeID: String) async throws -> ChallengeResponse? {
+        let challenge = try await load(challengeID)
+        guard challenge.state == .pending, challenge.deviceID == nil else { return nil }
+        return try await describeWithOptions(challenge)
+    }
+
     /// Cancels a pending challenge (the user gave up).
     /// - Throws: `Problem.challengeNotFound`, or 409 when it is no longer pending.
     public func cancel(_ challengeID: String) async throws -> ChallengeResponse {

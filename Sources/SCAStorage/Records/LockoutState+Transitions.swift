@@ -50,8 +50,12 @@ extension LockoutState {
 
     /// Failures left before the next block, as an answer tells them: none while blocked.
     public func remainingAttempts(policy: LockoutPolicy, now: Date) -> Int {
-        if permanentlyLocked { return 0 }
-        if let until = lockedUntil, until > now { return 0 }
-        return max(0, policy.maxFailedAttempts - failedAttempts)
+        isBlocked(at: now) ? 0 : max(0, policy.maxFailedAttempts - failedAttempts)
+    }
+
+    /// Whether the user can pass no SCA at `now`: blocked for good, or within a temporary
+    /// block. (What an exemption withholds, and what refuses a partner's consent at once.)
+    public func isBlocked(at now: Date) -> Bool {
+        permanentlyLocked || (lockedUntil.map { $0 > now } ?? false)
     }
 }

@@ -95,7 +95,7 @@ public struct RiskService: Sendable {
             details["traRatePercent"] = tra.ratePercent
             if let max = tra.maxMinor { details["traMaxEUR"] = EURAmount.text(max) }
         }
-        let locked = request.user.lockout.permanentlyLocked || (request.user.lockout.lockedUntil.map { $0 > now } ?? false)
+        let locked = request.user.lockout.isBlocked(at: now)
         let inputs = ExemptionInputs(
             operation: request.operation, hasSession: request.hasSession, signals: signals, amountMinor: amountMinor,
             payeeTrusted: trusted, recurringRequested: request.recurring,
