@@ -181,7 +181,7 @@ public struct SCAServices: Sendable {
         let account = AccountService(tokens: tokens, users: users, devices: devices)
         let adminAccess = AdminAccess(
             store: store, tokens: tokens, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
-        let partners = PartnerService(store: store, runtime: runtime, audit: audit)
+        let partners = PartnerService(store: store, runtime: runtime, audit: audit, metrics: metrics)
 
         // Partner access and decoupled operations, over the engine above.
         let webhooks = WebhookService(
@@ -194,15 +194,15 @@ public struct SCAServices: Sendable {
             store: store, partners: partners, tokens: tokens, box: box, configuration: configuration, runtime: runtime,
             audit: audit, metrics: metrics)
         let consents = ConsentService(
-            store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit,
-            webhooks: webhooks)
+            store: store, tokens: tokens, challenges: challenges, operations: operations, box: box,
+            configuration: configuration, runtime: runtime, audit: audit, webhooks: webhooks)
         let signUp = SignUpService(
             challenges: challenges, tokens: tokens, users: users, devices: devices, store: store, configuration: configuration,
             runtime: runtime, audit: audit)
         let renderer = try PageRenderer()
         let pages = HostedPages(
             oauth: oauth, challenges: challenges, consents: consents, operations: operations, signUp: signUp,
-            signUpMode: configuration.signUp.mode, store: store, renderer: renderer,
+            signUpMode: configuration.signUp.mode, renderer: renderer,
             cookies: PageCookies(box: box, secure: configuration.baseURL.lowercased().hasPrefix("https:")),
             runtime: runtime)
         return SCAServices(
@@ -258,7 +258,7 @@ public struct SCAServices: Sendable {
         ).register(on: routes)
         // Decoupled operations.
         OperationRoutes(
-            operations: operations, devices: deviceRequests, access: adminAccess, store: store,
+            operations: operations, devices: deviceRequests, access: adminAccess, partners: partners,
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
         CIBARoutes(oauth: oauth, ciba: ciba, operations: operations, maxBodySize: configuration.maxBodySize)

@@ -375,6 +375,33 @@ struct DelegatedTokenTests {
         }
     }
 
+    @Test("a partner's secret guessed at POST /v1/operations counts in the same per-client throttle as at the token endpoint")
+    func operationsEndpointShareTheThrottle() async throws {
+        try await TestServer(Self.configure).run { api in
+            let partner = try await PartnerFixture.make(api)
+            func createOperation(secret: String) async throws -> APIResponse {
+                let basic = "Basic " + Data("\(partner.clientID):\(secret)".utf8).base64EncodedString()
+                let response = try await api.client.execute(
+                    uri: "/v1/operations", method: .post, headers: [.contentType: "application/json", .authorization: basic],
+                    body: ByteBuffer(string: #"{"user":{"email":"nobody@example.com"},"operation":"settings_change"}"#))
+                return APIResponse(status: Int(response.status.code), headers: response.headers, body: Data(buffer: response.body))
+            }
+            // Guesses on the operations endpoint only: before, none of them was counted there.
+            for _ in 1...LockoutState.clientFailureLimit {
+                #expect(try await createOperation(secret: "wrong").status == 401)
+            }
+            let throttled = try await createOperation(secret: try #require(partner.clientSecret))
+            #expect(throttled.status == 429)
+            #expect(throttled.problem?.code == .rateLimited)
+            #expect(throttled.headers[.retryAfter] == "60")
+            // And the token endpoint refuses the client too: one throttle per client.
+            #expect(try await partner.token(["grant_type": "refresh_token", "refresh_token": "x"], basic: true).status == 429)
+            let trail = try await api.services.store.auditEntries(after: 0, limit: 1_000)
+                .filter { $0.draft.event == "partner.client_authentication_failed" }
+            #expect(trail.count == LockoutState.clientFailureLimit + 2)
+        }
+    }
+
     @Test(
         "a client removed on one PostgreSQL instance is refused on the other at once",
         .enabled(if: ServerPair.databaseURL != nil, "SCA_TEST_POSTGRES_URL not set: PostgreSQL case skipped"))

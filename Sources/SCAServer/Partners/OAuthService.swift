@@ -249,52 +249,29 @@ struct OAuthService: Sendable {
     func authenticate(_ form: [String: String], authorization: String?) async throws -> PartnerClientRecord {
         var clientID = form["client_id"]
         var secret = form["client_secret"]
-        let basic = authorization.map { $0.lowercased().hasPrefix("basic ") } ?? false
-        if basic, let authorization {
-            guard secret == nil,
-                let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces))
-                    .flatMap({ String(data: $0, encoding: .utf8) }),
-                let colon = decoded.firstIndex(of: ":")
-            else { throw OAuthError.invalidClient(basic: true) }
-            let basicID = String(decoded[..<colon]).removingPercentEncoding
-            guard clientID == nil || clientID == basicID else { throw OAuthError.invalidClient(basic: true) }
-            clientID = basicID
-            secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
+        var basic = false
+        switch BasicCredentials.presented(in: authorization) {
+        case .none:
+            break
+        case .malformed:
+            throw OAuthError.invalidClient(basic: true)
+        case .credentials(let credentials):
+            // One method per request: a secret in the form too, or another client named there, is refused.
+            guard secret == nil, clientID == nil || clientID == credentials.user else { throw OAuthError.invalidClient(basic: true) }
+            basic = true
+            clientID = credentials.user
+            secret = credentials.password
         }
-        guard let clientID, let client = try await partners.find(clientID) else { throw OAuthError.invalidClient(basic: basic) }
-        let authenticated = client.secretHash == nil ? secret == nil : secret.map { PartnerService.secretMatches($0, of: client) } ?? false
-        // Counted per client, whatever address the guesses come from: a throttled client is
-        // refused before its secret counts, right or wrong.
-        let now = runtime.now()
-        let outcome = try await store.updateUnknownAddressLockout(key: ClientAuthentication.key(for: client.id)) { state in
-            if let wait = state.clientThrottle(now: now) { return ClientAuthenticationOutcome.throttled(seconds: wait) }
-            if authenticated {
-                state.recordClientSuccess()
-                return .admitted
-            }
-            return .failed(throttledNow: state.recordClientFailure(now: now))
-        }
-        switch outcome {
-        case .admitted:
+        switch try await partners.authenticate(clientID: clientID, secret: secret) {
+        case .admitted(let client):
             return client
+        case .unknown, .refused:
+            throw OAuthError.invalidClient(basic: basic)
         case .throttled(let seconds):
-            metrics.recordClientAuthenticationFailure(outcome: "throttled")
-            await audit.record(.clientAuthenticationFailed, outcome: "throttled", details: ["clientId": client.id])
             throw OAuthError(
                 status: 429, error: "slow_down", description: "too many failed client authentications; try again later",
                 retryAfter: max(1, Int(seconds.rounded(.up))))
-        case .failed(let throttledNow):
-            metrics.recordClientAuthenticationFailure(outcome: "failed")
-            await audit.record(
-                .clientAuthenticationFailed, outcome: throttledNow ? "throttled_now" : "rejected", details: ["clientId": client.id])
-            throw OAuthError.invalidClient(basic: basic)
         }
-    }
-
-    private enum ClientAuthenticationOutcome: Sendable {
-        case admitted
-        case throttled(seconds: TimeInterval)
-        case failed(throttledNow: Bool)
     }
 
     // MARK: Revocation and userinfo

@@ -3,11 +3,24 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// Registers, lists and removes partner clients, and authenticates them at the token endpoint.
+/// Registers, lists and removes partner clients, and authenticates them wherever they present
+/// their credentials (the token, revocation and CIBA endpoints, `POST /v1/operations`).
 public struct PartnerService: Sendable {
     let store: any SCAStore
     let runtime: ServerRuntime
     let audit: AuditTrail
+    let metrics: ServerMetrics
+
+    /// What checking a client's credentials found (``authenticate(clientID:secret:)``).
+    enum Authentication: Sendable {
+        case admitted(PartnerClientRecord)
+        /// No such client: nothing is counted (there is no client to throttle).
+        case unknown
+        /// The wrong secret (or a secret for a public client, or none for a confidential one).
+        case refused
+        /// Too many failures of this client lately: refused before its secret counts.
+        case throttled(seconds: TimeInterval)
+    }
 
     /// The scopes a client gets when it names none.
     static let defaultScopes = ["openid", "offline", "email", "consents"]
@@ -67,6 +80,43 @@ public struct PartnerService: Sendable {
     func find(_ clientID: String) async throws -> PartnerClientRecord? {
         guard InputRules.isWellFormedID(clientID, prefix: "cli") else { return nil }
         return try await store.partnerClient(id: clientID)
+    }
+
+    /// Checks a client's credentials: a confidential client's secret, or a public client naming
+    /// itself with none (PKCE then proves it, at the token endpoint). Failures are counted per
+    /// client, whatever address the guesses come from, and a throttled client is refused before
+    /// its secret counts, right or wrong; each refusal is audited and counted.
+    func authenticate(clientID: String?, secret: String?) async throws -> Authentication {
+        guard let clientID, let client = try await find(clientID) else { return .unknown }
+        let authenticated = client.secretHash == nil ? secret == nil : secret.map { Self.secretMatches($0, of: client) } ?? false
+        let now = runtime.now()
+        let attempt = try await store.updateUnknownAddressLockout(key: ClientAuthentication.key(for: client.id)) { state in
+            if let wait = state.clientThrottle(now: now) { return Attempt.throttled(seconds: wait) }
+            if authenticated {
+                state.recordClientSuccess()
+                return .admitted
+            }
+            return .failed(throttledNow: state.recordClientFailure(now: now))
+        }
+        switch attempt {
+        case .admitted:
+            return .admitted(client)
+        case .throttled(let seconds):
+            metrics.recordClientAuthenticationFailure(outcome: "throttled")
+            await audit.record(.clientAuthenticationFailed, outcome: "throttled", details: ["clientId": client.id])
+            return .throttled(seconds: seconds)
+        case .failed(let throttledNow):
+            metrics.recordClientAuthenticationFailure(outcome: "failed")
+            await audit.record(
+                .clientAuthenticationFailed, outcome: throttledNow ? "throttled_now" : "rejected", details: ["clientId": client.id])
+            return .refused
+        }
+    }
+
+    private enum Attempt: Sendable {
+        case admitted
+        case throttled(seconds: TimeInterval)
+        case failed(throttledNow: Bool)
     }
 
     /// Whether `secret` is the client's, compared in constant time. A public client has none

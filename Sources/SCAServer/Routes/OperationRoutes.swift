@@ -13,7 +13,8 @@ struct OperationRoutes<Context: RequestContext> {
     let operations: OperationService
     let devices: DeviceRequestAuthenticator
     let access: AdminAccess
-    let store: any SCAStore
+    /// Partner clients present their id and secret (HTTP Basic).
+    let partners: PartnerService
     let maxBodySize: Int
     /// The longest `wait` of `GET /v1/operations/pending`, in seconds.
     static var maximumWait: Int { 25 }
@@ -79,16 +80,14 @@ struct OperationRoutes<Context: RequestContext> {
             }
             return Caller(operationCaller: .admin, auditActor: principal.auditActor)
         }
-        guard let header, header.lowercased().hasPrefix("basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces))
-                .flatMap({ String(data: $0, encoding: .utf8) }),
-            let colon = decoded.firstIndex(of: ":"),
-            let clientID = String(decoded[..<colon]).removingPercentEncoding,
-            let secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding,
-            InputRules.isWellFormedID(clientID, prefix: "cli"),
-            let client = try await store.partnerClient(id: clientID),
-            PartnerService.secretMatches(secret, of: client)
-        else { throw Problem.unauthorized }
+        // A confidential client's id and secret: a public client, which has no secret, never passes.
+        guard case .credentials(let credentials) = BasicCredentials.presented(in: header) else { throw Problem.unauthorized }
+        let client: PartnerClientRecord
+        switch try await partners.authenticate(clientID: credentials.user, secret: credentials.password) {
+        case .admitted(let admitted): client = admitted
+        case .unknown, .refused: throw Problem.unauthorized
+        case .throttled(let seconds): throw Problem.clientThrottled(retryAfter: seconds)
+        }
         return Caller(operationCaller: .partner(clientID: client.id), auditActor: "client:\(client.id)")
     }
 

@@ -124,6 +124,14 @@ extension Problem {
     /// A budget across challenges is spent (codes per destination, user, client address or
     /// server; challenges per client address). Nothing was sent or opened. The detail never
     /// says which budget: the answer is the same for every user, known or not.
+    /// A partner client whose secret failed too often lately (counted per client): refused
+    /// before its secret counts, right or wrong.
+    static func clientThrottled(retryAfter seconds: TimeInterval) -> Problem {
+        Problem(
+            status: 429, code: .rateLimited, title: "Too many requests",
+            detail: "Too many failed client authentications; try again later.", retryAfter: max(1, Int(seconds.rounded(.up))))
+    }
+
     static func rateLimited(retryAfter: Int) -> Problem {
         Problem(
             status: 429, code: .rateLimited, title: "Too many requests",
