@@ -91,7 +91,9 @@ struct ConfigurationTests {
 
     @Test("docs/configuration.md's configuration section is the table's reference, as `sca-server config reference` prints it")
     func readmeReference() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // Tests/SCAServerTests/Unit/<this file> → the package's root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("docs").appendingPathComponent("configuration.md"), encoding: .utf8)
         let begin = "<!-- configuration reference:"
         let end = "<!-- end of configuration reference -->"

@@ -256,9 +256,9 @@ enum ServerPair {
         if let first = CommandLine.arguments.first {
             directories.append(URL(fileURLWithPath: first).deletingLastPathComponent())
         }
-        // Tests/SCAServerTests/<this file> → the package's .build/debug.
+        // Tests/SCAServerTests/PostgreSQL/<this file> → the package's .build/debug.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
         directories.append(root.appendingPathComponent(".build/debug"))
         for directory in directories {
             let binary = directory.appendingPathComponent("sca-server")

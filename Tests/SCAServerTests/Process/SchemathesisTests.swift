@@ -7,18 +7,19 @@ import Testing
 /// error, no response outside the documented schemas and statuses, every request the schema
 /// allows accepted and every one it forbids refused, `405` with `Allow` for other methods.
 /// The formats the schema names beyond JSON Schema's (`display-text`, `iban`) are taught to it
-/// by `Schemathesis/formats.py`; `Schemathesis/schemathesis.toml` names the one operation
-/// whose valid requests no fuzzer can make, and why. Skipped, saying why, where schemathesis is
-/// not installed.
+/// by `Tests/SCAServerTests/Schemathesis/formats.py`; `schemathesis.toml` beside it names the
+/// one operation whose valid requests no fuzzer can make, and why. Skipped, saying why, where
+/// schemathesis is not installed.
 @Suite("openapi.yaml holds against the running server (schemathesis)")
 struct SchemathesisTests {
     static let adminKey = "schemathesis-admin-key-0123456789"
 
-    /// The generators of the schema's own formats and the run's configuration, next to this file.
-    static let formats = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Schemathesis/formats.py")
-    static let configuration = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Schemathesis/schemathesis.toml")
+    /// The generators of the schema's own formats and the run's configuration, in the target's
+    /// `Schemathesis` folder, one up from this file's `Process` folder.
+    static let schemathesis = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Schemathesis")
+    static let formats = schemathesis.appendingPathComponent("formats.py")
+    static let configuration = schemathesis.appendingPathComponent("schemathesis.toml")
 
     /// A rate for every currency the schema lists: a fraud report in a currency without one is
     /// refused, and which have one is the deployment's choice.
