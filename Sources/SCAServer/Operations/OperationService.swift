@@ -36,7 +36,6 @@ struct OperationService: Sendable {
     static let maxFailedAttempts = 5
     /// The operations a phone can approve.
     static let kinds: [OperationKind] = [.login, .payment, .settingsChange]
-    private static let maxUpdateRetries = 16
 
     // MARK: Backend
 
@@ -304,8 +303,11 @@ struct OperationService: Sendable {
         _ loaded: OperationRecord, as status: OperationStatus, reason: OperationRejectReason? = nil,
         sealedToken: [UInt8]? = nil
     ) async throws -> OperationRecord {
-        var operation = loaded
-        for _ in 0..<Self.maxUpdateRetries {
+        let reload = { [store] in
+            guard let reloaded = try await store.operation(id: loaded.id) else { throw Problem.operationNotFound }
+            return reloaded
+        }
+        return try await CompareAndSet.retrying(from: loaded, reload: reload) { operation in
             var next = operation
             let now = runtime.now()
             guard next.finish(as: status, reason: reason, sealedToken: sealedToken, now: now) else {
@@ -317,20 +319,17 @@ struct OperationService: Sendable {
                 throw Problem.operationClosed(operation.status)
             }
             // The status and its webhook event are one store operation: no crash between them.
-            if try await store.updateOperation(next, expectedVersion: operation.version, enqueueing: webhooks.event(for: next)) {
-                next.version += 1
-                logger.info("operation finished", metadata: ["operation": "\(next.id)", "status": "\(status.rawValue)"])
-                var details = ["operationId": next.id, "clientId": next.clientID ?? "-"]
-                if let reason = next.rejectReason { details["reason"] = reason.rawValue }
-                await audit.record(
-                    .operationFinished, outcome: status.rawValue, userID: next.userID, deviceID: next.deviceID,
-                    challengeID: next.challengeID, operation: next.operation, details: details)
-                return next
-            }
-            guard let reloaded = try await store.operation(id: operation.id) else { throw Problem.operationNotFound }
-            operation = reloaded
+            guard try await store.updateOperation(next, expectedVersion: operation.version, enqueueing: webhooks.event(for: next))
+            else { return nil }
+            next.version += 1
+            logger.info("operation finished", metadata: ["operation": "\(next.id)", "status": "\(status.rawValue)"])
+            var details = ["operationId": next.id, "clientId": next.clientID ?? "-"]
+            if let reason = next.rejectReason { details["reason"] = reason.rawValue }
+            await audit.record(
+                .operationFinished, outcome: status.rawValue, userID: next.userID, deviceID: next.deviceID,
+                challengeID: next.challengeID, operation: next.operation, details: details)
+            return next
         }
-        throw Problem.contention
     }
 
     // MARK: Helpers
@@ -376,13 +375,15 @@ struct OperationService: Sendable {
     /// The challenge lives as long as the operation (not the shorter challenge lifetime), so an
     /// approval is possible until the operation expires and not after.
     private func alignChallenge(_ challengeID: String, expiresAt: Date) async throws {
-        for _ in 0..<Self.maxUpdateRetries {
-            guard var challenge = try await store.challenge(id: challengeID) else { throw Problem.challengeNotFound }
-            let expected = challenge.version
-            challenge.expiresAt = expiresAt
-            if try await store.updateChallenge(challenge, expectedVersion: expected) { return }
+        let reload = { [store] in
+            guard let challenge = try await store.challenge(id: challengeID) else { throw Problem.challengeNotFound }
+            return challenge
         }
-        throw Problem.contention
+        try await CompareAndSet.retrying(reload: reload) { challenge in
+            var aligned = challenge
+            aligned.expiresAt = expiresAt
+            return try await store.updateChallenge(aligned, expectedVersion: challenge.version) ? () : nil
+        }
     }
 
     private func findUser(_ reference: UserReference) async throws -> UserRecord {

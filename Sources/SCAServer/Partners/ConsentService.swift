@@ -20,7 +20,6 @@ struct ConsentService: Sendable {
     let webhooks: WebhookService
 
     static let sealingContext = "consent-token"
-    private static let maxUpdateRetries = 16
 
     // MARK: Partner API
 
@@ -124,8 +123,7 @@ struct ConsentService: Sendable {
     func move(
         _ loaded: ConsentRecord, to next: ConsentStatus, _ change: @Sendable (inout ConsentRecord) throws -> Void = { _ in }
     ) async throws -> ConsentRecord {
-        var consent = loaded
-        for _ in 0..<Self.maxUpdateRetries {
+        try await CompareAndSet.retrying(from: loaded, reload: { try await reload(loaded) }) { consent in
             var updated = consent
             let now = runtime.now()
             guard updated.move(to: next, now: now) else {
@@ -144,17 +142,13 @@ struct ConsentService: Sendable {
                 ])
             // The status, its webhook event and its audit entry are one store operation: no
             // crash between them.
-            if try await store.updateConsent(
+            guard try await store.updateConsent(
                 updated, expectedVersion: consent.version, enqueueing: webhooks.event(for: updated), auditing: entry.draft)
-            {
-                updated.version += 1
-                audit.committed([entry])
-                return updated
-            }
-            guard let reloaded = try await store.consent(id: consent.id) else { throw Problem.consentNotFound }
-            consent = reloaded
+            else { return nil }
+            updated.version += 1
+            audit.committed([entry])
+            return updated
         }
-        throw Problem.contention
     }
 
     /// Stores the once-only operation token of an accepted consent, sealed, once it is checked
@@ -225,18 +219,19 @@ extension ConsentService {
     /// Stores a new challenge for an open consent whose challenge ran out of time (the
     /// consent's status does not change).
     func replaceChallenge(_ loaded: ConsentRecord, with challengeID: String) async throws -> ConsentRecord {
-        var consent = loaded
-        for _ in 0..<8 {
+        try await CompareAndSet.retrying(from: loaded, reload: { try await reload(loaded) }) { consent in
             var updated = consent
             updated.challengeID = challengeID
             updated.updatedAt = runtime.now()
-            if try await store.updateConsent(updated, expectedVersion: consent.version) {
-                updated.version += 1
-                return updated
-            }
-            guard let reloaded = try await store.consent(id: consent.id) else { throw Problem.consentNotFound }
-            consent = reloaded
+            guard try await store.updateConsent(updated, expectedVersion: consent.version) else { return nil }
+            updated.version += 1
+            return updated
         }
-        throw Problem.contention
+    }
+
+    /// The consent as stored now, for another round of a compare-and-set.
+    private func reload(_ consent: ConsentRecord) async throws -> ConsentRecord {
+        guard let reloaded = try await store.consent(id: consent.id) else { throw Problem.consentNotFound }
+        return reloaded
     }
 }

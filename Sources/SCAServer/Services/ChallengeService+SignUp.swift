@@ -18,11 +18,14 @@ extension ChallengeService {
             await releaseClaim(on: claimed.id)
             throw error
         }
-        var challenge = claimed
-        for _ in 0..<32 {
-            guard challenge.state == .pending, runtime.now() < challenge.expiresAt else {
+        let reload = { [store] in
+            guard let reloaded = try await store.challenge(id: claimed.id) else { throw Problem.challengeNotFound }
+            return reloaded
+        }
+        return try await CompareAndSet.retrying(from: claimed, reload: reload) { challenge in
+            if let closed = challenge.closedState(at: runtime.now()) {
                 await releaseClaim(on: challenge.id)
-                throw Problem.challengeClosed(challenge.state == .pending ? .expired : challenge.state)
+                throw Problem.challengeClosed(closed)
             }
             var next = challenge
             next.pendingMethod = nil
@@ -31,19 +34,15 @@ extension ChallengeService {
             next.rejectedMethods = []
             next.state = .completed
             next.completedAt = runtime.now()
-            if try await store.updateChallenge(next, expectedVersion: challenge.version) {
-                next.version += 1
-                let issued = try await tokens.issueEnrolment(for: next, userID: user.id)
-                logger.info("sign-up challenge completed", metadata: ["challenge": "\(next.id)"])
-                await audit.record(
-                    .challengeCompleted, outcome: "enrolment", userID: user.id, challengeID: next.id,
-                    operation: next.operation, details: ["methods": method.rawValue])
-                return ProofResponse(satisfiedCategories: [method.category], tokens: issued, status: .enrolment)
-            }
-            guard let reloaded = try await store.challenge(id: challenge.id) else { throw Problem.challengeNotFound }
-            challenge = reloaded
+            guard try await store.updateChallenge(next, expectedVersion: challenge.version) else { return nil }
+            next.version += 1
+            let issued = try await tokens.issueEnrolment(for: next, userID: user.id)
+            logger.info("sign-up challenge completed", metadata: ["challenge": "\(next.id)"])
+            await audit.record(
+                .challengeCompleted, outcome: "enrolment", userID: user.id, challengeID: next.id,
+                operation: next.operation, details: ["methods": method.rawValue])
+            return ProofResponse(satisfiedCategories: [method.category], tokens: issued, status: .enrolment)
         }
-        throw Problem.contention
     }
 
     /// The new user, verified by the code just proven: e-mail codes on, nothing else enrolled;
@@ -82,11 +81,6 @@ extension ChallengeService {
 
     /// Ends the claim of a proof that did not complete the sign-up. Best effort.
     private func releaseClaim(on challengeID: String) async {
-        for _ in 0..<32 {
-            guard let challenge = try? await store.challenge(id: challengeID), challenge.pendingMethod != nil else { return }
-            var next = challenge
-            next.pendingMethod = nil
-            if (try? await store.updateChallenge(next, expectedVersion: challenge.version)) != false { return }
-        }
+        await releaseClaim(on: challengeID) { $0 != nil }
     }
 }

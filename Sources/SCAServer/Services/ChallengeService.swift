@@ -23,9 +23,6 @@ public struct ChallengeService: Sendable {
     /// Passkeys as a proof.
     let passkeyProofs: PasskeyProofs
 
-    /// Compare-and-set retries before giving up on a challenge under heavy contention.
-    private static let maxUpdateRetries = 32
-
     /// Whether a sign-in page may offer "Sign in with a passkey" before the user is named.
     var offersPasskeyLogin: Bool { passkeyProofs.offersDiscoverableLogin }
 
@@ -206,34 +203,29 @@ public struct ChallengeService: Sendable {
     /// - Throws: `Problem.challengeNotFound`.
     func provableOnPage(_ challengeID: String) async throws -> ChallengeResponse? {
         let challenge = try await load(challengeID)
-        guard challenge.state == .pending, challenge.deviceID == nil else { return nil }
+        guard challenge.closedState(at: runtime.now()) == nil, challenge.deviceID == nil else { return nil }
         return try await describeWithOptions(challenge)
     }
 
     /// Cancels a pending challenge (the user gave up).
     /// - Throws: `Problem.challengeNotFound`, or 409 when it is no longer pending.
     public func cancel(_ challengeID: String) async throws -> ChallengeResponse {
-        var challenge = try await load(challengeID)
-        for _ in 0..<Self.maxUpdateRetries {
-            guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+        try await CompareAndSet.retrying(reload: { try await load(challengeID) }) { challenge in
+            if let closed = challenge.closedState(at: runtime.now()) { throw Problem.challengeClosed(closed) }
             var cancelled = challenge
             cancelled.state = .cancelled
-            if try await store.updateChallenge(cancelled, expectedVersion: challenge.version) {
-                cancelled.version += 1
-                await audit.record(
-                    .challengeCancelled, userID: cancelled.userID, challengeID: cancelled.id,
-                    operation: cancelled.operation)
-                return Self.describe(cancelled)
-            }
-            challenge = try await load(challengeID)
+            guard try await store.updateChallenge(cancelled, expectedVersion: challenge.version) else { return nil }
+            cancelled.version += 1
+            await audit.record(
+                .challengeCancelled, userID: cancelled.userID, challengeID: cancelled.id, operation: cancelled.operation)
+            return Self.describe(cancelled)
         }
-        throw Problem.contention
     }
 
     /// Sends (or resends) the SMS or e-mail code of a challenge.
     public func sendCode(_ request: SendCodeRequest, for challengeID: String) async throws -> CodeSentResponse {
         let challenge = try await load(challengeID)
-        guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+        if let closed = challenge.closedState(at: runtime.now()) { throw Problem.challengeClosed(closed) }
         guard request.method.isDeliveredCode, challenge.offeredMethods.contains(request.method) else {
             throw Problem.methodNotOffered(request.method)
         }
@@ -274,7 +266,7 @@ public struct ChallengeService: Sendable {
         }
         if let problem = FactorVerifier.credentialProblem(for: proof) { throw Problem.invalidRequest(problem) }
         let challenge = try await expireIfDue(context.challenge)
-        guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
+        if let closed = challenge.closedState(at: runtime.now()) { throw Problem.challengeClosed(closed) }
         guard challenge.offeredMethods.contains(proof.method) else { throw Problem.methodNotOffered(proof.method) }
         var user = context.user
         // A discoverable passkey login: the assertion names the user (an unknown credential
@@ -322,7 +314,8 @@ public struct ChallengeService: Sendable {
         let claimedSubject = startsAttempt ? lockout.reserved(subject) : subject
         // The user a TOTP code is judged against: read again when its step was used meanwhile.
         var judgedUser = user
-        for _ in 0..<Self.maxUpdateRetries {
+        // A factor used meanwhile is judged again, as a lost compare-and-set round would be.
+        for _ in 0..<CompareAndSet.attempts {
             let evaluation: ProofEvaluation
             var use: FactorUse?
             var extraCategory: Category?
@@ -406,8 +399,7 @@ public struct ChallengeService: Sendable {
     /// Why `method` cannot be taken by the challenge as it is: closed, expired, another proof
     /// being checked, or (deferred) its category already in the round.
     private static func checkClaim(_ method: AuthenticationMethod, on challenge: ChallengeRecord, now: Date) throws {
-        guard challenge.state == .pending else { throw Problem.challengeClosed(challenge.state) }
-        guard now < challenge.expiresAt else { throw Problem.challengeClosed(.expired) }
+        if let closed = challenge.closedState(at: now) { throw Problem.challengeClosed(closed) }
         guard challenge.pendingMethod == nil else { throw Problem.proofInProgress }
         if challenge.verdict == .deferred, challenge.collectedCategories.contains(method.category) {
             throw Problem.categoryAlreadyCollected(method.category)
@@ -432,8 +424,7 @@ public struct ChallengeService: Sendable {
     private func claim(
         _ method: AuthenticationMethod, on loaded: ChallengeRecord, subject: LockoutSubject
     ) async throws -> (ChallengeRecord, startsAttempt: Bool) {
-        var challenge = loaded
-        for _ in 0..<Self.maxUpdateRetries {
+        try await CompareAndSet.retrying(from: loaded, reload: { try await load(loaded.id) }) { challenge in
             try Self.checkClaim(method, on: challenge, now: runtime.now())
             let startsAttempt = Self.startsAttempt(on: challenge)
             var next = challenge
@@ -448,20 +439,25 @@ public struct ChallengeService: Sendable {
             case .refused(let reservation):
                 throw lockout.problem(for: reservation)
             case .versionConflict, .factorUsed:
-                challenge = try await load(challenge.id)
+                return nil
             }
         }
-        throw Problem.contention
     }
 
     /// Lets go of a claimed proof that was refused without a judgement (busy, replayed, locked).
     /// Best effort: the claim ends with the challenge anyway.
     private func unclaim(_ method: AuthenticationMethod, on challengeID: String) async {
-        for _ in 0..<Self.maxUpdateRetries {
-            guard let challenge = try? await store.challenge(id: challengeID), challenge.pendingMethod == method else { return }
+        await releaseClaim(on: challengeID) { $0 == method }
+    }
+
+    /// Ends a proof's claim on the challenge while `claimed` holds for its pending method.
+    /// Best effort: a store error or a challenge gone leaves it to end with the challenge.
+    func releaseClaim(on challengeID: String, while claimed: (AuthenticationMethod?) -> Bool) async {
+        _ = try? await CompareAndSet.retrying(reload: { try await store.challenge(id: challengeID) }) { challenge in
+            guard let challenge, claimed(challenge.pendingMethod) else { return true }
             var next = challenge
             next.pendingMethod = nil
-            if (try? await store.updateChallenge(next, expectedVersion: challenge.version)) != false { return }
+            return try await store.updateChallenge(next, expectedVersion: challenge.version) ? true : nil
         }
     }
 
@@ -470,8 +466,7 @@ public struct ChallengeService: Sendable {
     /// parallel proofs exactly one completes the challenge, and a proof that loses the race
     /// changes nothing before it is decided again on the challenge as it now is.
     private func record(_ proof: JudgedProof, on loaded: ChallengeRecord) async throws -> ProofResponse {
-        var challenge = loaded
-        for _ in 0..<Self.maxUpdateRetries {
+        try await CompareAndSet.retrying(from: loaded, reload: { try await load(loaded.id) }) { challenge in
             // A valid signature seen before on this challenge (in any round): only the device
             // could make it. Not a guess: refused (once is once), and nothing of it counted. The
             // challenge as loaded is the one the commit compares against, so a parallel proof
@@ -492,10 +487,9 @@ public struct ChallengeService: Sendable {
                 // Nothing was applied: the caller judges the factor again.
                 throw FactorUsedMeanwhile()
             case .versionConflict:
-                challenge = try await load(challenge.id)
+                return nil
             }
         }
-        throw Problem.contention
     }
 
     /// What `proof` does to `challenge` as loaded: pure, except for signing the tokens of a
@@ -531,9 +525,9 @@ public struct ChallengeService: Sendable {
         var session: SessionOpening?
         var tokens: TokenResponse?
         var finalSettlement = settlement
-        if challenge.state != .pending || now >= challenge.expiresAt {
+        if let closed = challenge.closedState(at: now) {
             // Closed while the proof was checked: the attempt is settled, nothing is collected.
-            outcome = .closed(challenge.state == .pending ? .expired : challenge.state)
+            outcome = .closed(closed)
         } else {
             next.collect(proof.method, passed: proof.passed, extra: proof.extra)
             // A discoverable login belongs to the user its passkey named once it is proven.
@@ -643,7 +637,7 @@ public struct ChallengeService: Sendable {
     private func expireIfDue(_ loaded: ChallengeRecord) async throws -> ChallengeRecord {
         let challengeID = loaded.id
         var challenge = loaded
-        if challenge.state == .pending && runtime.now() >= challenge.expiresAt {
+        if challenge.state == .pending, challenge.closedState(at: runtime.now()) == .expired {
             var expired = challenge
             expired.state = .expired
             if try await store.updateChallenge(expired, expectedVersion: challenge.version) {

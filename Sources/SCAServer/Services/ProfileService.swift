@@ -69,22 +69,21 @@ public struct ProfileService: Sendable {
     /// of it, so two parallel changes of different fields both stay (merged, never lost).
     /// - Throws: `Problem` 503 `server.busy` when it keeps losing (32 rounds).
     func write(_ request: ProfileRequest, userID: String) async throws -> UserRecord {
-        for _ in 0..<Self.maxWriteRetries {
+        let reload = { [store] in
             guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
+            return user
+        }
+        return try await CompareAndSet.retrying(reload: reload) { user in
             let profile = try Self.applying(request, to: user.profile)
             do {
                 return try await store.updateUser(id: userID, UserUpdate(profile: profile, precondition: .profile(user.profile)))
             } catch StoreError.notFound {
                 throw Problem.userNotFound
             } catch StoreError.conflict(UserPrecondition.conflictField) {
-                continue
+                return nil
             }
         }
-        throw Problem.contention
     }
-
-    /// Compare-and-set retries of one profile change before giving up.
-    static let maxWriteRetries = 32
 
     func describe(_ user: UserRecord) async throws -> ProfileResponse {
         let roles = RolePermissions.normalized(user.roles)
