@@ -297,11 +297,9 @@ public struct ChallengeService: Sendable {
         if let user, let device {
             // Checked before anything is written, and against nothing that a retry changes.
             try Self.checkClaim(proof.method, on: challenge, now: runtime.now())
-            let judgement = verifier.judgeSignature(proof, by: device, challenge: challenge)
-            let passed = judgement != .wrong
+            let burn = verifier.signatureBurn(proof, by: device, challenge: challenge)
+            let passed = burn != nil
             logProof(proof.method, passed: passed, on: challenge.id)
-            var burn: [UInt8]?
-            if case .right(let hash) = judgement { burn = hash }
             return try await record(
                 JudgedProof(
                     method: proof.method, passed: passed, extra: nil, details: [:], user: user, subject: subject,
@@ -316,8 +314,7 @@ public struct ChallengeService: Sendable {
         var judgedUser = user
         // A factor used meanwhile is judged again, as a lost compare-and-set round would be.
         for _ in 0..<CompareAndSet.attempts {
-            let evaluation: ProofEvaluation
-            var use: FactorUse?
+            let judgement: FactorJudgement
             var extraCategory: Category?
             var details: [String: String] = [:]
             do {
@@ -327,19 +324,18 @@ public struct ChallengeService: Sendable {
                     } else {
                         passkeyProofs.unknownOwner(proof, on: claimed)
                     }
-                    (evaluation, extraCategory, details) = (outcome.evaluation, outcome.extraCategory, outcome.details)
+                    (judgement, extraCategory, details) = (outcome.judgement, outcome.extraCategory, outcome.details)
                 } else if let user = judgedUser {
-                    let verification = try await verifier.verify(proof, user: user, challenge: claimed)
-                    (evaluation, use) = (verification.evaluation, verification.use)
+                    judgement = try await verifier.verify(proof, user: user, challenge: claimed)
                 } else if claimed.decoy?.signUpAddress != nil && proof.method == .emailOTP
                     || claimed.decoy?.signUpPhone != nil && proof.method == .smsOTP
                 {
                     // Sign-up or in: the code sent to the typed address is checked for real.
-                    evaluation = try await verifier.consumeDeliveredCode(proof, on: claimed)
+                    judgement = try await verifier.consumeDeliveredCode(proof, on: claimed)
                 } else {
                     // The same work a real check would do, and always wrong.
                     try await verifier.imitateVerification(of: proof, on: claimed)
-                    evaluation = .wrong
+                    judgement = .wrong
                 }
             } catch {
                 // Refused before anything was evaluated: give the attempt back, so a busy server
@@ -352,7 +348,7 @@ public struct ChallengeService: Sendable {
             }
 
             // A right code seen before is no guess: refused (once is once) and not counted.
-            if evaluation == .replayed {
+            if judgement == .replayed {
                 logProof(proof.method, passed: nil, on: claimed.id)
                 await audit.record(
                     .proofRejected, outcome: "replayed", userID: user?.id, challengeID: claimed.id,
@@ -362,7 +358,9 @@ public struct ChallengeService: Sendable {
                 let current = try await load(claimed.id)
                 throw current.state == .pending ? Problem.codeAlreadyUsed : Problem.challengeClosed(current.state)
             }
-            let passed = evaluation == .right
+            var passed = false
+            var use: FactorUse?
+            if case .right(let used) = judgement { (passed, use) = (true, used) }
             logProof(proof.method, passed: passed, on: claimed.id)
             if passed, user == nil, let address = proof.method == .smsOTP ? claimed.decoy?.signUpPhone : claimed.decoy?.signUpAddress {
                 await audit.record(

@@ -7,26 +7,6 @@ import SCAStorage
 /// read, without a write: a right one comes back with its ``FactorUse``, which the proof's commit
 /// applies as a compare-and-set (``SCAStore/commitProof(_:)``), so "once" still holds.
 struct FactorVerifier: Sendable {
-    /// What checking a typed factor found, and what a right one-time factor uses up when its
-    /// proof commits.
-    struct Verification: Sendable, Equatable {
-        var evaluation: ProofEvaluation
-        var use: FactorUse?
-
-        init(_ evaluation: ProofEvaluation, use: FactorUse? = nil) {
-            self.evaluation = evaluation
-            self.use = use
-        }
-
-        init(judgement: FactorJudgement) {
-            switch judgement {
-            case .right(let use): self.init(ProofEvaluation.right, use: use)
-            case .wrong: self.init(ProofEvaluation.wrong)
-            case .replayed: self.init(ProofEvaluation.replayed)
-            }
-        }
-    }
-
     let store: any SCAStore
     let hasher: PasswordHasher
     /// Where scrypt runs: bounded, so a burst of password proofs queues or is refused.
@@ -70,26 +50,26 @@ struct FactorVerifier: Sendable {
     ///   again (not a guess). Nothing is written.
     /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full (nothing was
     ///   evaluated), or an I/O failure.
-    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord) async throws -> Verification {
+    func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord) async throws -> FactorJudgement {
         let credential = proof.credential ?? ""
         switch proof.method {
         case .password, .pin:
             let right = try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
-            return Verification(right ? ProofEvaluation.right : .wrong)
+            return right ? .right(use: nil) : .wrong
         case .totp:
-            guard let sealed = user.sealedTOTPSeed else { return Verification(.wrong) }
+            guard let sealed = user.sealedTOTPSeed else { return .wrong }
             let seed = try box.open(sealed, context: UserService.totpSealingContext)
             guard let step = TOTP(secret: seed).matchingStep(for: credential, at: runtime.now(), drift: 1) else {
-                return Verification(.wrong)
+                return .wrong
             }
             // A code is accepted once: its step is burnt for this user, older steps with it. A
             // code of a burnt step is a right code seen before (a replay, or the loser of a
             // race with the same code), not a guess.
-            return Verification(judgement: FactorJudgement.totpStep(step, userID: user.id, lastAccepted: user.lockout.lastTOTPStep))
+            return .totpStep(step, userID: user.id, lastAccepted: user.lockout.lastTOTPStep)
         case .smsOTP, .emailOTP:
             return try await checkDeliveredCode(proof, on: challenge)
         case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
-            // Judged by `judgeSignature` (committed with the proof) and PasskeyProofs, never
+            // Judged by `signatureBurn` (committed with the proof) and PasskeyProofs, never
             // here: reaching this is the server's fault, never the user's wrong guess.
             throw Problem.internalError
         }
@@ -97,19 +77,19 @@ struct FactorVerifier: Sendable {
 
     /// A delivered code against the challenge's stored one, read and judged: used by the
     /// proof's commit when right. It is bound to the challenge, so no user is needed.
-    func checkDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> Verification {
+    func checkDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> FactorJudgement {
         let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
         let stored = try await store.oneTimeCode(challengeID: challenge.id, method: proof.method)
-        return Verification(judgement: FactorJudgement.deliveredCode(hash, against: stored, now: runtime.now()))
+        return .deliveredCode(hash, against: stored, now: runtime.now())
     }
 
     /// A delivered code, consumed at once in a write of its own: for a sign-up challenge (a
     /// sign-up challenge has no user yet), whose right code completes it without a
     /// proof's commit.
-    func consumeDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> ProofEvaluation {
+    func consumeDeliveredCode(_ proof: ProofRequest, on challenge: ChallengeRecord) async throws -> FactorJudgement {
         let hash = Self.codeHash(box: box, code: proof.credential ?? "", method: proof.method, challenge: challenge)
         switch try await store.consumeCode(challengeID: challenge.id, method: proof.method, codeHash: hash, now: runtime.now()) {
-        case .consumed: return .right
+        case .consumed: return .right(use: nil)  // used up already, by this write
         case .alreadyUsed: return .replayed
         case .rejected: return .wrong
         }
@@ -119,17 +99,19 @@ struct FactorVerifier: Sendable {
     /// nonce, operation and transaction digest, so a signature is worth nothing for anything
     /// else. Pure: what it means for the store (a wrong one counts against the device, a right
     /// one is burnt on its challenge, accepted once) is committed with the proof (``SCAStore/commitProof(_:)``).
-    func judgeSignature(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) -> SignatureJudgement {
+    /// - Returns: the burn of a valid signature (the hash that makes it count once), nil for a
+    ///   wrong one.
+    func signatureBurn(_ proof: ProofRequest, by device: DeviceRecord, challenge: ChallengeRecord) -> [UInt8]? {
         let key = proof.method == .deviceKey ? device.possessionKey : device.biometryKey
-        guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return .wrong }
+        guard let key, let signature = proof.signature.flatMap(Base64URL.decode) else { return nil }
         let payload = DeviceSignature.payload(
             method: proof.method, challengeID: challenge.id, nonce: challenge.nonce, operation: challenge.operation,
             transactionDigest: challenge.transactionDigest)
-        guard DeviceSignature.isValid(signature: signature, over: payload, publicKey: key) else { return .wrong }
+        guard DeviceSignature.isValid(signature: signature, over: payload, publicKey: key) else { return nil }
         // Burn by r, not by the whole signature: (r, s) and (r, n - s) are both valid, and a
         // replay must not pass by flipping s. A fresh signature has a fresh r.
         let burn = SHA256.hash(data: Array("\(challenge.id)|\(proof.method.rawValue)|".utf8) + signature.prefix(32))
-        return .right(burn: Array(burn))
+        return Array(burn)
     }
 
     /// Does the work a real check would, for a decoy challenge: a password hash for knowledge,

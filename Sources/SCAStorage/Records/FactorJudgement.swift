@@ -1,12 +1,14 @@
 import Foundation
 import SCACore
 
-/// What a presented one-time factor is, judged purely on what was read, and what a right one
-/// uses up when its proof commits (``FactorUse``). The read may be overtaken before the commit;
-/// the commit's compare-and-set catches that (``ProofCommitResult/factorUsed``).
+/// What checking one presented factor found: the one judgement of the proof path, for every
+/// method. A right one-time factor carries what it uses up when its proof commits
+/// (``FactorUse``); it is judged purely on what was read, and the read may be overtaken before
+/// the commit: the commit's compare-and-set catches that (``ProofCommitResult/factorUsed``).
 public enum FactorJudgement: Sendable, Equatable {
-    /// Right and unused: the proof commits with `use`.
-    case right(use: FactorUse)
+    /// Right; a one-time factor (a delivered code, a TOTP step) commits with `use`, nil for a
+    /// factor nothing uses up (a password, a passkey).
+    case right(use: FactorUse?)
     /// Wrong, expired, or nothing to match: a guess, counted.
     case wrong
     /// A right factor used before: not a guess, refused all the same (once is once).

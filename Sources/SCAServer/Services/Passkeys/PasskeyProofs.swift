@@ -20,7 +20,7 @@ struct PasskeyProofs: Sendable {
 
     /// What checking an assertion found, and what it proved besides possession.
     struct Outcome: Sendable {
-        var evaluation: ProofEvaluation
+        var judgement: FactorJudgement
         /// The second category of a user-verified assertion; for a wrong one, what its
         /// authenticator data claimed (a deferred round counts it as collected).
         var extraCategory: Category?
@@ -93,13 +93,13 @@ struct PasskeyProofs: Sendable {
     func verify(_ proof: ProofRequest, user: UserRecord, challenge: ChallengeRecord) async throws -> Outcome {
         guard let party = configuration.relyingParty, let assertion = proof.assertion,
             let response = Self.decode(assertion)
-        else { return Outcome(evaluation: .wrong, details: ["reason": "malformed"]) }
+        else { return Outcome(judgement: .wrong, details: ["reason": "malformed"]) }
         let userVerifiedCategory = configuration.webauthnUserVerifiedCategory
         let claimed = claimedCategory(response, on: challenge)
         func wrong(_ reason: String, passkey: PasskeyRecord? = nil) -> Outcome {
             var details = ["reason": reason]
             details["passkey"] = passkey?.id
-            return Outcome(evaluation: .wrong, extraCategory: claimed, details: details)
+            return Outcome(judgement: .wrong, extraCategory: claimed, details: details)
         }
         guard let passkey = try await store.passkey(credentialID: response.credentialId), passkey.userID == user.id else {
             return wrong("unknownCredential")
@@ -124,7 +124,7 @@ struct PasskeyProofs: Sendable {
             // A valid signature whose counter did not grow: the same assertion again (a
             // replay), or a cloned authenticator. Only the second marks the passkey suspect.
             guard try await store.markSignatureUsed(burn, expiresAt: challenge.expiresAt, now: runtime.now()) else {
-                return Outcome(evaluation: .replayed, details: ["passkey": passkey.id])
+                return Outcome(judgement: .replayed, details: ["passkey": passkey.id])
             }
             if let marked = try await store.markPasskeySuspect(id: passkey.id), marked.status == .suspect {
                 passkeys.logger.warning(
@@ -138,7 +138,7 @@ struct PasskeyProofs: Sendable {
             return wrong(PasskeyService.reason(error), passkey: passkey)
         }
         guard try await store.markSignatureUsed(burn, expiresAt: challenge.expiresAt, now: runtime.now()) else {
-            return Outcome(evaluation: .replayed, details: ["passkey": passkey.id])
+            return Outcome(judgement: .replayed, details: ["passkey": passkey.id])
         }
         // Compare-and-set: of two assertions checked against the same stored counter, one lands.
         guard
@@ -147,7 +147,7 @@ struct PasskeyProofs: Sendable {
                 backedUp: verified.flags.contains(.backedUp), now: runtime.now())
         else { return wrong("counterRace", passkey: passkey) }
         return Outcome(
-            evaluation: .right, extraCategory: verified.userVerified ? userVerifiedCategory : nil,
+            judgement: .right(use: nil), extraCategory: verified.userVerified ? userVerifiedCategory : nil,
             details: ["passkey": passkey.id, "userVerified": verified.userVerified ? "yes" : "no"])
     }
 
@@ -155,7 +155,7 @@ struct PasskeyProofs: Sendable {
     /// what it claims counted as a known credential's wrong assertion would be.
     func unknownOwner(_ proof: ProofRequest, on challenge: ChallengeRecord) -> Outcome {
         Outcome(
-            evaluation: .wrong,
+            judgement: .wrong,
             extraCategory: proof.assertion.flatMap(Self.decode).flatMap { claimedCategory($0, on: challenge) },
             details: ["reason": "unknownCredential"])
     }
