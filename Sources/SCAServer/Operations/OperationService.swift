@@ -150,23 +150,7 @@ struct OperationService: Sendable {
     /// Pushes "an operation is waiting" to the device. Best effort: a push gateway that fails
     /// does not undo the operation (the phone finds it with `GET /v1/operations/pending`).
     private func notify(_ operation: OperationRecord, delegation: Delegation?) async {
-        var text: String
-        if operation.transaction != nil, neutralPushText {
-            text = "You have a payment to approve"
-        } else if let transaction = operation.transaction {
-            text = "Approve paying \(transaction.amount) \(transaction.currency) to \(transaction.payee.name)?"
-        } else if operation.operation == .login {
-            text = "Approve signing in?"
-        } else if let summary = delegation?.summary ?? operation.bindingMessage {
-            // A change is named in the words it was asked with, never "a change of your settings".
-            text = "Approve: \(summary)?"
-        } else {
-            text = "Approve a change of your settings?"
-        }
-        // A partner's request names the partner, so the user knows who asks.
-        if let delegation, !(operation.transaction != nil && neutralPushText) {
-            text = "\(delegation.clientName): \(text)"
-        }
+        let text = MessageText.push(for: operation, delegation: delegation, neutral: neutralPushText)
         // Delivered in the background: creating the operation does not wait for the
         // push gateway; a failure is audited `message.delivery_failed`.
         await messages.submit(QueuedMessage(

@@ -63,12 +63,12 @@ struct CodeService: Sendable {
         let masked: String
         if let notice {
             await messages.submit(QueuedMessage(
-                OutboundMessage(channel: channel, to: notice, text: SignUpNotice.text(for: channel, issuer: configuration.issuer), sentAt: now),
+                OutboundMessage(channel: channel, to: notice, text: MessageText.signUpNotice(for: channel, issuer: configuration.issuer), sentAt: now),
                 purpose: .signUpNotice, challengeID: challenge.id))
             masked = decoyMask(channel, for: challenge)
         } else if let address {
             await messages.submit(QueuedMessage(
-                OutboundMessage(channel: channel, to: address, text: Self.text(code: code, for: challenge, lifetime: configuration.codeLifetime), sentAt: now),
+                OutboundMessage(channel: channel, to: address, text: MessageText.code(code, for: challenge, lifetime: configuration.codeLifetime), sentAt: now),
                 purpose: .code, userID: user?.id, challengeID: challenge.id))
             masked = channel == .sms ? Self.maskPhone(address) : Self.maskEmail(address)
         } else {
@@ -80,27 +80,6 @@ struct CodeService: Sendable {
             .codeSent, outcome: notice != nil ? "notice_sent" : address == nil ? "not_sent" : "success", userID: user?.id,
             challengeID: challenge.id, method: method, channel: channel)
         return CodeSentResponse(sentTo: masked, resendAfter: configuration.codeResendInterval)
-    }
-
-    /// The message carries the code and, for a payment, what the code approves (RTS art. 5:
-    /// the payer is made aware of amount and payee); for a partner's request, the partner and
-    /// what it asks in the words of the page.
-    static func text(code: String, for challenge: ChallengeRecord, lifetime: Int) -> String {
-        let minutes = max(1, lifetime / 60)
-        if challenge.transaction == nil, let delegation = challenge.delegation, let summary = delegation.summary {
-            return "\(code) is your code. \(OperationWording.request(by: delegation.clientName, summary)). "
-                + "Valid \(minutes) min. If you did not ask for this, do not share it."
-        }
-        if let transaction = challenge.transaction {
-            var payee = transaction.payee.name
-            if let iban = transaction.payee.iban { payee += ", \(TransactionRules.maskedIBAN(iban))" }
-            // The words of the hosted consent page (`OperationWording`), so both say the same.
-            let amount = OperationWording.amount(transaction.amount, currency: transaction.currency)
-            return "\(code) is your code to pay \(amount) to \(payee). "
-                + "Valid \(minutes) min. If you did not start this payment, do not share it."
-        }
-        let purpose = challenge.operation.rawValue.replacingOccurrences(of: "_", with: " ")
-        return "\(code) is your code for \(purpose). Valid \(minutes) min. Never share it."
     }
 
     /// `+33612345612` → `+33*******12`.

@@ -119,9 +119,7 @@ struct LockoutService: Sendable {
                     details: ["block": "\(block)", "until": ISO8601DateFormatter().string(from: until)]
                         .merging(user == nil ? ["user": "unknown"] : [:]) { first, _ in first })
                 if let user, block >= policy.maxTemporaryBlocks {
-                    await alert(user, "Your account is blocked until \(Self.format(until)) after repeated failed "
-                        + "authentication attempts. One more series of failed attempts will block it permanently. "
-                        + "If this was not you, contact us.")
+                    await alert(user, MessageText.blockedUntil(until))
                 }
             }
         case .permanentlyBlocked:
@@ -129,8 +127,7 @@ struct LockoutService: Sendable {
             await audit.record(
                 .userLocked, outcome: "permanent", userID: user?.id, details: user == nil ? ["user": "unknown"] : [:])
             if let user {
-                await alert(user, "Your account has been blocked after repeated failed authentication attempts. "
-                    + "Contact us to unblock it.")
+                await alert(user, MessageText.blockedPermanently)
             }
         }
     }
@@ -161,9 +158,5 @@ struct LockoutService: Sendable {
                 OutboundMessage(channel: channel, to: address, text: text, sentAt: runtime.now()), purpose: .lockoutAlert,
                 userID: user.id))
         }
-    }
-
-    private static func format(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
     }
 }

@@ -12,7 +12,7 @@ import SCAStorage
 ///   an unfinished sign-up (nothing but the proven address) resumes the same way;
 /// - a known user whose code cannot count (those codes are off for them, or the login policy
 ///   does not take them): a decoy too, whose code is never sent nor proven; asking for it
-///   sends them a notice instead (``SignUpNotice``).
+///   sends them a notice instead (``MessageText/signUpNotice(for:issuer:)``).
 ///
 /// Decided from the one user read every branch makes: no branch reads or writes more before
 /// the answer.

@@ -11,7 +11,7 @@ import SCAStorage
 /// - a new address with sign-up allowed (`signUp`, `signUpEmailDomains`): the user is created
 ///   with that address verified, and the answer is `enrolment` with an enrolment token;
 /// - otherwise the challenge is a decoy: its code is never sent, nothing is created; a known
-///   user whose code cannot count is sent a notice instead (``SignUpNotice``).
+///   user whose code cannot count is sent a notice instead (``MessageText/signUpNotice(for:issuer:)``).
 ///
 /// The enrolment token (`op` `enrolment`, `acr` `single-factor`, ten minutes, once) adds the
 /// second element here and is refused by every other route (`auth.enrolment_only`).
