@@ -16,18 +16,18 @@ import ServiceLifecycle
 /// While it runs, the power-loss window of `synchronous = NORMAL` is about one `interval` of
 /// commits (docs/operations.md, Durability). At a graceful shutdown it gives the writer its own threshold
 /// back and runs a last checkpoint.
-public struct BackgroundWALCheckpoints: Service {
+package struct BackgroundWALCheckpoints: Service {
     let store: SQLiteStore
     let interval: Duration
     let logger: Logger
 
-    public init(store: SQLiteStore, interval: Duration = .milliseconds(50), logger: Logger) {
+    package init(store: SQLiteStore, interval: Duration = .milliseconds(50), logger: Logger) {
         self.store = store
         self.interval = interval
         self.logger = logger
     }
 
-    public func run() async {
+    package func run() async {
         do {
             try await store.setWriterCheckpointThreshold(pages: SQLiteStore.backgroundWriterCheckpointPages)
         } catch {
@@ -68,5 +68,5 @@ public struct BackgroundWALCheckpoints: Service {
 // The service group logs each service by its description; the default one would reflect every
 // stored property, the configuration's secrets and the services' keys included.
 extension BackgroundWALCheckpoints: CustomStringConvertible {
-    public var description: String { "BackgroundWALCheckpoints" }
+    package var description: String { "BackgroundWALCheckpoints" }
 }

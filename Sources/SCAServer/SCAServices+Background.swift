@@ -4,19 +4,19 @@ import ServiceLifecycle
 /// The work a server does beside answering requests. `serve` runs all of it; a test or an
 /// admin command runs what it needs (a test that drives the webhook outbox by hand leaves its
 /// periodic delivery out).
-public struct BackgroundWork: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct BackgroundWork: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Signed audit checkpoints to `auditCheckpointFile`, when one is configured.
-    public static let auditCheckpoints = BackgroundWork(rawValue: 1 << 0)
+    package static let auditCheckpoints = BackgroundWork(rawValue: 1 << 0)
     /// Messages to users (codes, pushes, alerts).
-    public static let messages = BackgroundWork(rawValue: 1 << 1)
+    package static let messages = BackgroundWork(rawValue: 1 << 1)
     /// The partner webhook outbox, drained every second.
-    public static let webhooks = BackgroundWork(rawValue: 1 << 2)
+    package static let webhooks = BackgroundWork(rawValue: 1 << 2)
     /// Burnt signatures past their expiry, forgotten every minute.
-    public static let signatureSweep = BackgroundWork(rawValue: 1 << 3)
-    public static let all: BackgroundWork = [.auditCheckpoints, .messages, .webhooks, .signatureSweep]
+    package static let signatureSweep = BackgroundWork(rawValue: 1 << 3)
+    package static let all: BackgroundWork = [.auditCheckpoints, .messages, .webhooks, .signatureSweep]
 }
 
 extension SCAServices {
@@ -24,7 +24,7 @@ extension SCAServices {
     /// them in reverse, so with the HTTP server put last, the server drains first, then no more
     /// messages are submitted and their drain runs, and the last checkpoint covers the audit
     /// entries of everything before it.
-    public func backgroundServices(_ work: BackgroundWork = .all) -> [any Service] {
+    package func backgroundServices(_ work: BackgroundWork = .all) -> [any Service] {
         var services: [any Service] = []
         if work.contains(.auditCheckpoints), let checkpoints = PeriodicAuditCheckpoints(services: self) {
             services.append(checkpoints)
@@ -39,7 +39,7 @@ extension SCAServices {
     /// gracefully as `serve` does at SIGTERM (messages drain for at most their drain time),
     /// whether `body` returns or throws. For work that uses the services once: an admin command
     /// whose operation pushes to a phone, a test's server.
-    public func withBackgroundServices<Result: Sendable>(
+    package func withBackgroundServices<Result: Sendable>(
         _ work: BackgroundWork = .all, _ body: () async throws -> Result
     ) async throws -> Result {
         let services = backgroundServices(work)

@@ -11,38 +11,38 @@ import SCAStorageSQLite
 
 /// The assembled server: configuration, store, services, and the HTTP router over them.
 /// Executables and tests build one of these; nothing else wires services together.
-public struct SCAServices: Sendable {
-    public let configuration: ServerConfiguration
-    public let store: any SCAStore
-    public let runtime: ServerRuntime
-    public let users: UserService
-    public let challenges: ChallengeService
-    public let tokens: TokenService
-    public let devices: DeviceService
-    public let account: AccountService
+package struct SCAServices: Sendable {
+    package let configuration: ServerConfiguration
+    package let store: any SCAStore
+    package let runtime: ServerRuntime
+    package let users: UserService
+    package let challenges: ChallengeService
+    package let tokens: TokenService
+    package let devices: DeviceService
+    package let account: AccountService
     /// Passkeys: registration after SCA, listing, removal.
-    public let passkeys: PasskeyService
+    package let passkeys: PasskeyService
     /// The security events' trail and counters.
-    public let audit: AuditTrail
+    package let audit: AuditTrail
     /// Scoped admin keys (`sca-server admin-key`).
-    public let adminKeys: AdminKeyService
+    package let adminKeys: AdminKeyService
     /// Who may use the admin API.
     let adminAccess: AdminAccess
     /// Transaction monitoring, exemptions and fraud rates.
-    public let risk: RiskService
+    package let risk: RiskService
     let beneficiaries: BeneficiaryService
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     /// Where password and PIN hashing runs: bounded threads and queue (``PasswordHashingPool``).
-    public let passwordHashing: PasswordHashingPool
+    package let passwordHashing: PasswordHashingPool
     /// The development outbox, when that is the configured sender.
-    public let outbox: OutboxMessageSender?
+    package let outbox: OutboxMessageSender?
     /// Every message to a user goes through it, delivered in the background.
-    public let messages: MessageDispatcher
+    package let messages: MessageDispatcher
     /// Partner clients of the hosted pages.
-    public let partners: PartnerService
+    package let partners: PartnerService
     /// The demo partner application of `serve --demo`, nil otherwise.
-    public let demoPartner: DemoPartner?
+    package let demoPartner: DemoPartner?
     let logger: Logger
     /// Seals and opens under the server key, for parts built beside the services (audit
     /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
@@ -52,7 +52,7 @@ public struct SCAServices: Sendable {
     /// to the address it checked.
     package let outbound: OutboundHTTP
     /// Partner webhooks: the outbox of events for partners, and their endpoints.
-    public let webhooks: WebhookService
+    package let webhooks: WebhookService
     /// Decoupled operations approved on the user's phone.
     let operations: OperationService
     /// The phone's device-signed requests (`GET /v1/operations/pending`, approve, reject).
@@ -64,9 +64,9 @@ public struct SCAServices: Sendable {
     /// CIBA poll mode over operations.
     let ciba: CIBAService
     /// Sign up or in.
-    public let signUp: SignUpService
+    package let signUp: SignUpService
     /// Names and custom attributes, and `GET /v1/me`.
-    public let profiles: ProfileService
+    package let profiles: ProfileService
     /// The hosted sign-in, sign-up and consent pages, over the services above.
     let pages: HostedPages
 
@@ -76,7 +76,7 @@ public struct SCAServices: Sendable {
     ///     ``withServices(configuration:runtime:messageSender:logger:_:)``.
     ///   - messageSender: overrides the configured sender (tests may capture messages).
     /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
-    public static func make(
+    package static func make(
         configuration: ServerConfiguration, store: (any SCAStore)? = nil, runtime: ServerRuntime = ServerRuntime(),
         messageSender: (any MessageSender)? = nil,
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
@@ -100,7 +100,7 @@ public struct SCAServices: Sendable {
     /// Opens the configured database (``ServerDatabase``), makes the services over it and runs
     /// `body` with them while the database's pool runs; closes the pool afterwards, whether
     /// `body` returns or throws. For work that uses the services once: an admin command, a test.
-    public static func withServices<Result: Sendable>(
+    package static func withServices<Result: Sendable>(
         configuration: ServerConfiguration, runtime: ServerRuntime = ServerRuntime(),
         messageSender: (any MessageSender)? = nil,
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo),
@@ -223,7 +223,7 @@ public struct SCAServices: Sendable {
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
     /// method answers `405` with `Allow`.
-    public func router() -> Router<SCARequestContext> {
+    package func router() -> Router<SCARequestContext> {
         let router = Router(context: SCARequestContext.self)
         router.add(middleware: RequestInfoMiddleware(
             trustedProxyHeader: configuration.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
@@ -285,7 +285,7 @@ public struct SCAServices: Sendable {
     /// connections beyond `maxConnections` in all, or `maxConnectionsPerAddress` from one
     /// address, are closed when accepted.
     /// - Parameter onServerRunning: called with the bound port (useful with port 0).
-    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    package func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let counter = ConnectionCounter(
             limit: configuration.maxConnections, limitPerAddress: configuration.maxConnectionsPerAddress)
         // Behind a proxy every peer is the proxy: the router caps each forwarded address instead.

@@ -11,13 +11,13 @@ import ServiceLifecycle
 /// the server puts ``services`` in its `ServiceGroup` before the services that query the
 /// store, so that a graceful shutdown closes the pool last; a command that uses the store once
 /// wraps itself in ``withRunning(_:)``.
-public struct ServerDatabase: Sendable {
-    public let store: any SCAStore
+package struct ServerDatabase: Sendable {
+    package let store: any SCAStore
     /// The PostgreSQL connection pool; SQLite's background WAL checkpoints.
-    public let services: [any Service]
+    package let services: [any Service]
 
     /// A store opened elsewhere, with the services it needs running.
-    public init(store: any SCAStore, services: [any Service]) {
+    package init(store: any SCAStore, services: [any Service]) {
         self.store = store
         self.services = services
     }
@@ -25,7 +25,7 @@ public struct ServerDatabase: Sendable {
     /// Opens PostgreSQL at `databaseURL` when configured (migrated, pool not yet running),
     /// SQLite under the data directory otherwise.
     /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
-    public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> ServerDatabase {
+    package static func open(configuration: ServerConfiguration, logger: Logger) async throws -> ServerDatabase {
         try configuration.validate()
         try createDataDirectory(configuration)
         if let databaseURL = configuration.databaseURL {
@@ -40,7 +40,7 @@ public struct ServerDatabase: Sendable {
     }
 
     /// Runs ``services`` while `body` runs with the store, then stops them.
-    public func withRunning<Result: Sendable>(_ body: (any SCAStore) async throws -> Result) async throws -> Result {
+    package func withRunning<Result: Sendable>(_ body: (any SCAStore) async throws -> Result) async throws -> Result {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for service in services {
                 // Entered before `body` starts where the platform allows: PostgresNIO warns

@@ -7,25 +7,25 @@ import SCACore
 /// `requiredCategories.payment`. In the environment a key becomes `SCA_` plus its upper
 /// snake case (`SCA_DATA_DIR`, `SCA_REQUIRED_CATEGORIES_PAYMENT`); in the file nested objects
 /// stand for dots (`{"requiredCategories": {"payment": 3}}`).
-public struct ConfigurationLoader: Sendable {
+package struct ConfigurationLoader: Sendable {
     /// Every key the loader understands, families expanded: the rows of
     /// `ConfigurationSetting.all`. An unknown key in the file or the flags, or an unknown
     /// `SCA_` variable, is an error, so that a typo never silently leaves a security setting at
     /// its default.
-    public static let keys: [String] = ConfigurationSetting.all.flatMap(\.concreteKeys)
+    package static let keys: [String] = ConfigurationSetting.all.flatMap(\.concreteKeys)
 
     /// The key of each `SCA_` variable that is a setting.
     static let keysByEnvironmentName: [String: String] = Dictionary(
         keys.map { (environmentName(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
 
-    public init() {}
+    package init() {}
 
     /// - Parameters:
     ///   - file: path of a JSON configuration file, if any.
     ///   - environment: the process environment (only `SCA_*` keys are read).
     ///   - flags: values given on the command line, by key.
     /// - Throws: `ConfigurationError` for an unreadable file, an unknown key or a bad value.
-    public func load(file: String?, environment: [String: String], flags: [String: String]) throws -> ServerConfiguration {
+    package func load(file: String?, environment: [String: String], flags: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         // The keys set by a file, the environment or a flag, so that the demo's own budgets
         // never override what was configured.
@@ -65,7 +65,7 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// `dataDir` → `SCA_DATA_DIR`, `requiredCategories.login` → `SCA_REQUIRED_CATEGORIES_LOGIN`.
-    public static func environmentName(of key: String) -> String {
+    package static func environmentName(of key: String) -> String {
         var name = "SCA_"
         var previousWasLower = false
         for character in key {

@@ -4,7 +4,7 @@ extension ConfigurationSetting {
     /// The configuration reference in markdown, as docs/configuration.md shows it between its
     /// `configuration reference` markers (`sca-server config reference` prints it; a test keeps
     /// that page equal to it).
-    public static func reference() -> String {
+    package static func reference() -> String {
         let defaults = ServerConfiguration()
         var lines = [
             "| key | environment | default | meaning |",
@@ -30,7 +30,7 @@ extension ConfigurationSetting {
     }
 
     /// The help of a setting's flag: its meaning and its variable.
-    public var flagHelp: String {
+    package var flagHelp: String {
         let plain = summary.replacingOccurrences(of: "`", with: "")
         return "\(plain.prefix(1).uppercased())\(plain.dropFirst()) (also \(environmentDisplayName))."
     }

@@ -7,7 +7,7 @@ extension ConfigurationSetting {
     /// Every setting of `sca-server`, in the order of the reference. Defaults come from
     /// `ServerConfiguration()`; ranges and settings that depend on each other are checked by
     /// `ServerConfiguration.validate()`, which also guards configurations built in code.
-    public static let all: [ConfigurationSetting] = [
+    package static let all: [ConfigurationSetting] = [
         .text("host", \.host, flag: "--host", "address to listen on"),
         .integer("port", \.port, flag: "--port", "port to listen on; `0` picks a free one and prints it"),
         .text("dataDir", \.dataDirectory, flag: "--data-dir", "directory of the SQLite database, the server key and the outbox"),
@@ -243,7 +243,7 @@ extension ConfigurationSetting {
 
     /// `SCA_` variables that are not settings, and who reads them. Any other `SCA_` variable is
     /// refused at start-up, so that a typo never leaves a setting at its default.
-    public static let otherEnvironmentVariables: [(name: String, readBy: String)] = [
+    package static let otherEnvironmentVariables: [(name: String, readBy: String)] = [
         (configFileVariable, "`sca-server`: the JSON configuration file, like `--config`"),
         ("SCA_SERVER", "`sca`: the server URL, like its `--server`"),
         ("SCA_TEST_POSTGRES_URL", "the test suite: a PostgreSQL database to test against"),
@@ -251,10 +251,10 @@ extension ConfigurationSetting {
     ]
 
     /// The variable naming the configuration file.
-    public static let configFileVariable = "SCA_CONFIG"
+    package static let configFileVariable = "SCA_CONFIG"
 
     /// The row of a plain key (not a family), for flags and their help.
-    public static func named(_ key: String) -> ConfigurationSetting? {
+    package static func named(_ key: String) -> ConfigurationSetting? {
         all.first { $0.family == nil && $0.key == key }
     }
 }

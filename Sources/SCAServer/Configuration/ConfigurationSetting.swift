@@ -7,26 +7,26 @@ import Foundation
 ///
 /// A family (`requiredCategories.<operation>`, `exchangeRates.<CUR>`) is one row whose key is a
 /// prefix, a dot and a member from a fixed list.
-public struct ConfigurationSetting: Sendable {
+package struct ConfigurationSetting: Sendable {
     /// The key in files and flags: `port`; for a family its prefix: `requiredCategories`.
-    public let key: String
+    package let key: String
     /// For a family: the placeholder shown for the member, and the members accepted.
-    public let family: Family?
+    package let family: Family?
     /// The command-line flag that sets it, if any (`--port`).
-    public let flag: String?
+    package let flag: String?
     /// What it means, on one line (markdown).
-    public let summary: String
+    package let summary: String
     /// Stores `value` (of the key `key`, member `member` for a family) into a configuration.
     let assign: @Sendable (_ value: String, _ member: String, _ key: String, inout ServerConfiguration) throws -> Void
     /// The default, for the reference (markdown).
     let defaultText: @Sendable (ServerConfiguration) -> String
 
     /// The members of a family row.
-    public struct Family: Sendable {
+    package struct Family: Sendable {
         /// Shown in the reference: `operation` gives `requiredCategories.<operation>`.
-        public let placeholder: String
+        package let placeholder: String
         /// Every member accepted after the dot, as written in files and flags.
-        public let members: [String]
+        package let members: [String]
         /// Whether a member may be written in any case (currency codes).
         let anyCase: Bool
         /// For a family whose members are names the operator chooses (`roles.<role>`): which
@@ -35,17 +35,17 @@ public struct ConfigurationSetting: Sendable {
     }
 
     /// `requiredCategories.<operation>` for a family, the key otherwise.
-    public var displayKey: String { family.map { "\(key).<\($0.placeholder)>" } ?? key }
+    package var displayKey: String { family.map { "\(key).<\($0.placeholder)>" } ?? key }
 
     /// `SCA_PORT`; for a family `SCA_REQUIRED_CATEGORIES_<OPERATION>`.
-    public var environmentDisplayName: String {
+    package var environmentDisplayName: String {
         let name = ConfigurationLoader.environmentName(of: key)
         return family.map { "\(name)_<\($0.placeholder.uppercased())>" } ?? name
     }
 
     /// Every concrete key: the key itself, or each member of the family.
     /// An open family (`roles.<role>`) has none: its keys are whatever names are given.
-    public var concreteKeys: [String] {
+    package var concreteKeys: [String] {
         family.map { family in family.members.map { "\(key).\($0)" } } ?? [key]
     }
 

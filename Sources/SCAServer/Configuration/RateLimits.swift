@@ -8,23 +8,23 @@
 /// bill of a runaway attack at a known rate. One client address may open 60 challenges a
 /// minute and 600 an hour. Behind a proxy set `trustedProxyHeader`, or every client is the
 /// proxy's address; addresses shared by many users (carrier-grade NAT) may need more.
-public struct RateLimits: Sendable, Equatable {
+package struct RateLimits: Sendable, Equatable {
     /// Codes sent to one phone number or e-mail address (keyed by a keyed hash of it).
-    public var sendsPerDestination = [RateWindow(count: 3, seconds: 600), RateWindow(count: 10, seconds: 86_400)]
+    package var sendsPerDestination = [RateWindow(count: 3, seconds: 600), RateWindow(count: 10, seconds: 86_400)]
     /// Codes sent to one user, whatever the channel.
-    public var sendsPerUser = [RateWindow(count: 6, seconds: 600), RateWindow(count: 20, seconds: 86_400)]
+    package var sendsPerUser = [RateWindow(count: 6, seconds: 600), RateWindow(count: 20, seconds: 86_400)]
     /// Codes asked for from one client address.
-    public var sendsPerClient = [RateWindow(count: 20, seconds: 600), RateWindow(count: 100, seconds: 86_400)]
+    package var sendsPerClient = [RateWindow(count: 20, seconds: 600), RateWindow(count: 100, seconds: 86_400)]
     /// Codes sent by the whole server (every instance on the database).
-    public var sendsGlobal = [RateWindow(count: 300, seconds: 60)]
+    package var sendsGlobal = [RateWindow(count: 300, seconds: 60)]
     /// Challenges opened from one client address.
-    public var challengesPerClient = [RateWindow(count: 60, seconds: 60), RateWindow(count: 600, seconds: 3_600)]
+    package var challengesPerClient = [RateWindow(count: 60, seconds: 60), RateWindow(count: 600, seconds: 3_600)]
     /// Operations created by one backend: a partner client, or an admin key. A
     /// bank's backend speaks for all its users from one address, so an operation's challenge
     /// is counted here instead of in `challengesPerClient`.
-    public var operationsPerCaller = [RateWindow(count: 600, seconds: 60), RateWindow(count: 10_000, seconds: 3_600)]
+    package var operationsPerCaller = [RateWindow(count: 600, seconds: 60), RateWindow(count: 10_000, seconds: 3_600)]
 
-    public init() {}
+    package init() {}
 
     /// The send budgets of `serve --demo`: enough for the getting-started walkthroughs run twice over
     /// (a curl login, a payment, `sca login`, the hosted sign-in and consent, each sending

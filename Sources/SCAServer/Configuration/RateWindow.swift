@@ -1,24 +1,24 @@
 /// One limit of a rate budget: at most `count` uses in any `seconds` (a sliding window).
 /// Written `count/duration`, the duration in seconds or with a unit: `3/10m`, `10/1d`,
 /// `300/60`.
-public struct RateWindow: Sendable, Hashable, CustomStringConvertible {
-    public var count: Int
-    public var seconds: Int
+package struct RateWindow: Sendable, Hashable, CustomStringConvertible {
+    package var count: Int
+    package var seconds: Int
 
-    public init(count: Int, seconds: Int) {
+    package init(count: Int, seconds: Int) {
         self.count = count
         self.seconds = seconds
     }
 
     /// The longest window accepted: longer ones would keep counters for weeks and lock a
     /// legitimate user out for as long.
-    public static let maximumSeconds = 7 * 86_400
+    package static let maximumSeconds = 7 * 86_400
 
     /// `3/600` (seconds are always written as such).
-    public var description: String { "\(count)/\(seconds)" }
+    package var description: String { "\(count)/\(seconds)" }
 
     /// `3/10m`: as a setting is written, the duration in its largest whole unit.
-    public var setting: String {
+    package var setting: String {
         for (unit, length) in [("d", 86_400), ("h", 3_600), ("m", 60)] where seconds % length == 0 {
             return "\(count)/\(seconds / length)\(unit)"
         }
@@ -28,7 +28,7 @@ public struct RateWindow: Sendable, Hashable, CustomStringConvertible {
     /// Parses `3/10m, 10/1d` (units `s`, `m`, `h`, `d`; none means seconds); `off` or an empty
     /// string is no limit at all.
     /// - Throws: `ConfigurationError` naming `key` for anything else.
-    public static func list(_ text: String, key: String) throws -> [RateWindow] {
+    package static func list(_ text: String, key: String) throws -> [RateWindow] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed.lowercased() == "off" { return [] }
         return try trimmed.split(separator: ",").map { item in

@@ -5,42 +5,42 @@ import SCAStorage
 /// The risk engine's settings: transaction monitoring (always on) and the RTS
 /// exemptions, each off by default, with the RTS thresholds as defaults. A value beyond what
 /// the RTS allows is refused at start-up.
-public struct RiskSettings: Sendable {
+package struct RiskSettings: Sendable {
     /// Art. 16: low-value remote payments.
-    public var exemptLowValue = false
+    package var exemptLowValue = false
     /// EUR; at most 30 (art. 16(a)).
-    public var lowValueMaxAmount = "30.00"
+    package var lowValueMaxAmount = "30.00"
     /// `count` (art. 16(c)) or `cumulative` (art. 16(b)).
-    public var lowValueLimit = LowValueLimit.count
+    package var lowValueLimit = LowValueLimit.count
     /// EUR since the last SCA, this payment included; at most 100 (art. 16(b)).
-    public var lowValueMaxCumulative = "100.00"
+    package var lowValueMaxCumulative = "100.00"
     /// Payments without SCA since the last SCA, this one included; at most 5 (art. 16(c)).
-    public var lowValueMaxCount = 5
+    package var lowValueMaxCount = 5
     /// Art. 13: payments to trusted beneficiaries.
-    public var exemptTrustedBeneficiaries = false
+    package var exemptTrustedBeneficiaries = false
     /// Art. 14: later payments of a recurring series.
-    public var exemptRecurring = false
+    package var exemptRecurring = false
     /// Art. 18: transaction risk analysis within the fraud-rate bands.
-    public var exemptTRA = false
+    package var exemptTRA = false
     /// Art. 10: account information after a recent SCA for it.
-    public var exemptAccountInfo = false
+    package var exemptAccountInfo = false
     /// Days an SCA for account information lasts; at most 180 (art. 10).
-    public var accountInfoExemptionDays = 180
+    package var accountInfoExemptionDays = 180
     /// IBANs and device ids refused outright (art. 2: compromised or stolen elements).
-    public var denyList: [String] = []
+    package var denyList: [String] = []
     /// Payments in the last hour above which `velocity_count` is raised.
-    public var velocityMaxPerHour = 10
+    package var velocityMaxPerHour = 10
     /// EUR paid in the last 24 hours above which `velocity_amount` is raised.
-    public var velocityMaxAmountPerDay = "5000.00"
+    package var velocityMaxAmountPerDay = "5000.00"
     /// `unusual_amount` beyond this many times the user's largest recent payment.
-    public var unusualAmountFactor = 10
+    package var unusualAmountFactor = 10
     /// Hours during which a newly bound device raises `new_device`.
-    public var newDeviceHours = 24
+    package var newDeviceHours = 24
     /// Days after a user rejects an operation as `not_me` during which their payments and
     /// account access raise `reported_not_me` (no exemption: SCA every time). 0 turns it off.
-    public var notMeSignalDays = 30
+    package var notMeSignalDays = 30
 
-    public init() {}
+    package init() {}
 
     /// The exemptions switched on, with their thresholds in EUR minor units.
     var exemptionRules: ExemptionRules {

@@ -6,30 +6,30 @@ import Foundation
 /// and so every log line that shows a configuration or a value holding one) say `<redacted>`;
 /// a URL shows everything but its password.
 @propertyWrapper
-public struct Secret: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct Secret: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// What of the secret may be shown.
-    public enum Shown: Sendable {
+    package enum Shown: Sendable {
         /// Nothing but whether it is set.
         case nothing
         /// A URL without the password of its user part or of a `password` query item.
         case urlWithoutPassword
     }
 
-    public static let redacted = "<redacted>"
+    package static let redacted = "<redacted>"
 
-    public var wrappedValue: String?
-    public let shown: Shown
+    package var wrappedValue: String?
+    package let shown: Shown
 
-    public init(wrappedValue: String?) {
+    package init(wrappedValue: String?) {
         self.init(wrappedValue: wrappedValue, showing: .nothing)
     }
 
-    public init(wrappedValue: String?, showing shown: Shown) {
+    package init(wrappedValue: String?, showing shown: Shown) {
         self.wrappedValue = wrappedValue
         self.shown = shown
     }
 
-    public var description: String {
+    package var description: String {
         guard let value = wrappedValue else { return "nil" }
         switch shown {
         case .nothing: return Self.redacted
@@ -37,10 +37,10 @@ public struct Secret: Sendable, CustomStringConvertible, CustomDebugStringConver
         }
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// No children: a mirror walk finds only the redacted description.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// `url` with the password of its user part and the values of its `…password…` query
     /// items replaced by `<redacted>`; wholly redacted when it is not a URL with a scheme.

@@ -8,202 +8,202 @@ import SCAWebAuthn
 /// 127.0.0.1:8080, SQLite under `./.sca/`. Filled by `ConfigurationLoader` from
 /// defaults < file < `SCA_*` environment < flags. Each key a file, variable or flag may set is
 /// a row of `ConfigurationSetting.all`.
-public struct ServerConfiguration: Sendable {
-    public var host = "127.0.0.1"
+package struct ServerConfiguration: Sendable {
+    package var host = "127.0.0.1"
     /// `0` picks a free port, printed at start-up.
-    public var port = 8080
-    public var dataDirectory = ".sca"
+    package var port = 8080
+    package var dataDirectory = ".sca"
     /// Bearer key of the admin API; nil switches the admin API off. Never logged: shown redacted.
-    @Secret public var adminKey: String? = nil
+    @Secret package var adminKey: String? = nil
     /// Base64url 32-byte key sealing secrets at rest; nil reads or creates `<data-dir>/server.key`.
     /// Required with `databaseURL`: every instance on the database must seal and open with it.
-    @Secret public var serverKey: String? = nil
+    @Secret package var serverKey: String? = nil
     /// `postgres://user:password@host:port/database?sslmode=…`: keep the data on a PostgreSQL
     /// server shared by several instances instead of SQLite under the data directory. Never
     /// logged: shown without its password.
-    @Secret(showing: .urlWithoutPassword) public var databaseURL: String? = nil
-    public var demo = false
+    @Secret(showing: .urlWithoutPassword) package var databaseURL: String? = nil
+    package var demo = false
 
-    public var issuer = "sca-server"
-    public var audience = "sca"
+    package var issuer = "sca-server"
+    package var audience = "sca"
 
     /// Seconds a challenge lives.
-    public var challengeLifetime = 300
+    package var challengeLifetime = 300
     /// Seconds an SMS or e-mail code is valid.
-    public var codeLifetime = 300
+    package var codeLifetime = 300
     /// Seconds before another code may be sent for the same challenge.
-    public var codeResendInterval = 30
+    package var codeResendInterval = 30
     /// Codes that may be sent per challenge and channel.
-    public var maxCodeSends = 5
+    package var maxCodeSends = 5
 
-    public var accessTokenLifetime = 300
-    public var refreshTokenLifetime = 86_400
+    package var accessTokenLifetime = 300
+    package var refreshTokenLifetime = 86_400
     /// Seconds without use after which a session ends (RTS art. 4(3)(d): at most 5 minutes).
-    public var sessionIdleTimeout = 300
+    package var sessionIdleTimeout = 300
 
-    public var lockout = LockoutPolicy()
-    public var passwordHashing = PasswordHasher.Parameters.default
+    package var lockout = LockoutPolicy()
+    package var passwordHashing = PasswordHasher.Parameters.default
     /// Password and PIN hashes computed at once, each on a thread of its own (each holds
     /// 128·r·N bytes while it runs: 32 MiB with the default parameters).
-    public var passwordHashConcurrency = ProcessInfo.processInfo.activeProcessorCount
+    package var passwordHashConcurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Hashes that may wait for a thread; beyond that a proof is answered `503 server.busy`
     /// with `Retry-After`. A waiting hash costs a few hundred bytes; the limit bounds how long
     /// an accepted request waits (about limit ÷ concurrency × the time of one hash).
-    public var passwordHashQueueLimit = 1_024
+    package var passwordHashQueueLimit = 1_024
 
     /// Devices a user may have that are not removed.
-    public var maxDevicesPerUser = 5
+    package var maxDevicesPerUser = 5
     /// Consecutive wrong signatures that block a device.
-    public var maxDeviceFailures = 5
+    package var maxDeviceFailures = 5
     /// Seconds an activation code lives, and wrong tries before it is void.
-    public var activationCodeLifetime = 300
-    public var activationCodeMaxTries = 5
+    package var activationCodeLifetime = 300
+    package var activationCodeMaxTries = 5
 
     /// Payments from this amount (in EUR, decimal string) need all three categories.
-    public var highValuePaymentThreshold = "1000.00"
+    package var highValuePaymentThreshold = "1000.00"
     /// EUR value of one unit of each other currency, for the threshold. A payment in a
     /// currency without a rate is treated as high value (fail safe).
-    public var exchangeRates: [String: String] = [:]
+    package var exchangeRates: [String: String] = [:]
 
     /// Per-operation policy; operations not listed get `OperationPolicy()`.
-    public var policies: [OperationKind: OperationPolicy] = [:]
+    package var policies: [OperationKind: OperationPolicy] = [:]
 
     /// Where one-time codes go; `webhook` needs `webhookURL`.
-    public var messageSender = MessageSenderKind.outbox
+    package var messageSender = MessageSenderKind.outbox
     /// Shown without a password, which a gateway's URL may carry.
-    @Secret(showing: .urlWithoutPassword) public var webhookURL: String? = nil
+    @Secret(showing: .urlWithoutPassword) package var webhookURL: String? = nil
     /// Your push gateway: with `messageSender` `webhook`, push notifications of
     /// operations are POSTed here as JSON (`channel` `push`, `to` the device id, `operationId`,
     /// `text`); without it none is sent. (The outbox records them in development.)
-    @Secret(showing: .urlWithoutPassword) public var pushGatewayURL: String? = nil
+    @Secret(showing: .urlWithoutPassword) package var pushGatewayURL: String? = nil
     /// Webhook hardening: whether partner webhooks may point at loopback, private,
     /// link-local and other special-purpose addresses. Off, they are refused at registration
     /// and at each delivery (after resolving the name); turn on only for development and tests.
-    public var webhookAllowPrivateAddresses = false
+    package var webhookAllowPrivateAddresses = false
     /// Push text: when true a payment's push says only "You have a payment to
     /// approve" instead of naming the amount and payee, which then never reach the push
     /// gateway (a third party); the phone shows them from `GET /v1/operations/pending`.
-    public var pushNeutralText = false
+    package var pushNeutralText = false
 
     /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
     /// last entry is the client address recorded in the audit trail; nil uses the peer address.
-    public var trustedProxyHeader: String?
+    package var trustedProxyHeader: String?
 
     /// Largest request body accepted, in bytes.
-    public var maxBodySize = 65_536
+    package var maxBodySize = 65_536
 
     // Send and challenge budgets, and what a decoy looks like (OTP pumping, decoys).
 
     /// Codes sent and challenges opened, per destination, user, client address and server.
-    public var rateLimits = RateLimits()
+    package var rateLimits = RateLimits()
     /// The enrolment an unknown user's decoy challenge pretends to have, filtered by the
     /// operation's policy like a real user's. Choose what most of your users have, so that a
     /// decoy looks like most users.
-    public var decoyMethods: [AuthenticationMethod] = [.password, .smsOTP, .emailOTP]
+    package var decoyMethods: [AuthenticationMethod] = [.password, .smsOTP, .emailOTP]
     /// The shape of the phone number a decoy pretends to have: `+`, digits, and `#` for digits
     /// drawn from a keyed hash of the typed address (the same every time). Match your users'
     /// numbers, so a decoy's SMS mask has the same length and prefix as theirs.
-    public var decoyPhonePattern = "+336########"
+    package var decoyPhonePattern = "+336########"
     // Database outage.
     /// Seconds one store operation may take on PostgreSQL, waiting for a pooled connection
     /// included, before the request is answered `503 server.unavailable`; also the connect
     /// timeout of each new connection. Fractions allowed.
-    public var databaseTimeout: Double = 5
+    package var databaseTimeout: Double = 5
 
     // Audit checkpoints.
     /// A file outside the data directory where `serve` writes a signed audit checkpoint at
     /// start, every `auditCheckpointInterval` minutes and at shutdown; nil: none.
-    public var auditCheckpointFile: String?
+    package var auditCheckpointFile: String?
     /// Minutes between two periodic audit checkpoints.
-    public var auditCheckpointInterval = 60
+    package var auditCheckpointInterval = 60
     // Slow clients and logging.
     /// Seconds a client has to send a request's body once its headers have arrived; beyond,
     /// the request is answered `408` and the connection closed.
-    public var requestReadTimeout = 30
+    package var requestReadTimeout = 30
     /// Seconds a connection may stay without a complete request: from its opening, or from the
     /// previous response, until the next request's headers have all arrived (so headers sent
     /// byte by byte are bounded too), and between the parts of a body. Then it is closed.
-    public var connectionIdleTimeout = 30
+    package var connectionIdleTimeout = 30
     /// Connections served at once; a connection beyond is closed as soon as it is accepted.
-    public var maxConnections = 1_024
+    package var maxConnections = 1_024
     /// Connections served at once from one client address (behind `trustedProxyHeader`:
     /// requests in flight per forwarded address), so one client cannot take every place.
-    public var maxConnectionsPerAddress = 64
+    package var maxConnectionsPerAddress = 64
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
-    public var logLevel = "info"
+    package var logLevel = "info"
     // Roles and permissions.
     /// Role name → the permissions it grants (`roles.support: users:read,users:unblock`).
     /// Access tokens carry the user's roles and these permissions; the permissions that are
     /// admin scopes open the admin API to an operator's step-up token.
-    public var roles: [String: [String]] = [:]
+    package var roles: [String: [String]] = [:]
     // Risk engine and exemptions.
     /// Transaction monitoring and the RTS exemptions (each off by default).
-    public var risk = RiskSettings()
+    package var risk = RiskSettings()
     // Hosted pages.
     /// The address browsers and partners reach this server at, e.g. `https://sca.bank.example`:
     /// the OpenID issuer, the base of consent URLs, and whether the page cookie is `Secure`.
     /// Nil: `http://<host>:<port>`.
-    public var publicBaseURL: String?
+    package var publicBaseURL: String?
     /// Seconds a consent may wait for the user (default 15 minutes).
-    public var consentLifetime = 900
+    package var consentLifetime = 900
     // Passkeys. Off while `webauthnRPID` and `webauthnOrigins` are unset.
     /// The relying party id: the registrable domain passkeys are scoped to.
-    public var webauthnRPID: String?
+    package var webauthnRPID: String?
     /// The name authenticators show.
-    public var webauthnRPName = "swift-sca"
+    package var webauthnRPName = "swift-sca"
     /// The exact origins pages call WebAuthn from (`https://bank.example`, `http://localhost:8080`).
-    public var webauthnOrigins: [String] = []
-    public var webauthnAttestation: AttestationConveyance = .none
+    package var webauthnOrigins: [String] = []
+    package var webauthnAttestation: AttestationConveyance = .none
     /// The category a user-verified passkey proves besides possession: `inherence` (the
     /// authenticator's biometric check) or `knowledge` (deployments that count its PIN).
-    public var webauthnUserVerifiedCategory: Category = .inherence
-    public var maxPasskeysPerUser = 10
+    package var webauthnUserVerifiedCategory: Category = .inherence
+    package var maxPasskeysPerUser = 10
     /// Whether a passkey proof must be user-verified (a discoverable login always must).
-    public var webauthnUserVerification: PasskeyUserVerification = .preferred
+    package var webauthnUserVerification: PasskeyUserVerification = .preferred
     // Sign-up or in.
     /// Whether a new address proved by its code becomes a user; off by default.
-    public var signUp = SignUpSettings()
+    package var signUp = SignUpSettings()
     /// Profile fields (`name`, `phone`, `email`) and custom attributes that access tokens carry
     /// as claims of the same name; none by default, so tokens carry no personal data unless asked.
-    public var tokenClaims: [String] = []
+    package var tokenClaims: [String] = []
     // Storage durability.
     /// SQLite's `synchronous` on the writer: `normal` keeps every commit through a crash of the
     /// process, `full` through a power loss too (an fsync per commit).
-    public var sqliteSynchronous: SQLiteSynchronous = .normal
+    package var sqliteSynchronous: SQLiteSynchronous = .normal
     /// Seconds between two background WAL checkpoints. Each syncs the WAL and the database file;
     /// under `normal` it also bounds what a power loss can take (docs/operations.md, Durability).
-    public var sqliteCheckpointInterval: Double = 0.05
+    package var sqliteCheckpointInterval: Double = 0.05
     // Message delivery in the background: no request waits for a gateway.
     /// Attempts (1 to 10) to hand one message to the gateway before it is given up and audited
     /// `message.delivery_failed`.
-    public var messageDeliveryAttempts = 3
+    package var messageDeliveryAttempts = 3
     /// Seconds (fractions allowed) before the second attempt; each further wait doubles.
-    public var messageRetryBackoff: Double = 2
+    package var messageRetryBackoff: Double = 2
     /// Messages (1 to 1,000,000) waiting for delivery at most; one more is dropped and audited.
-    public var messageQueueLimit = 5000
+    package var messageQueueLimit = 5000
     /// Messages (1 to 256) handed to the gateway at once.
-    public var messageDeliveryConcurrency = 8
+    package var messageDeliveryConcurrency = 8
     /// Seconds (fractions allowed) one POST to the gateway may take before it counts as failed.
-    public var messageGatewayTimeout: Double = 10
+    package var messageGatewayTimeout: Double = 10
 
-    public init() {}
+    package init() {}
 
-    public func policy(for operation: OperationKind) -> OperationPolicy {
+    package func policy(for operation: OperationKind) -> OperationPolicy {
         policies[operation] ?? OperationPolicy()
     }
 
-    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("sca.sqlite") }
-    public var outboxPath: String { (dataDirectory as NSString).appendingPathComponent("outbox.jsonl") }
+    package var databasePath: String { (dataDirectory as NSString).appendingPathComponent("sca.sqlite") }
+    package var outboxPath: String { (dataDirectory as NSString).appendingPathComponent("outbox.jsonl") }
     /// ``publicBaseURL`` without a trailing slash, or `http://<host>:<port>`.
-    public var baseURL: String {
+    package var baseURL: String {
         guard let publicBaseURL else { return "http://\(host):\(port)" }
         return publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
     }
-    public var serverKeyPath: String { (dataDirectory as NSString).appendingPathComponent("server.key") }
+    package var serverKeyPath: String { (dataDirectory as NSString).appendingPathComponent("server.key") }
 
     /// Refuses settings that would break the RTS or make no sense.
     /// - Throws: `ConfigurationError` naming the setting.
-    public func validate() throws {
+    package func validate() throws {
         guard (1...5).contains(lockout.maxFailedAttempts) else {
             throw ConfigurationError("maxFailedAttempts must be between 1 and 5 (RTS art. 4(3)(b)), got \(lockout.maxFailedAttempts)")
         }
@@ -373,18 +373,18 @@ extension ServerConfiguration {
         }
     }
     /// The values of `logLevel`, most verbose first (swift-log's levels).
-    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    package static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 }
 
 /// A setting that cannot be used, with the reason.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 extension ServerConfiguration {
     /// The relying party, when passkeys are configured (both `webauthn.rpId` and `webauthn.origins`).
-    public var relyingParty: RelyingParty? {
+    package var relyingParty: RelyingParty? {
         guard let webauthnRPID, !webauthnOrigins.isEmpty else { return nil }
         return RelyingParty(
             id: webauthnRPID, name: webauthnRPName, origins: Set(webauthnOrigins), attestation: webauthnAttestation)

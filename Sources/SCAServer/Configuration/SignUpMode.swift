@@ -1,6 +1,6 @@
 /// Who may create their own account with `POST /v1/signup-or-in`: the value of
 /// `signUp`: one value per choice, `email,phone` for both.
-public enum SignUpMode: String, Sendable, CaseIterable {
+package enum SignUpMode: String, Sendable, CaseIterable {
     /// Nobody: the bank onboards its users itself. `signup-or-in` still signs known users in,
     /// and answers an unknown address exactly as when sign-up is on, only nothing is created.
     case off
@@ -13,7 +13,7 @@ public enum SignUpMode: String, Sendable, CaseIterable {
     case emailAndPhone = "email,phone"
 
     /// Whether a new e-mail address may become a user.
-    public var allowsEmail: Bool { self == .email || self == .emailAndPhone }
+    package var allowsEmail: Bool { self == .email || self == .emailAndPhone }
     /// Whether a new phone number may become a user.
-    public var allowsPhone: Bool { self == .phone || self == .emailAndPhone }
+    package var allowsPhone: Bool { self == .phone || self == .emailAndPhone }
 }

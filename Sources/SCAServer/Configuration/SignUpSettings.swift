@@ -3,12 +3,12 @@ import SCACore
 /// Self-service sign-up: whether a new address becomes a user, and which e-mail
 /// domains may. Codes sent for a sign-up draw from the same send budgets as any code
 /// (`sendLimitsPerDestination` and the others), keyed by the address.
-public struct SignUpSettings: Sendable, Equatable {
-    public var mode = SignUpMode.off
+package struct SignUpSettings: Sendable, Equatable {
+    package var mode = SignUpMode.off
     /// Lower-case domains (`bank.example`) whose addresses may sign up; empty: any domain.
-    public var emailDomains: [String] = []
+    package var emailDomains: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// Whether a new user may be created for this (normalized) address.
     func allows(email: String) -> Bool {
@@ -25,16 +25,16 @@ public struct SignUpSettings: Sendable, Equatable {
     /// The domain of the e-mail a user who signed up with a phone number is stored with: the
     /// `users` table needs a unique e-mail, and `.invalid` is reserved, so nothing is ever
     /// delivered there (such a user's e-mail codes stay off; an operator may set a real address).
-    public static let phonePlaceholderDomain = "phone.invalid"
+    package static let phonePlaceholderDomain = "phone.invalid"
 
     /// The placeholder e-mail of a user who signed up with `phone` (`+33612345678` →
     /// `33612345678@phone.invalid`): unique as the number is.
-    public static func placeholderEmail(forPhone phone: String) -> String {
+    package static func placeholderEmail(forPhone phone: String) -> String {
         "\(phone.dropFirst())@\(phonePlaceholderDomain)"
     }
 
     /// Whether `email` is such a placeholder, to which nothing is ever sent.
-    public static func isPlaceholder(email: String) -> Bool {
+    package static func isPlaceholder(email: String) -> Bool {
         email.hasSuffix("@" + phonePlaceholderDomain)
     }
 

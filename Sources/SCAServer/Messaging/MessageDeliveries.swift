@@ -6,16 +6,16 @@ import ServiceLifecycle
 /// delivers those waiting for at most `drainTimeout`; what is left then is given up (audited).
 /// Put it before the HTTP server in the group, so the server has stopped answering (and
 /// submitting) first.
-public struct MessageDeliveries: Service {
+package struct MessageDeliveries: Service {
     let dispatcher: MessageDispatcher
     let drainTimeout: Duration
 
-    public init(dispatcher: MessageDispatcher, drainTimeout: Duration = .seconds(10)) {
+    package init(dispatcher: MessageDispatcher, drainTimeout: Duration = .seconds(10)) {
         self.dispatcher = dispatcher
         self.drainTimeout = drainTimeout
     }
 
-    public func run() async {
+    package func run() async {
         await Self.deliver(dispatcher, drainTimeout: drainTimeout) {
             // Until a graceful shutdown (or cancellation, which stops everything at once).
             try? await gracefulShutdown()
@@ -42,5 +42,5 @@ public struct MessageDeliveries: Service {
 // The service group logs each service by its description; the default one would reflect every
 // stored property, the configuration's secrets and the services' keys included.
 extension MessageDeliveries: CustomStringConvertible {
-    public var description: String { "MessageDeliveries" }
+    package var description: String { "MessageDeliveries" }
 }

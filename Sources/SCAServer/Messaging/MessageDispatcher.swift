@@ -26,7 +26,7 @@ import Synchronization
 /// it is a local file, not a gateway's round trip, it exists for development only (the gateway
 /// sender is what production uses), and developers, the demo and the tests read a code from it
 /// right after the answer that sent it; queued, every such read would race the delivery.
-public final class MessageDispatcher: Sendable {
+package final class MessageDispatcher: Sendable {
     let sender: any MessageSender
     let inline: Bool
     let attempts: Int
@@ -76,7 +76,7 @@ public final class MessageDispatcher: Sendable {
     ///   - backoff: the wait before the second try; it doubles for each further one.
     ///   - limit: messages that may wait; one more is dropped.
     ///   - concurrency: messages sent at once.
-    public init(
+    package init(
         sender: any MessageSender, inline: Bool = false, attempts: Int, backoff: Duration, limit: Int, concurrency: Int,
         audit: AuditTrail, metrics: ServerMetrics, logger: Logger
     ) {
@@ -94,7 +94,7 @@ public final class MessageDispatcher: Sendable {
     /// Hands `queued` over for delivery and returns at once, without I/O (except for the inline
     /// development outbox). Never fails: a message that cannot be queued is given up as above,
     /// in the background, and the caller answers as if it were sent.
-    public func submit(_ queued: QueuedMessage) async {
+    package func submit(_ queued: QueuedMessage) async {
         if inline {
             do {
                 try await sender.send(queued.message)
@@ -135,7 +135,7 @@ public final class MessageDispatcher: Sendable {
 
     /// Returns once every message submitted so far is delivered or given up (its audit entry
     /// written). For tests and a bounded drain; it does not stop new messages.
-    public func waitUntilIdle() async {
+    package func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state -> Bool in
                 if state.unfinished == 0 { return true }
@@ -147,11 +147,11 @@ public final class MessageDispatcher: Sendable {
     }
 
     /// Messages waiting for the delivery loop (not those being sent).
-    public var waitingCount: Int { state.withLock { $0.count } }
+    package var waitingCount: Int { state.withLock { $0.count } }
 
     /// Takes no more messages (later ones are dropped and audited); the delivery loop ends
     /// once those waiting are sent. For a graceful shutdown.
-    public func close() {
+    package func close() {
         let consumer = state.withLock { state -> CheckedContinuation<QueuedMessage?, Never>? in
             state.closed = true
             guard state.count == 0 else { return nil }
@@ -165,7 +165,7 @@ public final class MessageDispatcher: Sendable {
     /// an empty queue, or until cancelled; a cancelled loop gives up what is left (audited).
     /// One loop at a time per dispatcher: a second one, while the first runs, returns at once.
     /// A loop started after ``close()`` opens the queue again.
-    public func run() async {
+    package func run() async {
         guard state.withLock({ state in
             guard !state.looping else { return false }
             // A loop after a drain takes messages again (a test's server run twice).

@@ -1,6 +1,6 @@
 /// Why a message goes to a user: named in the log, the metric and the audit entry of a message
 /// that could not be delivered, in place of its text (which may hold a code).
-public enum MessagePurpose: String, Sendable, CaseIterable {
+package enum MessagePurpose: String, Sendable, CaseIterable {
     /// A one-time code (`POST /v1/challenges/{id}/otp`).
     case code
     /// The notice to a known address that asked to sign up, in place of a code.

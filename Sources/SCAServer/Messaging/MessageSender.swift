@@ -1,5 +1,5 @@
 /// Delivers messages to users. The server never logs what it sends: messages carry codes.
-public protocol MessageSender: Sendable {
+package protocol MessageSender: Sendable {
     /// - Throws: when the message could not be handed over for delivery.
     func send(_ message: OutboundMessage) async throws
 }

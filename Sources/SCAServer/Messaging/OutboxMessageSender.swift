@@ -3,14 +3,14 @@ import SCACore
 
 /// The development sender: appends each message as one JSON line to `outbox.jsonl` under the
 /// data directory, where a developer (or a test) reads the code.
-public actor OutboxMessageSender: MessageSender {
-    public nonisolated let path: String
+package actor OutboxMessageSender: MessageSender {
+    package nonisolated let path: String
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
-    public func send(_ message: OutboundMessage) async throws {
+    package func send(_ message: OutboundMessage) async throws {
         var line = try WireJSON.encoder().encode(message)
         line.append(UInt8(ascii: "\n"))
         let url = URL(fileURLWithPath: path)
@@ -28,7 +28,7 @@ public actor OutboxMessageSender: MessageSender {
     }
 
     /// Every message in the outbox, oldest first (for tests and the demo).
-    public nonisolated func messages() throws -> [OutboundMessage] {
+    package nonisolated func messages() throws -> [OutboundMessage] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         let decoder = WireJSON.decoder()
         return try data.split(separator: UInt8(ascii: "\n")).map { try decoder.decode(OutboundMessage.self, from: Data($0)) }

@@ -7,10 +7,10 @@ import SCACore
 /// same form; without one they are not sent (the phone still finds its operations with
 /// `GET /v1/operations/pending`). The gateways are the operator's, so their addresses are not
 /// restricted; each connection still goes to the address resolved for that request.
-public struct WebhookMessageSender: MessageSender {
-    public let url: URL
+package struct WebhookMessageSender: MessageSender {
+    package let url: URL
     /// Where `push` messages go.
-    public let pushURL: URL?
+    package let pushURL: URL?
     private let timeout: Duration
     private let outbound: OutboundHTTP
 
@@ -21,7 +21,7 @@ public struct WebhookMessageSender: MessageSender {
         self.outbound = outbound
     }
 
-    public func send(_ message: OutboundMessage) async throws {
+    package func send(_ message: OutboundMessage) async throws {
         let target: URL
         if message.channel == .push {
             guard let pushURL else { return }
@@ -42,6 +42,6 @@ public struct WebhookMessageSender: MessageSender {
 }
 
 /// The gateway refused or failed a message.
-public struct WebhookDeliveryError: Error, Sendable {
-    public var status: Int?
+package struct WebhookDeliveryError: Error, Sendable {
+    package var status: Int?
 }

@@ -4,12 +4,12 @@ import SCACore
 extension SCAServices {
     /// Creates an operation as an admin caller (`POST /v1/operations`).
     /// - Throws: as the route does, as `Problem`.
-    public func createOperation(_ request: CreateOperationRequest) async throws -> OperationResponse {
+    package func createOperation(_ request: CreateOperationRequest) async throws -> OperationResponse {
         try await operations.create(request, by: .admin)
     }
 
     /// An operation's status and, once approved, its token (`GET /v1/operations/{id}`).
-    public func operation(id: String) async throws -> OperationResponse {
+    package func operation(id: String) async throws -> OperationResponse {
         try await operations.get(id, by: .admin)
     }
 }

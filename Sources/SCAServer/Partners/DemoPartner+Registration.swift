@@ -6,7 +6,7 @@ extension SCAServices {
     /// to the demo pages under `baseURL`), replacing one a previous start registered, and
     /// returns what to print.
     /// - Throws: `ConfigurationError` when the server does not run in demo mode.
-    public func registerDemoPartner() async throws -> DemoPartner.Instructions {
+    package func registerDemoPartner() async throws -> DemoPartner.Instructions {
         guard let demoPartner else { throw ConfigurationError("the demo partner exists in demo mode only") }
         let base = configuration.baseURL
         // A previous start's client has this start's name but perhaps another port.

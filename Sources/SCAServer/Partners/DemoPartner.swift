@@ -9,23 +9,23 @@ import SCACore
 /// printed, exchanges the code at the token endpoint, keeps the user's tokens, and creates
 /// consents with them through the consents API. It never issues a token itself: every token it
 /// holds was earned with SCA on the hosted pages. It lives in memory, for one process.
-public actor DemoPartner {
-    public static let name = "ACME Pay"
+package actor DemoPartner {
+    package static let name = "ACME Pay"
     static let callbackPath = "/demo/callback"
     static let consentDonePath = "/demo/consent-done"
     static let consentPath = "/demo/consent"
     static let scopes = "openid offline email consents"
 
     /// What start-up prints for the newcomer.
-    public struct Instructions: Sendable {
-        public var clientID: String
+    package struct Instructions: Sendable {
+        package var clientID: String
         /// Open in a browser: the authorization request of the demo partner.
-        public var signInURL: String
+        package var signInURL: String
         /// Run after signing in: creates a payment consent and prints it with its `consentUrl`.
-        public var consentCommand: String
+        package var consentCommand: String
 
         /// The lines to print.
-        public var lines: [String] {
+        package var lines: [String] {
             [
                 "Demo partner \"\(DemoPartner.name)\" (public client \(clientID)):",
                 "  1. Sign in as a partner's user would: open this URL in a browser (e.g. savvy@example.com,",

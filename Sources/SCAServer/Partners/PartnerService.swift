@@ -5,7 +5,7 @@ import SCAStorage
 
 /// Registers, lists and removes partner clients, and authenticates them wherever they present
 /// their credentials (the token, revocation and CIBA endpoints, `POST /v1/operations`).
-public struct PartnerService: Sendable {
+package struct PartnerService: Sendable {
     let store: any SCAStore
     let runtime: ServerRuntime
     let audit: AuditTrail
@@ -30,7 +30,7 @@ public struct PartnerService: Sendable {
     /// Registers a client. A confidential client's secret is in the answer, once; only its
     /// SHA-256 is stored (a 256-bit random secret needs no slow hash).
     /// - Throws: `Problem.invalidRequest` naming the rule a redirect URI, scope or name breaks.
-    public func create(_ request: CreatePartnerClientRequest) async throws -> PartnerClientResponse {
+    package func create(_ request: CreatePartnerClientRequest) async throws -> PartnerClientResponse {
         // Users read the name on the pages: the display-text rule (no control, format or
         // bidirectional characters), after trimming.
         let name: String
@@ -65,12 +65,12 @@ public struct PartnerService: Sendable {
         return response
     }
 
-    public func list() async throws -> [PartnerClientResponse] {
+    package func list() async throws -> [PartnerClientResponse] {
         try await store.partnerClients().map(Self.describe)
     }
 
     /// - Throws: `Problem.clientNotFound`.
-    public func remove(clientID: String) async throws {
+    package func remove(clientID: String) async throws {
         guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.removePartnerClient(id: clientID, now: runtime.now()) else {
             throw Problem.clientNotFound
         }

@@ -5,7 +5,7 @@ import SCAStorage
 /// What a signed-in user does with a bearer token: list and remove their devices, issue an
 /// activation code for a new device, change their settings. Sensitive changes need a token of
 /// a completed `settings_change` challenge, used once.
-public struct AccountService: Sendable {
+package struct AccountService: Sendable {
     let tokens: TokenService
     let users: UserService
     let devices: DeviceService
@@ -17,7 +17,7 @@ public struct AccountService: Sendable {
 
     /// - Throws: `Problem` 401 (`auth.unauthorized`, `token.invalid`, also for a token used
     ///   before, `session.expired`), 403 `auth.forbidden` naming the operation needed.
-    public func issueActivationCode(authorization: String?) async throws -> ActivationCodeResponse {
+    package func issueActivationCode(authorization: String?) async throws -> ActivationCodeResponse {
         let claims: AccessTokenClaims
         do {
             claims = try await tokens.authorize(authorization, for: Self.activationOperations, consume: false)
@@ -37,19 +37,19 @@ public struct AccountService: Sendable {
         return try await devices.issueActivationCode(for: claims.sub.value)
     }
 
-    public func devices(authorization: String?) async throws -> [DeviceResponse] {
+    package func devices(authorization: String?) async throws -> [DeviceResponse] {
         let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo, .settingsChange], consume: false)
         return try await devices.devices(of: claims.sub.value)
     }
 
     /// Removing a device ends what it can prove; a login token is enough, since removing only
     /// takes power away.
-    public func removeDevice(_ deviceID: String, authorization: String?) async throws -> DeviceResponse {
+    package func removeDevice(_ deviceID: String, authorization: String?) async throws -> DeviceResponse {
         let claims = try await tokens.authorize(authorization, for: [.login, .settingsChange], consume: false)
         return try await devices.setStatus(of: deviceID, to: .removed, owner: claims.sub.value)
     }
 
-    public func changeSettings(_ request: SettingsChangeRequest, authorization: String?) async throws -> UserResponse {
+    package func changeSettings(_ request: SettingsChangeRequest, authorization: String?) async throws -> UserResponse {
         guard request.email != nil || request.password != nil || request.pin != nil || request.phone != nil else {
             throw Problem.invalidRequest("nothing to change")
         }

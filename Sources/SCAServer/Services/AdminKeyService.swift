@@ -5,22 +5,22 @@ import SCAStorage
 /// Scoped admin API keys: created (the key shown once, only its hash kept), listed and revoked
 /// by `sca-server admin-key`, on the database itself: whoever manages keys has the database,
 /// so no key can mint a stronger one. Every change is recorded in the audit trail by name.
-public struct AdminKeyService: Sendable {
+package struct AdminKeyService: Sendable {
     let store: any SCAStore
     let runtime: ServerRuntime
     let audit: AuditTrail
 
     /// A key just created: the record, and the key itself, which nothing keeps.
-    public struct Created: Sendable {
-        public let record: AdminKeyRecord
+    package struct Created: Sendable {
+        package let record: AdminKeyRecord
         /// `ak_….…`: show it once; only its SHA-256 is stored.
-        public let key: String
+        package let key: String
     }
 
     /// Recorded as `admin.key_created` with the name and scopes.
     /// - Throws: `Problem.invalidRequest` for a bad name or scope list, or a name in use
     ///   (revoked keys keep theirs, so the audit trail names one key).
-    public func create(name: String, scopes: String) async throws -> Created {
+    package func create(name: String, scopes: String) async throws -> Created {
         guard AdminKeyRecord.isValidName(name) else {
             throw Problem.invalidRequest("a key name is 1 to 64 letters, digits, '.', '_' or '-'")
         }
@@ -47,7 +47,7 @@ public struct AdminKeyService: Sendable {
     }
 
     /// Every key, revoked ones included, oldest first.
-    public func list() async throws -> [AdminKeyRecord] {
+    package func list() async throws -> [AdminKeyRecord] {
         try await store.adminKeys()
     }
 
@@ -55,7 +55,7 @@ public struct AdminKeyService: Sendable {
     /// `admin.key_revoked` (revoking a revoked key changes and records nothing).
     /// - Throws: `Problem.invalidRequest` when no key has that name or id.
     @discardableResult
-    public func revoke(_ nameOrID: String) async throws -> AdminKeyRecord {
+    package func revoke(_ nameOrID: String) async throws -> AdminKeyRecord {
         let keys = try await store.adminKeys()
         guard let key = keys.first(where: { $0.id == nameOrID }) ?? keys.first(where: { $0.name == nameOrID }) else {
             throw Problem.invalidRequest("no admin key named \(nameOrID)")

@@ -6,7 +6,7 @@ import SCAStorage
 /// Takes and checks signed checkpoints of the audit chain (``AuditCheckpoint``): the head's
 /// sequence and hash, signed with the server's current token-signing key, so that a chain
 /// later found shorter, or different at that entry, shows it was cut or rewritten.
-public struct AuditCheckpoints: Sendable {
+package struct AuditCheckpoints: Sendable {
     let store: any SCAStore
     let box: SecretBox
     let runtime: ServerRuntime
@@ -14,7 +14,7 @@ public struct AuditCheckpoints: Sendable {
     let publicKeys: [String: P256.Signing.PublicKey]
 
     /// Uses the services' store, clock, server key and published keys.
-    public init(services: SCAServices) {
+    package init(services: SCAServices) {
         store = services.store
         runtime = services.runtime
         box = services.box
@@ -37,7 +37,7 @@ public struct AuditCheckpoints: Sendable {
 
     /// Signs a checkpoint of `head` (nil: an empty chain) with the newest signing key.
     /// - Returns: the checkpoint and its compact JWS.
-    public func sign(head: AuditEntry?) async throws -> (checkpoint: AuditCheckpoint, jws: String) {
+    package func sign(head: AuditEntry?) async throws -> (checkpoint: AuditCheckpoint, jws: String) {
         guard let record = try await store.signingKeys().first(where: { $0.algorithm == "ES256" }) else {
             throw ConfigurationError("the store holds no ES256 signing key")
         }
@@ -47,13 +47,13 @@ public struct AuditCheckpoints: Sendable {
     }
 
     /// A signed checkpoint of the chain as it stands.
-    public func take() async throws -> (checkpoint: AuditCheckpoint, jws: String) {
+    package func take() async throws -> (checkpoint: AuditCheckpoint, jws: String) {
         try await sign(head: try await head())
     }
 
     /// Checks a checkpoint's signature against this server's published keys.
     /// - Throws: ``AuditCheckpointError``.
-    public func verify(_ jws: String) throws -> AuditCheckpoint {
+    package func verify(_ jws: String) throws -> AuditCheckpoint {
         try AuditCheckpoint.verify(jws, keys: publicKeys)
     }
 }

@@ -1,5 +1,5 @@
 /// The security events the audit trail records (RTS art. 29), by their stored names.
-public enum AuditEvent: String, Sendable, CaseIterable {
+package enum AuditEvent: String, Sendable, CaseIterable {
     case challengeCreated = "challenge.created"
     case challengeCompleted = "challenge.completed"
     /// A deferred verdict came out wrong: the collected proofs were discarded.

@@ -16,7 +16,7 @@ import SCAStorage
 /// the tokens issued) are prepared here and appended in the proof's own write transaction
 /// (``SCAStore/commitProof(_:)``), so the change and its record commit together or not at all.
 /// So is a new challenge's `challenge.created` (``SCAStore/insertChallenge(_:auditing:)``).
-public struct AuditTrail: Sendable {
+package struct AuditTrail: Sendable {
     let store: any SCAStore
     let metrics: ServerMetrics
     let runtime: ServerRuntime
@@ -24,7 +24,7 @@ public struct AuditTrail: Sendable {
 
     /// Who acts, when a caller knows better than the default (`client` within a request,
     /// `cli` outside one): the admin API sets `admin` for its requests.
-    @TaskLocal public static var actor: String?
+    @TaskLocal package static var actor: String?
 
     /// Records one event: counts it, then appends it to the trail.
     /// - Parameters:
@@ -35,7 +35,7 @@ public struct AuditTrail: Sendable {
     ///   - refusal: for `rate.limited`, what was refused and by which budgets; written to the
     ///     details as `action` and `budget` (the scopes, comma-separated).
     ///   - details: further facts for the reader; never a secret.
-    public func record(
+    package func record(
         _ event: AuditEvent, outcome: String = "success", userID: String? = nil, deviceID: String? = nil,
         challengeID: String? = nil, sessionID: String? = nil, operation: OperationKind? = nil,
         method: AuthenticationMethod? = nil, channel: OutboundMessage.Channel? = nil, refusal: RateRefusal? = nil,

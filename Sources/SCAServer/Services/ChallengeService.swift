@@ -5,7 +5,7 @@ import SCAStorage
 
 /// The three phases: open a challenge, take proofs one at a time, and issue tokens when enough
 /// categories are proven. The client never decides it is done; this service does.
-public struct ChallengeService: Sendable {
+package struct ChallengeService: Sendable {
     let store: any SCAStore
     let verifier: FactorVerifier
     let tokens: TokenService
@@ -49,7 +49,7 @@ public struct ChallengeService: Sendable {
     ///   - delegation: the partner the challenge's tokens are for (a hosted sign-in, a consent,
     ///     a partner's operation); nil for the bank's own surfaces. Never from the request body:
     ///     only the server's own partner flows set it.
-    public func create(
+    package func create(
         _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: SignUpOrIn? = nil, admitted: Bool = false,
         delegation: Delegation? = nil
     ) async throws -> ChallengeResponse {
@@ -193,7 +193,7 @@ public struct ChallengeService: Sendable {
     }
 
     /// - Throws: `Problem.challengeNotFound`.
-    public func get(_ challengeID: String) async throws -> ChallengeResponse {
+    package func get(_ challengeID: String) async throws -> ChallengeResponse {
         try await describeWithOptions(try await load(challengeID))
     }
 
@@ -209,7 +209,7 @@ public struct ChallengeService: Sendable {
 
     /// Cancels a pending challenge (the user gave up).
     /// - Throws: `Problem.challengeNotFound`, or 409 when it is no longer pending.
-    public func cancel(_ challengeID: String) async throws -> ChallengeResponse {
+    package func cancel(_ challengeID: String) async throws -> ChallengeResponse {
         try await CompareAndSet.retrying(reload: { try await load(challengeID) }) { challenge in
             if let closed = challenge.closedState(at: runtime.now()) { throw Problem.challengeClosed(closed) }
             var cancelled = challenge
@@ -223,7 +223,7 @@ public struct ChallengeService: Sendable {
     }
 
     /// Sends (or resends) the SMS or e-mail code of a challenge.
-    public func sendCode(_ request: SendCodeRequest, for challengeID: String) async throws -> CodeSentResponse {
+    package func sendCode(_ request: SendCodeRequest, for challengeID: String) async throws -> CodeSentResponse {
         let challenge = try await load(challengeID)
         if let closed = challenge.closedState(at: runtime.now()) { throw Problem.challengeClosed(closed) }
         guard request.method.isDeliveredCode, challenge.offeredMethods.contains(request.method) else {
@@ -258,7 +258,7 @@ public struct ChallengeService: Sendable {
     ///   409 (closed, `sca.proof_in_progress`, `sca.category_already_collected`,
     ///   `sca.code_already_used`), 422 `method.not_offered`, 423 `user.locked`,
     ///   429 `sca.attempts_in_progress`.
-    public func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
+    package func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
         // The challenge, its user and its device in one read: the resource first, as on every
         // route, then the proof's shape (still before anything is counted).
         guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let context = try await store.proofContext(challengeID: challengeID) else {

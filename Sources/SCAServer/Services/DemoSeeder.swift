@@ -6,23 +6,23 @@ import SCAStorage
 /// They are created once per data directory and then kept as they are: a restart changes no
 /// password and no TOTP seed, so an authenticator (or `sca`) set up before it still works and
 /// a restart never costs a try against the lockout. The banner shows the admin's seed again.
-public struct DemoSeeder: Sendable {
+package struct DemoSeeder: Sendable {
     /// What a demo user can prove with, printed at start-up.
-    public struct Credentials: Sendable {
-        public var email: String
-        public var password: String
-        public var pin: String?
-        public var phone: String?
-        public var emailCodes: Bool
-        public var totpURI: String?
-        public var roles: [String]
+    package struct Credentials: Sendable {
+        package var email: String
+        package var password: String
+        package var pin: String?
+        package var phone: String?
+        package var emailCodes: Bool
+        package var totpURI: String?
+        package var roles: [String]
     }
 
     let users: UserService
 
-    public init(users: UserService) { self.users = users }
+    package init(users: UserService) { self.users = users }
 
-    public func seed() async throws -> [Credentials] {
+    package func seed() async throws -> [Credentials] {
         let demo: [(CreateUserRequest, totp: Bool)] = [
             (CreateUserRequest(email: "savvy@example.com", password: "savvy-demo-pass", phone: "+33600000001", emailCodes: true), false),
             (CreateUserRequest(email: "sam@example.com", password: "sam-demo-pass", phone: "+33600000002", emailCodes: false), false),

@@ -6,7 +6,7 @@ import SCAStorage
 
 /// Binding devices to users: activation codes, registration with proof of possession of the
 /// key, and the device's life (active, blocked, removed).
-public struct DeviceService: Sendable {
+package struct DeviceService: Sendable {
     let store: any SCAStore
     let box: SecretBox
     let configuration: ServerConfiguration
@@ -16,7 +16,7 @@ public struct DeviceService: Sendable {
 
     /// Issues a single-use activation code for `userID`.
     /// - Throws: `Problem.userNotFound`.
-    public func issueActivationCode(for userID: String) async throws -> ActivationCodeResponse {
+    package func issueActivationCode(for userID: String) async throws -> ActivationCodeResponse {
         guard try await store.user(id: userID) != nil else { throw Problem.userNotFound }
         let now = runtime.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(configuration.activationCodeLifetime))
@@ -44,7 +44,7 @@ public struct DeviceService: Sendable {
     /// touched, so bad input writes nothing.
     /// - Throws: `Problem` 400 (`request.invalid`, `device.proof_invalid`, `activation.code_invalid`),
     ///   409 `device.limit_reached`.
-    public func register(_ request: RegisterDeviceRequest) async throws -> RegisteredDeviceResponse {
+    package func register(_ request: RegisterDeviceRequest) async throws -> RegisteredDeviceResponse {
         guard let code = ActivationCode(request.activationCode) else { throw Problem.activationCodeInvalid() }
         // The owner sees name and platform in the device list: the display-text rule applies,
         // and the NFC form is what is stored.
@@ -84,7 +84,7 @@ public struct DeviceService: Sendable {
     }
 
     /// - Throws: `Problem.deviceNotFound`.
-    public func status(of deviceID: String) async throws -> DeviceStatusResponse {
+    package func status(of deviceID: String) async throws -> DeviceStatusResponse {
         let device = try await find(deviceID)
         let maximum = configuration.maxDeviceFailures
         return DeviceStatusResponse(
@@ -92,7 +92,7 @@ public struct DeviceService: Sendable {
             remainingAttempts: device.status == .active ? max(0, maximum - device.failCount) : 0)
     }
 
-    public func devices(of userID: String) async throws -> [DeviceResponse] {
+    package func devices(of userID: String) async throws -> [DeviceResponse] {
         try await store.devices(userID: userID).map(Self.describe)
     }
 
@@ -100,7 +100,7 @@ public struct DeviceService: Sendable {
     /// - Parameter owner: when given, the device must belong to this user.
     /// - Throws: `Problem.deviceNotFound`.
     @discardableResult
-    public func setStatus(of deviceID: String, to status: DeviceStatus, owner: String? = nil) async throws -> DeviceResponse {
+    package func setStatus(of deviceID: String, to status: DeviceStatus, owner: String? = nil) async throws -> DeviceResponse {
         let device = try await find(deviceID)
         guard owner == nil || device.userID == owner else { throw Problem.deviceNotFound }
         guard let updated = try await store.setDeviceStatus(id: device.id, to: status) else { throw Problem.deviceNotFound }

@@ -15,15 +15,15 @@ import ServiceLifecycle
 ///
 /// A `Service`: the server puts it in its `ServiceGroup` before the HTTP server, so that at a
 /// graceful shutdown the server drains first and the last checkpoint covers what it wrote.
-public struct PeriodicAuditCheckpoints: Service {
+package struct PeriodicAuditCheckpoints: Service {
     let checkpoints: AuditCheckpoints
     /// Where the checkpoint is written.
-    public let path: String
+    package let path: String
     let interval: Duration
     let logger: Logger
 
     /// nil when no `auditCheckpointFile` is configured.
-    public init?(services: SCAServices) {
+    package init?(services: SCAServices) {
         guard let path = services.configuration.auditCheckpointFile else { return nil }
         checkpoints = AuditCheckpoints(services: services)
         self.path = path
@@ -34,7 +34,7 @@ public struct PeriodicAuditCheckpoints: Service {
     /// Writes a checkpoint now and every interval; at a graceful shutdown, once more and
     /// returns; when cancelled, returns at once. A failed write (database unreachable, disk
     /// full) is logged and retried at the next interval.
-    public func run() async {
+    package func run() async {
         var head: AuditEntry?
         // A graceful shutdown ends the wait early, like a cancellation.
         await repeatUntilShutdown(every: interval) {
@@ -59,7 +59,7 @@ public struct PeriodicAuditCheckpoints: Service {
 
     /// Writes a checkpoint of the chain as it stands.
     @discardableResult
-    public func writeNow() async throws -> AuditCheckpoint {
+    package func writeNow() async throws -> AuditCheckpoint {
         let head = try await checkpoints.head()
         return try await write(head: head)
     }
@@ -84,5 +84,5 @@ public struct PeriodicAuditCheckpoints: Service {
 // The service group logs each service by its description; the default one would reflect every
 // stored property, the configuration's secrets and the services' keys included.
 extension PeriodicAuditCheckpoints: CustomStringConvertible {
-    public var description: String { "PeriodicAuditCheckpoints" }
+    package var description: String { "PeriodicAuditCheckpoints" }
 }

@@ -10,16 +10,16 @@ import ServiceLifecycle
 /// Device proofs burn nothing here: their burns are part of their challenge
 /// (`ChallengeRecord.usedSignatures`); what is swept are the passkey assertions and
 /// registrations, device-signed requests and deliveries.
-public struct PeriodicSignatureSweep: Service {
+package struct PeriodicSignatureSweep: Service {
     let services: SCAServices
     let interval: Duration
 
-    public init(services: SCAServices, interval: Duration = .seconds(60)) {
+    package init(services: SCAServices, interval: Duration = .seconds(60)) {
         self.services = services
         self.interval = interval
     }
 
-    public func run() async {
+    package func run() async {
         await repeatUntilShutdown(every: interval) {
             do {
                 try await services.forgetExpiredSignatures()
@@ -34,5 +34,5 @@ public struct PeriodicSignatureSweep: Service {
 // The service group logs each service by its description; the default one would reflect every
 // stored property, the configuration's secrets and the services' keys included.
 extension PeriodicSignatureSweep: CustomStringConvertible {
-    public var description: String { "PeriodicSignatureSweep" }
+    package var description: String { "PeriodicSignatureSweep" }
 }

@@ -6,7 +6,7 @@ import SCAStorage
 /// (`GET /v1/me`). The user changes their profile with a `settings_change` token (used once),
 /// an operator with `users:write`, a new user at enrolment; each change is audited naming the
 /// fields, never the values.
-public struct ProfileService: Sendable {
+package struct ProfileService: Sendable {
     let store: any SCAStore
     let tokens: TokenService
     let configuration: ServerConfiguration
@@ -38,14 +38,14 @@ public struct ProfileService: Sendable {
     }
 
     /// `GET /v1/me`: a `login`, `account_info` or `settings_change` token, not consumed.
-    public func me(authorization: String?) async throws -> ProfileResponse {
+    package func me(authorization: String?) async throws -> ProfileResponse {
         let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo, .settingsChange], consume: false)
         guard let user = try await store.user(id: claims.sub.value) else { throw Problem.userNotFound }
         return try await describe(user)
     }
 
     /// `PUT /v1/me/profile` with a `settings_change` token, consumed once the request is valid.
-    public func changeOwn(_ request: ProfileRequest, authorization: String?) async throws -> ProfileResponse {
+    package func changeOwn(_ request: ProfileRequest, authorization: String?) async throws -> ProfileResponse {
         guard request.name != nil || request.attributes != nil else { throw Problem.invalidRequest("nothing to change") }
         _ = try Self.applying(request, to: UserProfile())
         let claims = try await tokens.authorize(authorization, for: [.settingsChange], consume: false)
@@ -56,7 +56,7 @@ public struct ProfileService: Sendable {
     }
 
     /// `PUT /admin/v1/users/{id}/profile`: an operator's change, audited `admin.user_updated`.
-    public func changeByOperator(_ request: ProfileRequest, userID: String) async throws -> ProfileResponse {
+    package func changeByOperator(_ request: ProfileRequest, userID: String) async throws -> ProfileResponse {
         guard request.name != nil || request.attributes != nil else { throw Problem.invalidRequest("nothing to change") }
         _ = try Self.applying(request, to: UserProfile())
         let user = try await write(request, userID: userID)

@@ -2,7 +2,7 @@
 /// `RateLimits`). The case is the budget's scope in its store key, the `budget` label of
 /// `sca_rate_limited_total` and the `budget` detail of a `rate.limited` audit entry: a closed
 /// set, so the metric's series stay few.
-public enum RateBudgetScope: String, Sendable, CaseIterable {
+package enum RateBudgetScope: String, Sendable, CaseIterable {
     /// One phone number or e-mail address (as a keyed hash).
     case destination
     /// One user, whatever the channel.

@@ -1,9 +1,9 @@
 /// The typed facts of a `rate.limited` event: what was refused and by which budgets (never
 /// whose: a budget's subject is a keyed hash and stays out of the trail). `AuditTrail` takes
 /// the counter labels and the entry's `action` and `budget` details from it.
-public struct RateRefusal: Sendable, Equatable {
+package struct RateRefusal: Sendable, Equatable {
     /// What the budgets limit.
-    public enum Action: String, Sendable, CaseIterable {
+    package enum Action: String, Sendable, CaseIterable {
         /// Sending a one-time code.
         case send
         /// Opening a challenge.
@@ -13,11 +13,11 @@ public struct RateRefusal: Sendable, Equatable {
     }
 
     /// What was refused.
-    public var action: Action
+    package var action: Action
     /// The spent budgets, in the order they were asked for, each once.
-    public var scopes: [RateBudgetScope]
+    package var scopes: [RateBudgetScope]
 
-    public init(action: Action, scopes: [RateBudgetScope]) {
+    package init(action: Action, scopes: [RateBudgetScope]) {
         self.action = action
         self.scopes = scopes
     }

@@ -5,7 +5,7 @@ extension SCAServices {
     /// runtime's now (the clock the burns were stamped with, an injected one in tests).
     /// - Returns: how many were forgotten.
     @discardableResult
-    public func forgetExpiredSignatures() async throws -> Int {
+    package func forgetExpiredSignatures() async throws -> Int {
         try await store.forgetUsedSignatures(expiredBefore: runtime.now())
     }
 }

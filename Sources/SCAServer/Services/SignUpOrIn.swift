@@ -16,7 +16,7 @@ import SCAStorage
 ///
 /// Decided from the one user read every branch makes: no branch reads or writes more before
 /// the answer.
-public struct SignUpOrIn: Sendable, Equatable {
+package struct SignUpOrIn: Sendable, Equatable {
     /// The code of the typed address: `email_otp` for an e-mail, `sms_otp` for a number.
     var code: AuthenticationMethod
     /// The normalized e-mail address or E.164 number typed.

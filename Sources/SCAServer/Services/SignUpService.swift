@@ -15,7 +15,7 @@ import SCAStorage
 ///
 /// The enrolment token (`op` `enrolment`, `acr` `single-factor`, ten minutes, once) adds the
 /// second element here and is refused by every other route (`auth.enrolment_only`).
-public struct SignUpService: Sendable {
+package struct SignUpService: Sendable {
     let challenges: ChallengeService
     let tokens: TokenService
     let users: UserService
@@ -29,7 +29,7 @@ public struct SignUpService: Sendable {
     ///   address or number), `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
     /// - Parameter delegation: the partner a hosted sign-in is for (its tokens are that
     ///   partner's); nil for the JSON API.
-    public func start(_ request: SignUpOrInRequest, delegation: Delegation? = nil) async throws -> ChallengeResponse {
+    package func start(_ request: SignUpOrInRequest, delegation: Delegation? = nil) async throws -> ChallengeResponse {
         switch (request.email, request.phone) {
         case (nil, let phone?): return try await start(phone: phone, delegation: delegation)
         case (_?, nil): break
@@ -65,7 +65,7 @@ public struct SignUpService: Sendable {
     /// - Throws: `Problem` 400 `request.invalid` (nothing or too much asked, a weak secret:
     ///   checked before the token is used), 401 (`token.invalid` for an expired or used token),
     ///   403 `auth.forbidden` (another operation's token), 409 `enrolment.complete`.
-    public func enrol(_ request: EnrolmentRequest, authorization: String?) async throws -> EnrolmentResponse {
+    package func enrol(_ request: EnrolmentRequest, authorization: String?) async throws -> EnrolmentResponse {
         let knowledge = [request.password, request.pin].compactMap { $0 }.count
         let device = request.activationCode == true
         let totp = request.totp == true

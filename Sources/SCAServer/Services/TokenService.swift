@@ -6,7 +6,7 @@ import SCAStorage
 
 /// Issues operation-scoped tokens when a challenge completes, rotates refresh tokens, revokes
 /// sessions and answers introspection.
-public struct TokenService: Sendable {
+package struct TokenService: Sendable {
     let store: any SCAStore
     let signer: TokenSigner
     let configuration: ServerConfiguration

@@ -7,7 +7,7 @@ import SCAStorage
 ///
 /// Every change is recorded in the audit trail here, where it is made, whoever asked for it:
 /// the fields changed and the methods enrolled, never their values.
-public struct UserService: Sendable {
+package struct UserService: Sendable {
     static let totpSealingContext = "totp-seed"
 
     let store: any SCAStore
@@ -22,7 +22,7 @@ public struct UserService: Sendable {
 
     /// An operator's act, recorded as `admin.user_created` with the methods enrolled.
     /// - Throws: `Problem` (`request.invalid`, `user.exists`); nothing is recorded then.
-    public func create(_ request: CreateUserRequest) async throws -> UserRecord {
+    package func create(_ request: CreateUserRequest) async throws -> UserRecord {
         let email = InputRules.normalizedEmail(request.email)
         try Self.validate(email: email, password: request.password, pin: request.pin, phone: request.phone)
         guard (request.roles ?? []).count <= 16 else {
@@ -54,7 +54,7 @@ public struct UserService: Sendable {
     /// - Throws: `Problem` (`request.invalid`, `user.not_found`, `user.exists`); nothing is
     ///   recorded then.
     @discardableResult
-    public func update(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
+    package func update(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
         let user = try await write(userID: userID, request)
         await audit.record(.adminUserUpdated, userID: userID, details: ["fields": Self.fields(of: request)])
         return user
@@ -107,7 +107,7 @@ public struct UserService: Sendable {
     /// Draws a new TOTP seed (20 bytes, as RFC 4226 recommends), seals it and returns it once.
     /// An operator's act, recorded as `admin.totp_enrolled`.
     /// - Throws: `Problem.userNotFound`.
-    public func enrollTOTP(userID: String) async throws -> TOTPEnrollmentResponse {
+    package func enrollTOTP(userID: String) async throws -> TOTPEnrollmentResponse {
         guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
         let seed = runtime.random.bytes(20)
         let sealed = try box.seal(seed, context: Self.totpSealingContext)
@@ -138,7 +138,7 @@ public struct UserService: Sendable {
 
     /// An operator's act, recorded as `admin.user_unblocked`.
     /// - Throws: `Problem.userNotFound`.
-    public func unblock(userID: String) async throws {
+    package func unblock(userID: String) async throws {
         guard try await store.unblockUser(id: userID) else { throw Problem.userNotFound }
         await audit.record(.adminUserUnblocked, userID: userID)
     }
@@ -150,7 +150,7 @@ public struct UserService: Sendable {
     ///   changes their own roles, which would let a role grant itself more.
     /// - Throws: `Problem` `request.invalid` (up to 16 names of display text), `user.not_found`,
     ///   403 `auth.forbidden` for an operator's own roles; nothing is recorded then.
-    public func setRoles(userID: String, _ roles: [String], byOperator operatorID: String? = nil) async throws -> UserRecord {
+    package func setRoles(userID: String, _ roles: [String], byOperator operatorID: String? = nil) async throws -> UserRecord {
         guard operatorID != userID else {
             throw Problem(status: 403, code: .forbidden, title: "Forbidden", detail: "An operator cannot change their own roles.")
         }
@@ -171,19 +171,19 @@ public struct UserService: Sendable {
     }
 
     /// Finds a user by id (`usr_…`) or e-mail address.
-    public func find(_ idOrEmail: String) async throws -> UserRecord? {
+    package func find(_ idOrEmail: String) async throws -> UserRecord? {
         if idOrEmail.contains("@") {
             return try await store.user(email: InputRules.normalizedEmail(idOrEmail))
         }
         return try await store.user(id: idOrEmail)
     }
 
-    public func list() async throws -> [UserRecord] {
+    package func list() async throws -> [UserRecord] {
         try await store.users()
     }
 
     /// The operator's view of a user: never a secret, only what is enrolled, and the devices.
-    public func describe(_ user: UserRecord) async throws -> UserResponse {
+    package func describe(_ user: UserRecord) async throws -> UserResponse {
         let lock = user.lockout
         let now = runtime.now()
         let state: String =

@@ -8,7 +8,7 @@ extension Logger.MetadataProvider {
     ///
     /// Install it on the logging system (`LoggingSystem.bootstrap(_:metadataProvider:)`) or on
     /// one logger (`Logger(label:metadataProvider:)`, the default of `SCAServices.make`).
-    public static let requestInfo = Logger.MetadataProvider {
+    package static let requestInfo = Logger.MetadataProvider {
         guard let info = RequestInfo.current else { return [:] }
         return ["request": .string(info.requestID)]
     }

@@ -4,8 +4,8 @@
 ///
 /// A domain error, not an HTTP one: the pool knows nothing of responses. The HTTP edge
 /// (`ProblemMiddleware`) answers it as `503 server.busy` with `Retry-After`.
-public struct PasswordHashingBusy: Error, Equatable, CustomStringConvertible {
-    public init() {}
+package struct PasswordHashingBusy: Error, Equatable, CustomStringConvertible {
+    package init() {}
 
-    public var description: String { "too many password checks in progress; try again shortly" }
+    package var description: String { "too many password checks in progress; try again shortly" }
 }

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Threads are started on demand and end when the queue is empty, so an idle pool (or one of
 /// the many servers a test run builds) holds no thread.
-public final class PasswordHashingPool: Sendable {
+package final class PasswordHashingPool: Sendable {
     /// A unit of work, resuming its caller's continuation when done.
     private typealias Job = @Sendable () -> Void
 
@@ -48,9 +48,9 @@ public final class PasswordHashingPool: Sendable {
     }
 
     /// Hashes that may run at the same time.
-    public let concurrency: Int
+    package let concurrency: Int
     /// Jobs that may wait for a thread; one more is refused with ``PasswordHashingBusy``.
-    public let queueLimit: Int
+    package let queueLimit: Int
     private let metrics: ServerMetrics?
     private let state = Mutex(State())
 
@@ -58,19 +58,19 @@ public final class PasswordHashingPool: Sendable {
     ///   - concurrency: threads computing at once (at least 1).
     ///   - queueLimit: jobs that may wait beyond those (at least 0).
     ///   - metrics: where each hash's duration is recorded, if anywhere.
-    public init(concurrency: Int, queueLimit: Int, metrics: ServerMetrics? = nil) {
+    package init(concurrency: Int, queueLimit: Int, metrics: ServerMetrics? = nil) {
         self.concurrency = max(1, concurrency)
         self.queueLimit = max(0, queueLimit)
         self.metrics = metrics
     }
 
     /// Jobs waiting for a thread now (not counting the running ones).
-    public var waitingCount: Int { state.withLock { $0.waiting } }
+    package var waitingCount: Int { state.withLock { $0.waiting } }
 
     /// Runs `work` on a pool thread and returns its result.
     /// - Throws: ``PasswordHashingBusy`` when the queue is full, before `work` starts;
     ///   otherwise whatever `work` throws.
-    public func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    package func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let metrics = self.metrics
             let job: Job = {

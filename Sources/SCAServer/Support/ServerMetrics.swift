@@ -9,18 +9,18 @@ import Synchronization
 /// Every label is low-cardinality by construction: route templates, operation kinds,
 /// method names, outcomes, channels. No user, device, challenge or session id is ever a
 /// label (that would grow the series without bound and leak identities).
-public struct ServerMetrics: Sendable {
+package struct ServerMetrics: Sendable {
     /// The version reported by `sca_build_info`.
-    public static let version = "0.6.0"
+    package static let version = "0.6.0"
 
     /// The registry `GET /metrics` renders.
-    public let registry: PrometheusCollectorRegistry
+    package let registry: PrometheusCollectorRegistry
 
     private let passwordHashDuration: ValueHistogram
     private let counters = CounterCache()
 
     /// Registers the fixed metrics (build info, the password-hash histogram) in a new registry.
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         registry.makeGauge(
             descriptor: MetricNameDescriptor(
@@ -38,12 +38,12 @@ public struct ServerMetrics: Sendable {
     }
 
     /// Records one password or PIN hash (or verification).
-    public func recordPasswordHash(seconds: Double) {
+    package func recordPasswordHash(seconds: Double) {
         passwordHashDuration.record(seconds)
     }
 
     /// Counts one HTTP request by its route template (never the raw path) and status.
-    public func recordRequest(method: String, route: String, status: Int) {
+    package func recordRequest(method: String, route: String, status: Int) {
         counter(
             "http_requests", help: "HTTP requests by route template and status.",
             labels: [("method", method), ("route", route), ("status", String(status))]
@@ -52,7 +52,7 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one failed partner-client authentication (`failed`) or one refused because the
     /// client is throttled (`throttled`). No client id is a label: the audit trail names it.
-    public func recordClientAuthenticationFailure(outcome: String) {
+    package func recordClientAuthenticationFailure(outcome: String) {
         counter(
             "client_authentication_failures", help: "Failed or throttled partner-client authentications.",
             labels: [("outcome", outcome)]
@@ -61,7 +61,7 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one challenge event (`created`, `completed`, `failed`, `expired`, `cancelled`)
     /// for an operation kind.
-    public func recordChallenge(operation: String, event: String) {
+    package func recordChallenge(operation: String, event: String) {
         counter(
             "challenges", help: "Challenges by operation and event.",
             labels: [("operation", operation), ("event", event)]
@@ -69,29 +69,29 @@ public struct ServerMetrics: Sendable {
     }
 
     /// Counts one proof by method and outcome (`accepted`, `rejected`).
-    public func recordProof(method: String, outcome: String) {
+    package func recordProof(method: String, outcome: String) {
         counter("proofs", help: "Proofs by method and outcome.", labels: [("method", method), ("outcome", outcome)])
             .increment()
     }
 
     /// Counts one lockout by kind (`temporary`, `permanent`).
-    public func recordLockout(kind: String) {
+    package func recordLockout(kind: String) {
         counter("lockouts", help: "Users blocked, by kind.", labels: [("kind", kind)]).increment()
     }
 
     /// Counts tokens issued by how (`issued`, `refreshed`).
-    public func recordToken(operation: String) {
+    package func recordToken(operation: String) {
         counter("tokens", help: "Tokens issued, by operation.", labels: [("operation", operation)]).increment()
     }
 
     /// Counts one-time codes sent, by channel (`sms`, `email`).
-    public func recordCodeSent(channel: String) {
+    package func recordCodeSent(channel: String) {
         counter("codes_sent", help: "One-time codes sent, by channel.", labels: [("channel", channel)]).increment()
     }
 
     /// Counts one request refused by a budget across challenges, by action (`send`,
     /// `challenge`) and budget (`destination`, `user`, `client`, `global`).
-    public func recordRateLimited(action: RateRefusal.Action, budget: RateBudgetScope) {
+    package func recordRateLimited(action: RateRefusal.Action, budget: RateBudgetScope) {
         counter(
             "rate_limited", help: "Sends and challenges refused by a rate budget, by action and budget.",
             labels: [("action", action.rawValue), ("budget", budget.rawValue)]
@@ -100,7 +100,7 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one message to a user given up, by channel and reason (`failed`,
     /// `dropped`).
-    public func recordMessageUndelivered(channel: String, reason: String) {
+    package func recordMessageUndelivered(channel: String, reason: String) {
         counter(
             "messages_undelivered", help: "Messages to users given up, by channel and reason.",
             labels: [("channel", channel), ("reason", reason)]
@@ -108,7 +108,7 @@ public struct ServerMetrics: Sendable {
     }
 
     /// The metrics in the Prometheus text exposition format.
-    public func render() -> String {
+    package func render() -> String {
         registry.emitToString()
     }
 

@@ -2,11 +2,11 @@ import Foundation
 import SCACore
 
 /// Time and randomness, injected so tests can pin them. Ids are drawn from `random`.
-public struct ServerRuntime: Sendable {
-    public var now: @Sendable () -> Date
-    public var random: any RandomSource
+package struct ServerRuntime: Sendable {
+    package var now: @Sendable () -> Date
+    package var random: any RandomSource
 
-    public init(now: @escaping @Sendable () -> Date = { Date() }, random: any RandomSource = SystemRandom()) {
+    package init(now: @escaping @Sendable () -> Date = { Date() }, random: any RandomSource = SystemRandom()) {
         self.now = now
         self.random = random
     }

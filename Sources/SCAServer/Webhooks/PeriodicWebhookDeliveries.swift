@@ -6,16 +6,16 @@ import ServiceLifecycle
 /// operations whose time is up and sends the deliveries that are due, so no request waits on
 /// a partner's server. Stops at a graceful shutdown; what is left is sent by the next start
 /// (or another instance).
-public struct PeriodicWebhookDeliveries: Service {
+package struct PeriodicWebhookDeliveries: Service {
     let services: SCAServices
     let interval: Duration
 
-    public init(services: SCAServices, interval: Duration = .seconds(1)) {
+    package init(services: SCAServices, interval: Duration = .seconds(1)) {
         self.services = services
         self.interval = interval
     }
 
-    public func run() async {
+    package func run() async {
         await repeatUntilShutdown(every: interval) {
             do {
                 try await services.deliverWebhooks()
@@ -30,5 +30,5 @@ public struct PeriodicWebhookDeliveries: Service {
 // The service group logs each service by its description; the default one would reflect every
 // stored property, the configuration's secrets and the services' keys included.
 extension PeriodicWebhookDeliveries: CustomStringConvertible {
-    public var description: String { "PeriodicWebhookDeliveries" }
+    package var description: String { "PeriodicWebhookDeliveries" }
 }

@@ -4,7 +4,7 @@ import Foundation
 extension SCAServices {
     /// One delivery pass, as the background service runs it (also for `sca-server` and tests).
     @discardableResult
-    public func deliverWebhooks() async throws -> Int {
+    package func deliverWebhooks() async throws -> Int {
         try await webhooks.deliverDue(expiring: operations, consents: consents)
     }
 }

@@ -9,7 +9,7 @@ import SCAStorage
 /// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up
 /// (audited) after the last attempt. Each attempt is claimed by compare-and-set with a lease,
 /// so of several instances one sends it.
-public struct WebhookService: Sendable {
+package struct WebhookService: Sendable {
     let store: any SCAStore
     let box: SecretBox
     let runtime: ServerRuntime
@@ -31,7 +31,7 @@ public struct WebhookService: Sendable {
 
     /// Sets (or replaces) the client's webhook with a fresh signing secret, shown once.
     /// - Throws: `Problem.clientNotFound`; `Problem.invalidRequest` naming the rule the URL breaks.
-    public func set(clientID: String, _ request: SetPartnerWebhookRequest) async throws -> PartnerWebhookResponse {
+    package func set(clientID: String, _ request: SetPartnerWebhookRequest) async throws -> PartnerWebhookResponse {
         guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.partnerClient(id: clientID) != nil else {
             throw Problem.clientNotFound
         }
@@ -51,7 +51,7 @@ public struct WebhookService: Sendable {
     }
 
     /// - Throws: `Problem.clientNotFound` when the client has no webhook.
-    public func remove(clientID: String) async throws {
+    package func remove(clientID: String) async throws {
         guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.removePartnerWebhook(clientID: clientID) else {
             throw Problem.clientNotFound
         }
@@ -60,7 +60,7 @@ public struct WebhookService: Sendable {
 
     /// Why `url` cannot be a webhook, or nil: the redirect URI rules (https, or http on
     /// localhost / 127.0.0.1), without private-use schemes, which cannot be posted to.
-    public static func urlProblem(_ url: String) -> String? {
+    package static func urlProblem(_ url: String) -> String? {
         if let problem = RedirectURIRules.problem(url) { return problem }
         let scheme = URLComponents(string: url)?.scheme?.lowercased()
         guard scheme == "https" || scheme == "http" else { return "must be https, or http on localhost or 127.0.0.1" }

@@ -5,13 +5,13 @@ import Foundation
 /// `timestamp + "." + raw body`, sent as `SCA-Webhook-Signature: v1=<hex>` next to
 /// `SCA-Webhook-Timestamp` (unix seconds). Signing the timestamp lets the receiver refuse
 /// replays outside its window (5 minutes).
-public enum WebhookSignature {
-    public static let timestampHeader = "SCA-Webhook-Timestamp"
-    public static let signatureHeader = "SCA-Webhook-Signature"
-    public static let idHeader = "SCA-Webhook-Id"
+package enum WebhookSignature {
+    package static let timestampHeader = "SCA-Webhook-Timestamp"
+    package static let signatureHeader = "SCA-Webhook-Signature"
+    package static let idHeader = "SCA-Webhook-Id"
 
     /// `v1=<hex>` for `body` sent at `timestamp`.
-    public static func sign(body: [UInt8], timestamp: Int, secret: String) -> String {
+    package static func sign(body: [UInt8], timestamp: Int, secret: String) -> String {
         let key = SymmetricKey(data: Array(secret.utf8))
         let message = Array("\(timestamp).".utf8) + body
         let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)

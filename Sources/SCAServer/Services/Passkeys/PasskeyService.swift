@@ -9,7 +9,7 @@ import SCAWebAuthn
 /// needs a completed `settings_change` challenge), listing and removal. The relying party's
 /// checks are ``RelyingParty``'s; what needs the store (a challenge used once, a credential id
 /// not registered before, the per-user limit) is done here.
-public struct PasskeyService: Sendable {
+package struct PasskeyService: Sendable {
     let store: any SCAStore
     let box: SecretBox
     let tokens: TokenService
@@ -32,7 +32,7 @@ public struct PasskeyService: Sendable {
     /// `PublicKeyCredentialCreationOptions` for the token's user. The token is not spent here
     /// (the ceremony may be abandoned); registering spends it.
     /// - Throws: `Problem` 404 `passkey.unavailable`, 401, 403 `auth.forbidden`.
-    public func registrationOptions(authorization: String?) async throws -> PasskeyCreationOptions {
+    package func registrationOptions(authorization: String?) async throws -> PasskeyCreationOptions {
         // The caller first (the token is only read): without credentials the answer is 401,
         // whatever this server offers.
         let claims = try await authorizeRegistration(authorization)
@@ -54,7 +54,7 @@ public struct PasskeyService: Sendable {
     /// a refused response costs the user no new SCA; the challenge is burnt before the token.
     /// - Throws: `Problem` 400 (`request.invalid`, `passkey.invalid`, `passkey.challenge_invalid`),
     ///   401, 403, 404 `passkey.unavailable`, 409 (`passkey.already_registered`, `passkey.limit_reached`).
-    public func register(_ request: RegisterPasskeyRequest, authorization: String?) async throws -> PasskeyResponse {
+    package func register(_ request: RegisterPasskeyRequest, authorization: String?) async throws -> PasskeyResponse {
         let claims = try await authorizeRegistration(authorization)
         guard let party = relyingParty else { throw Problem.passkeyUnavailable }
         let userID = claims.sub.value
@@ -119,25 +119,25 @@ public struct PasskeyService: Sendable {
 
     // MARK: The user's and operators' passkeys
 
-    public func passkeys(authorization: String?) async throws -> [PasskeyResponse] {
+    package func passkeys(authorization: String?) async throws -> [PasskeyResponse] {
         let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo, .settingsChange], consume: false)
         return try await passkeys(of: claims.sub.value)
     }
 
-    public func passkeys(of userID: String) async throws -> [PasskeyResponse] {
+    package func passkeys(of userID: String) async throws -> [PasskeyResponse] {
         try await store.passkeys(userID: userID).map(Self.describe)
     }
 
     /// Removing only takes power away: a login token is enough.
     /// - Throws: `Problem.passkeyNotFound` (also for another user's passkey).
-    public func remove(_ passkeyID: String, authorization: String?) async throws -> PasskeyResponse {
+    package func remove(_ passkeyID: String, authorization: String?) async throws -> PasskeyResponse {
         let claims = try await tokens.authorize(authorization, for: [.login, .settingsChange], consume: false)
         return try await remove(passkeyID, owner: claims.sub.value)
     }
 
     /// - Parameter owner: when given, the passkey must belong to this user.
     /// - Throws: `Problem.passkeyNotFound`.
-    public func remove(_ passkeyID: String, owner: String? = nil) async throws -> PasskeyResponse {
+    package func remove(_ passkeyID: String, owner: String? = nil) async throws -> PasskeyResponse {
         guard InputRules.isWellFormedID(passkeyID, prefix: "pk"), let passkey = try await store.passkey(id: passkeyID),
             owner == nil || passkey.userID == owner
         else { throw Problem.passkeyNotFound }

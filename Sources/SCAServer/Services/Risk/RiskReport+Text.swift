@@ -4,7 +4,7 @@ extension RiskReport {
     /// The report as `sca-server risk report` prints it: per type the quarter's volume, fraud
     /// and rate, each band with its reference and whether it is exceeded or stopped; then each
     /// exemption, whether it is applied, and why.
-    public var renderedText: String {
+    package var renderedText: String {
         var lines = ["fraud rates for \(quarter) (RTS art. 19; TRA stops after two quarters above a reference, art. 20)"]
         for rate in types {
             lines.append(

@@ -10,7 +10,7 @@ import SCAStorage
 /// The decisions are pure code in SCAStorage (``MonitoringRules``, ``ExemptionRules``,
 /// ``RiskState``, ``TRABand``); this service loads what they need, applies them (the low-value
 /// counters in one store operation) and records one audit entry per decision.
-public struct RiskService: Sendable {
+package struct RiskService: Sendable {
     let store: any SCAStore
     let settings: RiskSettings
     /// EUR value of one unit of each other currency (`exchangeRates`).
@@ -228,7 +228,7 @@ public struct RiskService: Sendable {
     }
 
     /// The fraud rates of `quarter` per type and band, and the exemptions in force now.
-    public func report(quarter: Quarter) async throws -> RiskReport {
+    package func report(quarter: Quarter) async throws -> RiskReport {
         let now = runtime.now()
         let volume = try await store.riskPaymentVolume(from: quarter.start, to: quarter.end)
         let fraud = try await store.fraudVolume(from: quarter.start, to: quarter.end)
@@ -288,7 +288,7 @@ public struct RiskService: Sendable {
     /// names one this server authorised, else in the quarter it is reported. Then re-evaluates
     /// the TRA stops, so one crossing the line is audited at once.
     /// - Throws: `Problem.invalidRequest` (nothing written), `Problem.fraudReportDuplicate`.
-    public func reportFraud(_ request: FraudReportRequest) async throws -> FraudReportResponse {
+    package func reportFraud(_ request: FraudReportRequest) async throws -> FraudReportResponse {
         guard let currency = Currency(code: request.currency), currency.minorUnits(of: request.amount) != nil else {
             throw Problem.invalidRequest("amount and currency must be a supported currency and an amount with its decimals")
         }
