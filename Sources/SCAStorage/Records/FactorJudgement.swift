@@ -4,7 +4,7 @@ import SCACore
 /// What a presented one-time factor is, judged purely on what was read, and what a right one
 /// uses up when its proof commits (``FactorUse``). The read may be overtaken before the commit;
 /// the commit's compare-and-set catches that (``ProofCommitResult/factorUsed``).
-public enum FactorJudgement: Sendable, Equatable {
+package enum FactorJudgement: Sendable, Equatable {
     /// Right and unused: the proof commits with `use`.
     case right(use: FactorUse)
     /// Wrong, expired, or nothing to match: a guess, counted.
@@ -15,7 +15,7 @@ public enum FactorJudgement: Sendable, Equatable {
     /// A delivered code against the challenge's stored code for its method. A code matching a
     /// used one is a replay whether or not it has expired since (as ``SCAStore/consumeCode``
     /// answers `.alreadyUsed`); an unused one must still be valid at `now`.
-    public static func deliveredCode(_ codeHash: [UInt8], against stored: OneTimeCodeRecord?, now: Date) -> FactorJudgement {
+    package static func deliveredCode(_ codeHash: [UInt8], against stored: OneTimeCodeRecord?, now: Date) -> FactorJudgement {
         guard let stored, Self.equal(stored.codeHash, codeHash) else { return .wrong }
         if stored.used { return .replayed }
         guard now < stored.expiresAt else { return .wrong }
@@ -24,7 +24,7 @@ public enum FactorJudgement: Sendable, Equatable {
 
     /// A TOTP code's matching time step against the last step the user had accepted: a step
     /// not newer is a code seen before (a replay, or the loser of a race with the same code).
-    public static func totpStep(_ step: Int64, userID: String, lastAccepted: Int64?) -> FactorJudgement {
+    package static func totpStep(_ step: Int64, userID: String, lastAccepted: Int64?) -> FactorJudgement {
         if let lastAccepted, step <= lastAccepted { return .replayed }
         return .right(use: .totpStep(userID: userID, step: step))
     }
