@@ -108,7 +108,7 @@ struct AuthenticationLoop: Sendable {
                 // A proof the server took without counting its category would be asked again and
                 // again; never offer it a second time.
                 if !state.satisfied.contains(method.category) { state.unusable.insert(method) }
-            } catch SCAClientError.server(let problem) where problem.code == .proofRejected {
+            } catch let error as SCAClientError where error.code == .server && error.problemCode == .proofRejected {
                 // Immediate verdict: this factor was wrong. Ask it again, never from the prefill.
                 state.prefill[method] = nil
                 if method.isDeviceSignature {
@@ -116,10 +116,10 @@ struct AuthenticationLoop: Sendable {
                     // device: fall back to another method instead.
                     state.unusable.insert(method)
                 } else {
-                    state.failures[method] = Failure(code: problem.code, remainingAttempts: problem.remainingAttempts)
+                    state.failures[method] = Failure(code: .proofRejected, remainingAttempts: error.problem?.remainingAttempts)
                     state.retry = method
                 }
-            } catch SCAClientError.server(let problem) where problem.code == .authenticationFailed {
+            } catch let error as SCAClientError where error.code == .server && error.problemCode == .authenticationFailed {
                 // Deferred verdict: some factor was wrong and the server discarded every proof.
                 state.satisfied = []
                 state.prefill = [:]
@@ -134,9 +134,9 @@ struct AuthenticationLoop: Sendable {
                 }
                 state.round = []
                 for offered in state.challenge.methods {
-                    state.failures[offered.id] = Failure(code: problem.code, remainingAttempts: problem.remainingAttempts)
+                    state.failures[offered.id] = Failure(code: .authenticationFailed, remainingAttempts: error.problem?.remainingAttempts)
                 }
-            } catch SCAClientError.server(let problem) where problem.code == .methodNotOffered {
+            } catch let error as SCAClientError where error.code == .server && error.problemCode == .methodNotOffered {
                 state.unusable.insert(method)
             }
         }
@@ -223,10 +223,10 @@ struct AuthenticationLoop: Sendable {
             if state.failures[method]?.code != .proofRejected {
                 do {
                     delivery = try await sendCode(method)
-                } catch SCAClientError.server(let problem) where problem.code == .otpResendTooSoon {
+                } catch let error as SCAClientError where error.code == .server && error.problemCode == .otpResendTooSoon {
                     // A code was sent moments ago: the user has it, or asks again through `resend`.
                     delivery = nil
-                } catch SCAClientError.server(let problem) where problem.code == .methodNotOffered {
+                } catch let error as SCAClientError where error.code == .server && error.problemCode == .methodNotOffered {
                     state.unusable.insert(method)
                     return nil
                 }
@@ -243,11 +243,12 @@ struct AuthenticationLoop: Sendable {
         while true {
             do {
                 return try await transport.send(.post, "\(challengePath)/proofs", body: proof)
-            } catch SCAClientError.server(let problem)
-                where problem.code == .attemptsInProgress && resubmissions < Self.maximumResubmissions
+            } catch let error as SCAClientError
+                where error.code == .server && error.problemCode == .attemptsInProgress
+                && resubmissions < Self.maximumResubmissions
             {
                 resubmissions += 1
-                let wait = min(problem.retryAfter.map(TimeInterval.init) ?? configuration.maximumWait, configuration.maximumWait)
+                let wait = min(error.problem?.retryAfter.map(TimeInterval.init) ?? configuration.maximumWait, configuration.maximumWait)
                 try await Task.sleep(for: .milliseconds(Int(max(0, wait) * 1000)))
             }
         }
@@ -296,7 +297,7 @@ struct AuthenticationLoop: Sendable {
     }
 
     private static func isCancellation(_ error: any Error) -> Bool {
-        if let error = error as? SCAClientError { return error == .cancelled }
+        if let error = error as? SCAClientError { return error.code == .cancelled }
         if error is CancellationError { return true }
         if let error = error as? URLError, error.code == .cancelled { return true }
         return false

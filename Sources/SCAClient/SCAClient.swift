@@ -117,7 +117,7 @@ public final class SCAClient: Sendable {
         let tokens: TokenResponse
         do {
             tokens = try await loop.run(prefill: prefill)
-        } catch let error as SCAClientError where error == .cancelled || error == .transactionDeclined {
+        } catch let error as SCAClientError where error.code == .cancelled || error.code == .transactionDeclined {
             // The challenge is over; on any other error the app may try it again.
             forgetNamedDevice(of: challenge.challengeId)
             throw error

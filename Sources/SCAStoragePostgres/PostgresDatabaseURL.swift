@@ -16,21 +16,21 @@ import PostgresNIO
 ///   own pool: keep instances × pool size under the server's `max_connections`.
 ///
 /// Any other parameter is refused, so that a misspelt `sslmode` never silently falls back.
-public struct PostgresDatabaseURL: Sendable, Equatable {
-    public var host: String
-    public var port: Int
-    public var username: String
-    public var password: String?
-    public var database: String?
-    public var sslMode: String
-    public var searchPath: String?
-    public var applicationName: String?
-    public var poolSize: Int
+package struct PostgresDatabaseURL: Sendable, Equatable {
+    package var host: String
+    package var port: Int
+    package var username: String
+    package var password: String?
+    package var database: String?
+    package var sslMode: String
+    package var searchPath: String?
+    package var applicationName: String?
+    package var poolSize: Int
 
     static let sslModes = ["disable", "prefer", "require", "verify-ca", "verify-full"]
 
     /// - Throws: ``PostgresStoreError`` naming what is wrong; the message never repeats the password.
-    public init(_ url: String) throws {
+    package init(_ url: String) throws {
         guard let components = URLComponents(string: url),
             let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql"
         else {
@@ -72,7 +72,7 @@ public struct PostgresDatabaseURL: Sendable, Equatable {
     }
 
     /// The URL without its password, for logs and error messages.
-    public var redacted: String {
+    package var redacted: String {
         let target = database.map { "/\($0)" } ?? ""
         return "postgres://\(username)@\(host):\(port)\(target)"
     }
@@ -99,7 +99,7 @@ public struct PostgresDatabaseURL: Sendable, Equatable {
     }
 
     /// For a pool of connections (what the store uses).
-    public func clientConfiguration() throws -> PostgresClient.Configuration {
+    package func clientConfiguration() throws -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS
         if let configuration = tlsConfiguration() {
             tls = sslMode == "prefer" ? .prefer(configuration) : .require(configuration)
@@ -114,7 +114,7 @@ public struct PostgresDatabaseURL: Sendable, Equatable {
     }
 
     /// For a single connection (what the store's migrations use; tools and tests too).
-    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    package func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         if let configuration = tlsConfiguration() {
             let context = try NIOSSLContext(configuration: configuration)

@@ -12,7 +12,7 @@ extension PostgresStore {
     /// - Throws: `StoreError.conflict("lookupID")` when a live code has the lookup id (or
     ///   another instance stores one at the same moment), or `StoreError.notFound` when there
     ///   is no user `code.userID`.
-    public func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
+    package func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
         do {
             try await transaction { [self] connection in
                 if let existing = try await lockedActivationCode(connection, lookupID: code.lookupID),
@@ -47,7 +47,7 @@ extension PostgresStore {
     /// refusal leaves the code as it was.
     /// - Throws: `StoreError.conflict("id")` when a device with this id exists; the code
     ///   is then left unused.
-    public func registerDevice(
+    package func registerDevice(
         _ device: DeviceRecord, lookupID: String, codeHash: [UInt8], now: Date, maximumTries: Int, maximumDevices: Int
     ) async throws -> DeviceRegistration {
         do {

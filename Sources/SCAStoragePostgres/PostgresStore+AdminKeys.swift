@@ -7,7 +7,7 @@ extension PostgresStore {
     /// One INSERT: the constraints decide between racing instances, and the constraint the
     /// server names tells which field was taken.
     /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("name")` when taken.
-    public func createAdminKey(_ key: AdminKeyRecord) async throws {
+    package func createAdminKey(_ key: AdminKeyRecord) async throws {
         let scopes = try JSONColumn.text(rawValues: key.scopes)
         do {
             _ = try await rows(
@@ -23,22 +23,22 @@ extension PostgresStore {
         }
     }
 
-    public func adminKey(id: String) async throws -> AdminKeyRecord? {
+    package func adminKey(id: String) async throws -> AdminKeyRecord? {
         try await rows("SELECT * FROM admin_keys WHERE id = \(id)").first.map(AdminKeyRecord.init(row:))
     }
 
     /// Oldest first (insertion order among equal creation dates).
-    public func adminKeys() async throws -> [AdminKeyRecord] {
+    package func adminKeys() async throws -> [AdminKeyRecord] {
         try await rows("SELECT * FROM admin_keys ORDER BY created_at, seq").map(AdminKeyRecord.init(row:))
     }
 
     /// One UPDATE then a read: revoking twice keeps the first date.
-    public func revokeAdminKey(id: String, now: Date) async throws -> AdminKeyRecord? {
+    package func revokeAdminKey(id: String, now: Date) async throws -> AdminKeyRecord? {
         _ = try await rows("UPDATE admin_keys SET revoked_at = \(now.unixSeconds) WHERE id = \(id) AND revoked_at IS NULL")
         return try await adminKey(id: id)
     }
 
-    public func recordAdminKeyUse(id: String, now: Date) async throws {
+    package func recordAdminKeyUse(id: String, now: Date) async throws {
         _ = try await rows(
             """
             UPDATE admin_keys SET last_used_at = \(now.unixSeconds)

@@ -8,7 +8,7 @@ extension PostgresStore {
     /// audit advisory lock, reads the last link and inserts the next, so appends from every
     /// instance on the database run one after another and the chain never forks. (A row lock on
     /// the last entry would not guard the empty table; the advisory lock does.)
-    public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
+    package func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
         let parts = [AuditEntry.canonicalParts(of: draft)]
         let query = try Self.appendQuery([draft], parts: parts)
         let linked = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
@@ -89,7 +89,7 @@ extension PostgresStore {
         }
     }
 
-    public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
+    package func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
         try await rows(
             """
             SELECT * FROM audit_entries WHERE sequence > \(sequence) AND time_ms >= \(since.map(AuditEntry.milliseconds) ?? Int64.min)
@@ -98,7 +98,7 @@ extension PostgresStore {
         ).map(AuditEntry.init(row:))
     }
 
-    public func newestAuditEntry() async throws -> AuditEntry? {
+    package func newestAuditEntry() async throws -> AuditEntry? {
         try await rows("SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").first.map(AuditEntry.init(row:))
     }
 }

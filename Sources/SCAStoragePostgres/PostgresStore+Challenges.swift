@@ -5,7 +5,7 @@ import SCAStorage
 
 extension PostgresStore {
     /// - Throws: `StoreError.conflict("id")` when a challenge with this id exists.
-    public func insertChallenge(_ challenge: ChallengeRecord) async throws {
+    package func insertChallenge(_ challenge: ChallengeRecord) async throws {
         let columns = try ChallengeColumns(challenge)
         do {
             try await leased { [self] connection in try await insertChallenge(challenge, columns: columns, connection) }
@@ -18,7 +18,7 @@ extension PostgresStore {
     /// its own transaction: the insert is a data-modifying `WITH` of the audit append,
     /// and a duplicate id fails both. The audit advisory lock is held only while the statement
     /// runs, not across round trips.
-    public func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
+    package func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
         let columns = try ChallengeColumns(challenge)
         var insert = Self.insertQuery(challenge, columns: columns)
         insert.sql = "WITH inserted AS (" + insert.sql + ")"
@@ -37,7 +37,7 @@ extension PostgresStore {
 
     /// The user and the device a new challenge names in one statement: two outer
     /// joins on a single row, so one round trip and one snapshot.
-    public func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
+    package func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
         var query = PostgresQuery(unsafeSQL: "SELECT u.*, NULL AS \(Columns.partSeparator), d.* FROM (SELECT 1) AS one LEFT JOIN users u ON ")
         switch lookup {
         case .id(let id)?:
@@ -88,7 +88,7 @@ extension PostgresStore {
         """
     }
 
-    public func challenge(id: String) async throws -> ChallengeRecord? {
+    package func challenge(id: String) async throws -> ChallengeRecord? {
         try await rows("SELECT * FROM challenges WHERE id = \(id)").first.map(ChallengeRecord.init(row:))
     }
 
@@ -96,7 +96,7 @@ extension PostgresStore {
     /// UPDATE. An UPDATE that waited for a concurrent one re-reads the row and checks the
     /// version again, so of several updates made from the same version exactly one lands,
     /// whichever instances they come from.
-    public func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
         let columns = try ChallengeColumns(challenge)
         return try await leased { [self] connection in
             try await updateChallenge(challenge, columns: columns, expectedVersion: expectedVersion, connection)

@@ -7,12 +7,12 @@ import SCAStorage
 // and the counting of a failure are each one conditional UPDATE, which works from the newest
 // version of the row: concurrent signatures on any instances are all counted.
 extension PostgresStore {
-    public func device(id: String) async throws -> DeviceRecord? {
+    package func device(id: String) async throws -> DeviceRecord? {
         try await rows("SELECT * FROM devices WHERE id = \(id)").first.map(DeviceRecord.init(row:))
     }
 
     /// Oldest first; devices created at the same instant by id.
-    public func devices(userID: String) async throws -> [DeviceRecord] {
+    package func devices(userID: String) async throws -> [DeviceRecord] {
         try await rows("SELECT * FROM devices WHERE user_id = \(userID) ORDER BY created_at, id")
             .map(DeviceRecord.init(row:))
     }
@@ -20,7 +20,7 @@ extension PostgresStore {
     /// Applies `DeviceRecord.setStatus` to the device, its row locked for the transaction: a
     /// removed device is returned unchanged.
     @discardableResult
-    public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
+    package func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
         try await transaction { [self] connection in
             guard var device = try await lockedDevice(connection, id: id) else { return nil }
             device.setStatus(status)
@@ -31,7 +31,7 @@ extension PostgresStore {
 
     /// Applies `DeviceRecord.recordFailure` to the device, its row locked for the transaction,
     /// so concurrent failures on any instances are counted one after the other.
-    public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
+    package func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
         try await transaction { [self] connection in
             try await recordDeviceFailure(id: id, maximumFailures: maximumFailures, connection)
         }
@@ -62,7 +62,7 @@ extension PostgresStore {
 
     /// Leaves the status alone: a signature verified before a block does not lift it.
     /// - Throws: `StoreError.notFound` when there is no such device.
-    public func recordDeviceSuccess(id: String, now: Date) async throws {
+    package func recordDeviceSuccess(id: String, now: Date) async throws {
         try await leased { [self] connection in try await recordDeviceSuccess(id: id, now: now, connection) }
     }
 
@@ -76,7 +76,7 @@ extension PostgresStore {
     /// forgotten by the periodic ``forgetUsedSignatures(expiredBefore:)``): the caller must bind
     /// each signature to something that itself expires no later than `expiresAt` (the challenge
     /// it signs), so that a replay after that is refused before its hash is looked up.
-    public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
+    package func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
         try await leased { [self] connection in
             try await markSignatureUsed(hash, expiresAt: expiresAt, now: now, connection)
         }
@@ -100,7 +100,7 @@ extension PostgresStore {
 
     /// One DELETE over the expiry index.
     @discardableResult
-    public func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
+    package func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
         let deleted = try await rows(
             """
             WITH forgotten AS (DELETE FROM used_signatures WHERE expires_at < \(now.unixSeconds) RETURNING 1)

@@ -9,12 +9,12 @@ import SCAStorage
 // other. The other operations are one conditional UPDATE each.
 extension PostgresStore {
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
+    package func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
         try await updateLockout(userID: userID) { $0.reserveAttempt(policy: policy, now: now) }
     }
 
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
+    package func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
         try await updateLockout(userID: userID) { $0.recordFailure(policy: policy, now: now) }
     }
 
@@ -35,7 +35,7 @@ extension PostgresStore {
     /// Gives one reserved attempt back, never going below zero. Blocks are left alone: a block
     /// started meanwhile by another attempt has reset the counter already.
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func releaseAttempt(userID: String) async throws {
+    package func releaseAttempt(userID: String) async throws {
         let updated = try await rows(
             "UPDATE users SET failed_attempts = GREATEST(failed_attempts - 1, 0) WHERE id = \(userID) RETURNING id")
         if updated.isEmpty { throw StoreError.notFound }
@@ -44,7 +44,7 @@ extension PostgresStore {
     /// Leaves a permanent lock alone: a permanently locked user is never granted an attempt,
     /// so a success here can only come from an attempt reserved before the lock.
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func recordSuccess(userID: String) async throws {
+    package func recordSuccess(userID: String) async throws {
         let updated = try await rows(
             """
             UPDATE users SET failed_attempts = 0, temporary_blocks = 0, locked_until = NULL
@@ -55,7 +55,7 @@ extension PostgresStore {
 
     /// Clears counters and blocks, permanent ones included. The last accepted TOTP step is
     /// kept, so an unblock never lets an old code be replayed.
-    public func unblockUser(id: String) async throws -> Bool {
+    package func unblockUser(id: String) async throws -> Bool {
         let updated = try await rows(
             """
             UPDATE users
@@ -68,7 +68,7 @@ extension PostgresStore {
     /// The condition and the write are one statement: of racing presentations of a step,
     /// whichever instance they reach, exactly one finds the stored step still older.
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool {
+    package func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool {
         let updated = try await rows(
             """
             UPDATE users SET last_totp_step = \(step)

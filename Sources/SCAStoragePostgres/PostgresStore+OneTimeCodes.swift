@@ -11,7 +11,7 @@ extension PostgresStore {
     /// instances asked at once send one code, and the count never passes the limit. When the
     /// condition refuses, the row is read again only to say why.
     /// - Throws: `StoreError.notFound` when there is no such challenge.
-    public func issueCode(
+    package func issueCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date,
         expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int
     ) async throws -> CodeIssueOutcome {
@@ -51,7 +51,7 @@ extension PostgresStore {
     }
 
     /// One conditional UPDATE: of several concurrent presentations of a code, one wins.
-    public func consumeCode(
+    package func consumeCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
     ) async throws -> CodeConsumption {
         let consumed = try await leased { [self] connection in
@@ -68,7 +68,7 @@ extension PostgresStore {
         return used.isEmpty ? .rejected : .alreadyUsed
     }
 
-    public func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
+    package func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
         try await rows("SELECT * FROM one_time_codes WHERE challenge_id = \(challengeID) AND method = \(method.rawValue)")
             .first.map(OneTimeCodeRecord.init(row:))
     }

@@ -6,7 +6,7 @@ import SCAStorage
 // Decoupled operations (v3-operations): load, apply, store. Which move is allowed is
 // decided by the pure `OperationRecord.finish`; the update here only compares versions.
 extension PostgresStore {
-    public func insertOperation(_ operation: OperationRecord) async throws {
+    package func insertOperation(_ operation: OperationRecord) async throws {
         let transaction = try operation.transaction.map { try JSONColumn.text($0) }
         do {
             _ = try await rows(
@@ -25,11 +25,11 @@ extension PostgresStore {
         }
     }
 
-    public func operation(id: String) async throws -> OperationRecord? {
+    package func operation(id: String) async throws -> OperationRecord? {
         try await rows("SELECT * FROM operations WHERE id = \(id)").first.map(OperationRecord.init(row:))
     }
 
-    public func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord] {
+    package func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord] {
         try await rows(
             """
             SELECT * FROM operations WHERE device_id = \(deviceID) AND status = 'pending' AND expires_at > \(now.unixSeconds)
@@ -38,7 +38,7 @@ extension PostgresStore {
         ).map(OperationRecord.init(row:))
     }
 
-    public func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
         try await rows(try Self.operationUpdate(operation, expectedVersion: expectedVersion)).count == 1
     }
 
@@ -59,7 +59,7 @@ extension PostgresStore {
             """
     }
 
-    public func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {
+    package func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {
         try await !rows(
             "SELECT 1 FROM authorization_grants WHERE client_id = \(clientID) AND user_id = \(userID) LIMIT 1"
         ).isEmpty

@@ -6,7 +6,7 @@ import SCAStorage
 // Partner clients, authorization codes and consents (v3-partners): load, apply, store. What a
 // move means is decided by the callers' pure rules (`ConsentRecord.move`).
 extension PostgresStore {
-    public func createPartnerClient(_ client: PartnerClientRecord) async throws {
+    package func createPartnerClient(_ client: PartnerClientRecord) async throws {
         let redirects = try JSONColumn.text(client.redirectURIs)
         let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
         let scopes = try JSONColumn.text(client.scopes)
@@ -22,15 +22,15 @@ extension PostgresStore {
         }
     }
 
-    public func partnerClient(id: String) async throws -> PartnerClientRecord? {
+    package func partnerClient(id: String) async throws -> PartnerClientRecord? {
         try await rows("SELECT * FROM partner_clients WHERE id = \(id)").first.map(PartnerClientRecord.init(row:))
     }
 
-    public func partnerClients() async throws -> [PartnerClientRecord] {
+    package func partnerClients() async throws -> [PartnerClientRecord] {
         try await rows("SELECT * FROM partner_clients ORDER BY created_at, id").map(PartnerClientRecord.init(row:))
     }
 
-    public func removePartnerClient(id: String, now: Date) async throws -> Bool {
+    package func removePartnerClient(id: String, now: Date) async throws -> Bool {
         // One statement, so the client and its sessions go together.
         try await !rows(
             """
@@ -44,7 +44,7 @@ extension PostgresStore {
         ).isEmpty
     }
 
-    public func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {
+    package func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {
         let scopes = try JSONColumn.text(grant.scopes)
         do {
             _ = try await rows(
@@ -64,7 +64,7 @@ extension PostgresStore {
 
     /// The row is locked while it is read and marked, so of two redemptions at once, from any
     /// instance, exactly one is first.
-    public func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
+    package func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
         try await transaction { [self] connection in
             let row = try await connection.rows(
                 "SELECT * FROM authorization_grants WHERE code_hash = \(bytea(codeHash)) FOR UPDATE", logger: logger
@@ -79,13 +79,13 @@ extension PostgresStore {
         }
     }
 
-    public func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
+    package func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
         try await rows("SELECT * FROM authorization_grants WHERE session_id = \(sessionID)").first
             .map(AuthorizationGrantRecord.init(row:))
     }
 
     /// The consent and its entry in one statement, as ``insertChallenge(_:auditing:)``.
-    public func insertConsent(_ consent: ConsentRecord, auditing entry: AuditEntryDraft) async throws {
+    package func insertConsent(_ consent: ConsentRecord, auditing entry: AuditEntryDraft) async throws {
         let transaction = try consent.transaction.map { try JSONColumn.text($0) }
         let beneficiary = try consent.beneficiary.map { try JSONColumn.text($0) }
         let insert: PostgresQuery = """
@@ -108,11 +108,11 @@ extension PostgresStore {
         }
     }
 
-    public func consent(id: String) async throws -> ConsentRecord? {
+    package func consent(id: String) async throws -> ConsentRecord? {
         try await rows("SELECT * FROM consents WHERE id = \(id)").first.map(ConsentRecord.init(row:))
     }
 
-    public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
         try await rows(try Self.consentUpdate(consent, expectedVersion: expectedVersion)).count == 1
     }
 

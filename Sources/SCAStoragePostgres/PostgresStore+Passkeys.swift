@@ -6,7 +6,7 @@ import SCAStorage
 // Passkeys: a registration locks the owner's row, so registrations of one user on any
 // instances are counted one after the other; the counter is compared and set in one UPDATE.
 extension PostgresStore {
-    public func registerPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyRegistration {
+    package func registerPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyRegistration {
         do {
             return try await transaction { [self] connection in
                 // NO KEY UPDATE: serialises this user's registrations without blocking the
@@ -44,22 +44,22 @@ extension PostgresStore {
         }
     }
 
-    public func passkey(id: String) async throws -> PasskeyRecord? {
+    package func passkey(id: String) async throws -> PasskeyRecord? {
         try await rows("SELECT * FROM passkeys WHERE id = \(id)").first.map(PasskeyRecord.init(row:))
     }
 
-    public func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
+    package func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
         try await rows("SELECT * FROM passkeys WHERE credential_id = \(bytea(credentialID))").first
             .map(PasskeyRecord.init(row:))
     }
 
     /// Oldest first; passkeys created at the same instant by id.
-    public func passkeys(userID: String) async throws -> [PasskeyRecord] {
+    package func passkeys(userID: String) async throws -> [PasskeyRecord] {
         try await rows("SELECT * FROM passkeys WHERE user_id = \(userID) ORDER BY created_at, id")
             .map(PasskeyRecord.init(row:))
     }
 
-    public func deletePasskey(id: String) async throws -> Bool {
+    package func deletePasskey(id: String) async throws -> Bool {
         try await transaction { [self] connection in
             guard let owner = try await connection.rows("DELETE FROM passkeys WHERE id = \(id) RETURNING user_id", logger: logger)
                 .first?.decode(String.self)
@@ -69,7 +69,7 @@ extension PostgresStore {
         }
     }
 
-    public func recordPasskeyUse(
+    package func recordPasskeyUse(
         id: String, expectedSignCount: Int64, signCount: Int64, backedUp: Bool, now: Date
     ) async throws -> Bool {
         try await !rows(
@@ -80,7 +80,7 @@ extension PostgresStore {
         ).isEmpty
     }
 
-    public func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
+    package func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
         try await transaction { [self] connection in
             let passkey = try await connection.rows("UPDATE passkeys SET status = 'suspect' WHERE id = \(id) RETURNING *", logger: logger)
                 .first.map(PasskeyRecord.init(row:))

@@ -16,7 +16,7 @@ import SCAStorage
 // in the same order, run by the database function `sca_commit_proof`. This transaction is the
 // path for what that one leaves out, and for a lockout whose counters changed under it.
 extension PostgresStore {
-    public func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
+    package func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
         if let result = try await foldedCommit(commit) { return result }
         return try await lockedCommit(commit)
     }
@@ -63,7 +63,7 @@ extension PostgresStore {
 
     /// The challenge, its user and its device in one statement: outer joins on the
     /// challenge's row, so one round trip and one snapshot.
-    public func proofContext(challengeID: String) async throws -> ProofContext? {
+    package func proofContext(challengeID: String) async throws -> ProofContext? {
         let separator = Columns.partSeparator
         let query: PostgresQuery = """
             SELECT c.*, NULL AS \(unescaped: separator), u.*, NULL AS \(unescaped: separator), d.*

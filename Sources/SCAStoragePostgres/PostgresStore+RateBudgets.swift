@@ -8,7 +8,7 @@ extension PostgresStore {
     /// on a grant: consumers from every instance on the database are decided one after the
     /// other, so of N racing for the last K uses exactly K are granted. (Row locks would not
     /// guard a budget that has no rows yet; the advisory lock does.)
-    public func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
+    package func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
         let budgets = RateBudget.distinct(budgets)
         return try await transaction { [self] connection in
             try await connection.lockSchema(PostgresMigrations.rateBudgetLock, logger: logger)

@@ -8,13 +8,13 @@ import SCAStorage
 // made one after the other. A missing row is created first (racing creations agree on one
 // row), then locked; what to change is the caller's pure transition.
 extension PostgresStore {
-    public func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
+    package func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome {
         try await transaction { [self] connection in try await updateRiskState(key: key, as: State.self, transition, connection) }
     }
 
-    public func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
+    package func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
         recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
     ) async throws -> Outcome {
@@ -29,7 +29,7 @@ extension PostgresStore {
         }
     }
 
-    public func authoriseRiskPayment<State: RiskStateValue>(
+    package func authoriseRiskPayment<State: RiskStateValue>(
         challengeID: String, at: Date, updating key: String, as type: State.Type,
         _ transition: @escaping @Sendable (inout State, RiskPaymentRecord?) -> Void
     ) async throws -> RiskPaymentRecord? {
@@ -66,13 +66,13 @@ extension PostgresStore {
         return outcome
     }
 
-    public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
+    package func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
         let text: String? = try await rows("SELECT state_json FROM risk_states WHERE key = \(key)").first
             .map { try Columns($0).value("state_json") }
         return try RiskStateCodec.decode(text, as: State.self)
     }
 
-    public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
+    package func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         do {
             _ = try await rows(Self.insertRiskPaymentQuery(payment))
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -80,7 +80,7 @@ extension PostgresStore {
         }
     }
 
-    public func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
+    package func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
         try await rows(Self.authoriseRiskPaymentQuery(challengeID: challengeID, at: at)).first.map(RiskPaymentRecord.init(row:))
     }
 
@@ -106,7 +106,7 @@ extension PostgresStore {
         """
     }
 
-    public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
+    package func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
         try await rows(
             """
             SELECT * FROM risk_payments WHERE user_id = \(userID) AND authorised_at >= \(since.unixSeconds)
@@ -115,7 +115,7 @@ extension PostgresStore {
         ).map(RiskPaymentRecord.init(row:))
     }
 
-    public func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
+    package func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
         let since = query.since.unixSeconds, hourSince = query.hourSince.unixSeconds, daySince = query.daySince.unixSeconds
         // NULL compares to nothing: an absent address or payee is never seen.
         let row = try await rows(
@@ -135,7 +135,7 @@ extension PostgresStore {
             lastHourCount: Int(try columns.integer("last_hour")), lastDayAmountMinor: try columns.integer("last_day"))
     }
 
-    public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
+    package func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
         try await rows(
             """
             SELECT * FROM risk_payments WHERE transaction_digest = \(transactionDigest) AND authorised_at IS NOT NULL
@@ -144,7 +144,7 @@ extension PostgresStore {
         ).first.map(RiskPaymentRecord.init(row:))
     }
 
-    public func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
+    package func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try Self.volumes(
             try await rows(
                 """
@@ -155,7 +155,7 @@ extension PostgresStore {
                 """))
     }
 
-    public func addFraudReport(_ report: FraudReportRecord) async throws {
+    package func addFraudReport(_ report: FraudReportRecord) async throws {
         do {
             _ = try await rows(
                 """
@@ -170,7 +170,7 @@ extension PostgresStore {
         }
     }
 
-    public func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
+    package func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try Self.volumes(
             try await rows(
                 """

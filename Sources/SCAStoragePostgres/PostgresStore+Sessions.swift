@@ -6,7 +6,7 @@ import SCAStorage
 extension PostgresStore {
     /// Stores the session and its first refresh token together, in one transaction.
     /// - Throws: `StoreError.conflict("id")` when the session id or token hash exists.
-    public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
+    package func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
         do {
             try await transaction { [self] connection in
                 try await createSession(session, refreshToken: refreshToken, connection)
@@ -33,13 +33,13 @@ extension PostgresStore {
         }
     }
 
-    public func session(id: String) async throws -> SessionRecord? {
+    package func session(id: String) async throws -> SessionRecord? {
         try await rows("SELECT * FROM sessions WHERE id = \(id)").first.map(SessionRecord.init(row:))
     }
 
     /// Reads and writes the session in one transaction with its row locked, so a use racing a
     /// revocation or another use on another instance sees its outcome.
-    public func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
+    package func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
         try await transaction { [self] connection in
             guard var session = try await lockedSession(connection, id: id) else { return .notFound }
             if session.revokedAt != nil { return .revoked }
@@ -55,7 +55,7 @@ extension PostgresStore {
 
     /// Ends the session and so every token of its family. Revoking twice keeps the first date;
     /// an unknown id is ignored.
-    public func revokeSession(id: String, now: Date) async throws {
+    package func revokeSession(id: String, now: Date) async throws {
         _ = try await rows("UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE id = \(id) AND revoked_at IS NULL")
     }
 

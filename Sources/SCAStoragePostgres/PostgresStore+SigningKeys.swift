@@ -4,14 +4,14 @@ import SCAStorage
 
 extension PostgresStore {
     /// Signing keys, newest first.
-    public func signingKeys() async throws -> [SigningKeyRecord] {
+    package func signingKeys() async throws -> [SigningKeyRecord] {
         try await rows("SELECT * FROM signing_keys ORDER BY created_at DESC, seq DESC").map(SigningKeyRecord.init(row:))
     }
 
     /// The check and the insert run in one transaction holding an advisory lock of this
     /// schema: row locks cannot guard a row that does not exist yet, and of several instances
     /// starting on one database the first must store its key and the others adopt it.
-    public func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
+    package func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
         try await transaction { [self] connection in
             try await connection.lockSchema(PostgresMigrations.signingKeyLock, logger: logger)
             let newest = try await connection.rows(

@@ -3,7 +3,7 @@ import PostgresNIO
 import SCAStorage
 
 extension PostgresStore {
-    public func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String? {
+    package func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String? {
         try await rows("SELECT session_id FROM refresh_tokens WHERE token_hash = \(bytea(hash))")
             .first.map { try Columns($0).value("session_id") }
     }
@@ -11,7 +11,7 @@ extension PostgresStore {
     /// One transaction that locks the presented token's row first (`FOR UPDATE`): of the same
     /// token presented twice at once, on one instance or two, the second waits, then reads the
     /// token as used and is treated as reuse.
-    public func rotateRefreshToken(
+    package func rotateRefreshToken(
         presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation {
@@ -58,7 +58,7 @@ extension PostgresStore {
     /// `INSERT … ON CONFLICT DO NOTHING RETURNING` decides: of racing consumers on any
     /// instances, the one whose row lands gets a row back. The two statements share a
     /// transaction so the insert sees the clean-up.
-    public func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
+    package func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
         try await transaction { [self] connection in
             _ = try await connection.rows(
                 "DELETE FROM consumed_tokens WHERE expires_at < \(now.unixSeconds)", logger: logger)
@@ -72,7 +72,7 @@ extension PostgresStore {
         }
     }
 
-    public func isTokenConsumed(id: String, now: Date) async throws -> Bool {
+    package func isTokenConsumed(id: String, now: Date) async throws -> Bool {
         try await !rows("SELECT 1 FROM consumed_tokens WHERE jti = \(id) AND expires_at >= \(now.unixSeconds)").isEmpty
     }
 

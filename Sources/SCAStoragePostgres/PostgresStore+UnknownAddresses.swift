@@ -7,7 +7,7 @@ import SCAStorage
 // counted one after the other. A missing row is created first (racing creations agree on one
 // row), then locked; what to change is the caller's pure transition.
 extension PostgresStore {
-    public func updateUnknownAddressLockout<Outcome: Sendable>(
+    package func updateUnknownAddressLockout<Outcome: Sendable>(
         key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await transaction { [self] connection in

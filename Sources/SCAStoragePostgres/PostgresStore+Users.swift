@@ -7,7 +7,7 @@ extension PostgresStore {
     /// constraints decide between racing instances, and the constraint the server names tells
     /// which field was taken.
     /// - Throws: `StoreError.conflict("id")`, `("email")` or `("loginPhone")` when taken.
-    public func createUser(_ user: UserRecord) async throws {
+    package func createUser(_ user: UserRecord) async throws {
         let email = user.email.lowercased()
         let roles = try JSONColumn.text(user.roles)
         let profile = try JSONColumn.text(user.profile)
@@ -37,22 +37,22 @@ extension PostgresStore {
         }
     }
 
-    public func user(id: String) async throws -> UserRecord? {
+    package func user(id: String) async throws -> UserRecord? {
         try await rows("SELECT * FROM users WHERE id = \(id)").first.map(UserRecord.init(row:))
     }
 
     /// - Parameter email: compared lower-cased.
-    public func user(email: String) async throws -> UserRecord? {
+    package func user(email: String) async throws -> UserRecord? {
         try await rows("SELECT * FROM users WHERE email = \(email.lowercased())").first.map(UserRecord.init(row:))
     }
 
     /// Sign-up by phone: the user whose login phone is `loginPhone`.
-    public func user(loginPhone: String) async throws -> UserRecord? {
+    package func user(loginPhone: String) async throws -> UserRecord? {
         try await rows("SELECT * FROM users WHERE login_phone = \(loginPhone)").first.map(UserRecord.init(row:))
     }
 
     /// All users, oldest first (insertion order among equal creation dates).
-    public func users() async throws -> [UserRecord] {
+    package func users() async throws -> [UserRecord] {
         try await rows("SELECT * FROM users ORDER BY created_at, seq").map(UserRecord.init(row:))
     }
 
@@ -61,7 +61,7 @@ extension PostgresStore {
     /// - Throws: `StoreError.notFound`, or `StoreError.conflict("email")` when the new
     ///   e-mail belongs to another user.
     @discardableResult
-    public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
+    package func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
         let updated: [PostgresRow]
         let roles = try update.roles.map(JSONColumn.text)
         let profile = try update.profile.map { try JSONColumn.text($0) }

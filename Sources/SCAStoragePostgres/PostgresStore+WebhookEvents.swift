@@ -7,20 +7,20 @@ import SCAStorage
 // and the outbox write share one transaction; whether the event is written is decided by the
 // pure `WebhookDeliveryRecord.toEnqueue`.
 extension PostgresStore {
-    public func updateOperation(
+    package func updateOperation(
         _ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
     ) async throws -> Bool {
         try await stored(Self.operationUpdate(operation, expectedVersion: expectedVersion), enqueueing: event)
     }
 
-    public func updateConsent(
+    package func updateConsent(
         _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?,
         auditing entry: AuditEntryDraft?
     ) async throws -> Bool {
         try await stored(Self.consentUpdate(consent, expectedVersion: expectedVersion), enqueueing: event, auditing: entry)
     }
 
-    public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
+    package func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
         try await rows(
             """
             SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= \(now.unixSeconds)

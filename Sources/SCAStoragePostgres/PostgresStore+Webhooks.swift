@@ -7,7 +7,7 @@ import SCAStorage
 // store. Claims and retries are decided by the pure `WebhookDeliveryRecord` moves; the update
 // here only compares versions.
 extension PostgresStore {
-    public func setPartnerWebhook(_ webhook: PartnerWebhookRecord) async throws {
+    package func setPartnerWebhook(_ webhook: PartnerWebhookRecord) async throws {
         _ = try await rows(
             """
             INSERT INTO partner_webhooks (client_id, url, sealed_secret, created_at)
@@ -17,16 +17,16 @@ extension PostgresStore {
             """)
     }
 
-    public func partnerWebhook(clientID: String) async throws -> PartnerWebhookRecord? {
+    package func partnerWebhook(clientID: String) async throws -> PartnerWebhookRecord? {
         try await rows("SELECT * FROM partner_webhooks WHERE client_id = \(clientID)").first
             .map(PartnerWebhookRecord.init(row:))
     }
 
-    public func removePartnerWebhook(clientID: String) async throws -> Bool {
+    package func removePartnerWebhook(clientID: String) async throws -> Bool {
         try await rows("DELETE FROM partner_webhooks WHERE client_id = \(clientID) RETURNING client_id").count == 1
     }
 
-    public func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws {
+    package func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws {
         do {
             _ = try await rows(Self.deliveryInsert(delivery))
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -47,11 +47,11 @@ extension PostgresStore {
         """
     }
 
-    public func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
+    package func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
         try await rows("SELECT * FROM webhook_deliveries WHERE id = \(id)").first.map(WebhookDeliveryRecord.init(row:))
     }
 
-    public func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
+    package func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
         try await rows(
             """
             SELECT * FROM webhook_deliveries
@@ -62,7 +62,7 @@ extension PostgresStore {
         ).map(WebhookDeliveryRecord.init(row:))
     }
 
-    public func updateWebhookDelivery(_ delivery: WebhookDeliveryRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateWebhookDelivery(_ delivery: WebhookDeliveryRecord, expectedVersion: Int) async throws -> Bool {
         try await rows(
             """
             UPDATE webhook_deliveries SET
@@ -77,7 +77,7 @@ extension PostgresStore {
         ).count == 1
     }
 
-    public func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord] {
+    package func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord] {
         try await rows(
             """
             SELECT * FROM operations WHERE status = 'pending' AND expires_at <= \(now.unixSeconds)

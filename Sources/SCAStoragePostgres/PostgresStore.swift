@@ -22,7 +22,7 @@ import ServiceLifecycle
 /// The store answers while its ``run()`` runs: a server puts it in its `ServiceGroup` before
 /// the services that query it (the group shuts them down in reverse order, so the pool closes
 /// last); a one-shot command runs it in a task group around its work.
-public final class PostgresStore: SCAStore, Service {
+package final class PostgresStore: SCAStore, Service {
     /// The connection pool. Queries lease a connection for one statement or one transaction.
     let client: PostgresClient
     let logger: Logger
@@ -38,7 +38,7 @@ public final class PostgresStore: SCAStore, Service {
 
     /// The identifiers of the schema steps, in order: the same as `SQLiteStore.migrationIDs`,
     /// so that a database's history reads alike in both backends.
-    public static let migrationIDs: [String] = PostgresMigrations.identifiers
+    package static let migrationIDs: [String] = PostgresMigrations.identifiers
 
     /// Connects to the database at `url`, brings its schema up to date and prepares the pool,
     /// which opens connections once ``run()`` runs.
@@ -55,7 +55,7 @@ public final class PostgresStore: SCAStore, Service {
     ///     fails with `StoreUnavailable`.
     /// - Throws: ``PostgresStoreError`` for a bad URL, an unreachable server, a refused login
     ///   or a failed migration.
-    public static func connect(url: String, timeout: Duration = .seconds(5), logger: Logger) async throws -> PostgresStore {
+    package static func connect(url: String, timeout: Duration = .seconds(5), logger: Logger) async throws -> PostgresStore {
         let settings = try PostgresDatabaseURL(url)
         do {
             var configuration = try settings.connectionConfiguration()
@@ -85,7 +85,7 @@ public final class PostgresStore: SCAStore, Service {
     /// Runs the connection pool: opens and keeps connections until the task is cancelled or
     /// the service group shuts down gracefully, then closes them. Queries wait for it (they do
     /// not fail), so it must run while the store is used; it runs once per store.
-    public func run() async {
+    package func run() async {
         await client.run()
     }
 
@@ -94,7 +94,7 @@ public final class PostgresStore: SCAStore, Service {
     /// Runs a trivial query within the store's deadline: while the server is unreachable the
     /// pool keeps trying to connect, where a readiness probe needs an answer.
     /// - Throws: `StoreUnavailable` when the database does not answer in time.
-    public func checkHealth() async throws {
+    package func checkHealth() async throws {
         _ = try await rows("SELECT 1")
     }
 

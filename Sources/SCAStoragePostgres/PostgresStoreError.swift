@@ -4,18 +4,18 @@ import PostgresNIO
 /// reached, a failed migration, or a stored value that cannot be turned back into a record
 /// (the row was changed outside this store). Reported instead of crashing, so one bad row
 /// fails one request.
-public struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PostgresStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The column holding a bad value, when that is the problem.
-    public var column: String?
+    package var column: String?
     /// What is wrong.
-    public var reason: String
+    package var reason: String
 
-    public init(column: String? = nil, reason: String) {
+    package init(column: String? = nil, reason: String) {
         self.column = column
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         if let column { return "PostgreSQL store: column '\(column)' \(reason)" }
         return "PostgreSQL store: \(reason)"
     }

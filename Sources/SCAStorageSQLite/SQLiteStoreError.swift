@@ -1,17 +1,17 @@
 /// A stored value that cannot be turned back into a record: the file was changed outside
 /// this store, or is damaged. Reported instead of crashing, so one bad row fails one request.
-public struct SQLiteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SQLiteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The column holding the bad value.
-    public var column: String
+    package var column: String
     /// What is wrong with it.
-    public var reason: String
+    package var reason: String
 
-    public init(column: String, reason: String) {
+    package init(column: String, reason: String) {
         self.column = column
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         "SQLite store: column '\(column)' \(reason)"
     }
 }

@@ -1,12 +1,12 @@
 /// The registration's attestation object: the authenticator data and the statement that
 /// vouches for it, in the format `fmt` names.
-public struct AttestationObject: Sendable {
-    public let format: String
-    public let statement: CBORValue
-    public let authenticatorData: AuthenticatorData
+package struct AttestationObject: Sendable {
+    package let format: String
+    package let statement: CBORValue
+    package let authenticatorData: AuthenticatorData
 
     /// Parses the CBOR map `{fmt, attStmt, authData}`.
-    public init(_ bytes: [UInt8]) throws(WebAuthnError) {
+    package init(_ bytes: [UInt8]) throws(WebAuthnError) {
         let map: CBORValue
         do {
             map = try CBORDecoder().decode(bytes)

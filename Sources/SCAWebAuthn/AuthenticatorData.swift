@@ -2,21 +2,21 @@ import Crypto
 
 /// The authenticator's own statement of a ceremony: which relying party, which flags, which
 /// counter and, at registration, the new credential.
-public struct AuthenticatorData: Sendable, Equatable {
+package struct AuthenticatorData: Sendable, Equatable {
     /// SHA-256 of the relying party id the authenticator scoped the credential to.
-    public let rpIdHash: [UInt8]
-    public let flags: AuthenticatorFlags
+    package let rpIdHash: [UInt8]
+    package let flags: AuthenticatorFlags
     /// The signature counter; 0 from authenticators that keep none.
-    public let signCount: UInt32
+    package let signCount: UInt32
     /// Present when the AT flag is set (registration).
-    public let attestedCredential: AttestedCredentialData?
+    package let attestedCredential: AttestedCredentialData?
     /// The extension outputs, when the ED flag is set.
-    public let extensions: CBORValue?
+    package let extensions: CBORValue?
     /// The bytes as received: signatures cover these, never a re-encoding.
-    public let raw: [UInt8]
+    package let raw: [UInt8]
 
     /// Parses authenticator data, refusing anything short, left over or inconsistent.
-    public init(_ bytes: [UInt8]) throws(WebAuthnError) {
+    package init(_ bytes: [UInt8]) throws(WebAuthnError) {
         guard bytes.count >= 37 else { throw .malformedAuthenticatorData }
         rpIdHash = Array(bytes[0..<32])
         flags = AuthenticatorFlags(rawValue: bytes[32])
@@ -71,16 +71,16 @@ public struct AuthenticatorData: Sendable, Equatable {
     }
 
     /// Whether this data was made for `rpId`.
-    public func isScoped(to rpId: String) -> Bool {
+    package func isScoped(to rpId: String) -> Bool {
         let expected = Array(SHA256.hash(data: Array(rpId.utf8)))
         return expected == rpIdHash
     }
 }
 
 /// The credential an authenticator created, as it states it in authenticator data.
-public struct AttestedCredentialData: Sendable, Equatable {
+package struct AttestedCredentialData: Sendable, Equatable {
     /// The authenticator model's identifier (zeros when attestation is `none`).
-    public let aaguid: [UInt8]
-    public let credentialId: [UInt8]
-    public let publicKey: COSEKey
+    package let aaguid: [UInt8]
+    package let credentialId: [UInt8]
+    package let publicKey: COSEKey
 }

@@ -1,47 +1,277 @@
-/// Why a WebAuthn response is refused. Each case names the one check that failed, so the
+/// Why a WebAuthn response is refused. Its ``code`` names the one check that failed, so the
 /// audit trail can say why; the HTTP edge shows clients a single generic refusal.
-public enum WebAuthnError: Error, Sendable, Equatable {
+///
+/// A struct rather than an enum, so that a new check is a new ``Code`` and not a new case that
+/// breaks every exhaustive `switch`: compare ``code`` (`error.code == .invalidSignature`) and read
+/// the properties that code fills in.
+public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The check that failed. Codes may be added; none is removed or renamed.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: Hashable, Sendable {
+            case malformedCBOR
+            case malformedAuthenticatorData
+            case malformedClientData
+            case malformedPublicKey
+            case malformedAttestation
+            case wrongType
+            case challengeMismatch
+            case originNotAllowed
+            case rpIdHashMismatch
+            case userNotPresent
+            case userNotVerified
+            case missingCredential
+            case credentialIdMismatch
+            case algorithmNotAllowed
+            case unsupportedAttestationFormat
+            case attestationNotAccepted
+            case invalidAttestationCertificate
+            case invalidSignature
+            case userHandleMismatch
+            case backupEligibilityChanged
+            case signCountRegressed
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// CBOR that does not decode.
+        public static let malformedCBOR = Code(.malformedCBOR)
+        /// Authenticator data too short, with bytes left over, or with inconsistent flags.
+        public static let malformedAuthenticatorData = Code(.malformedAuthenticatorData)
+        /// `clientDataJSON` that is not the JSON object the ceremony defines.
+        public static let malformedClientData = Code(.malformedClientData)
+        /// A credential public key that is not a COSE key of a supported kind.
+        public static let malformedPublicKey = Code(.malformedPublicKey)
+        /// An attestation object without `fmt`, `attStmt` or `authData`, or a statement missing fields.
+        public static let malformedAttestation = Code(.malformedAttestation)
+        /// `clientData.type` is not the ceremony's (`webauthn.create` or `webauthn.get`).
+        public static let wrongType = Code(.wrongType)
+        /// `clientData.challenge` is not the challenge this server issued.
+        public static let challengeMismatch = Code(.challengeMismatch)
+        /// `clientData.origin` is not one of the configured origins, or the call came from a frame.
+        public static let originNotAllowed = Code(.originNotAllowed)
+        /// The authenticator data is for another relying party id.
+        public static let rpIdHashMismatch = Code(.rpIdHashMismatch)
+        /// The user-presence flag is not set.
+        public static let userNotPresent = Code(.userNotPresent)
+        /// User verification was required and the flag is not set.
+        public static let userNotVerified = Code(.userNotVerified)
+        /// Registration without attested credential data.
+        public static let missingCredential = Code(.missingCredential)
+        /// The credential id in the response differs from the one in the authenticator data, or is
+        /// longer than 1023 bytes.
+        public static let credentialIdMismatch = Code(.credentialIdMismatch)
+        /// The credential's algorithm is not one the relying party accepts.
+        public static let algorithmNotAllowed = Code(.algorithmNotAllowed)
+        /// An attestation format this relying party does not verify.
+        public static let unsupportedAttestationFormat = Code(.unsupportedAttestationFormat)
+        /// The attestation is weaker than the configured policy demands.
+        public static let attestationNotAccepted = Code(.attestationNotAccepted)
+        /// The attestation statement's certificate breaks the packed format's requirements.
+        public static let invalidAttestationCertificate = Code(.invalidAttestationCertificate)
+        /// A signature that does not verify.
+        public static let invalidSignature = Code(.invalidSignature)
+        /// The response's user handle is not the credential owner's.
+        public static let userHandleMismatch = Code(.userHandleMismatch)
+        /// The backup-eligibility flag changed since registration: a different authenticator.
+        public static let backupEligibilityChanged = Code(.backupEligibilityChanged)
+        /// The signature counter did not grow: the credential may have been cloned.
+        public static let signCountRegressed = Code(.signCountRegressed)
+
+        /// The check's name, as spelled in Swift: stable, it is what the audit trail records.
+        public var description: String {
+            switch kind {
+            case .malformedCBOR: "malformedCBOR"
+            case .malformedAuthenticatorData: "malformedAuthenticatorData"
+            case .malformedClientData: "malformedClientData"
+            case .malformedPublicKey: "malformedPublicKey"
+            case .malformedAttestation: "malformedAttestation"
+            case .wrongType: "wrongType"
+            case .challengeMismatch: "challengeMismatch"
+            case .originNotAllowed: "originNotAllowed"
+            case .rpIdHashMismatch: "rpIdHashMismatch"
+            case .userNotPresent: "userNotPresent"
+            case .userNotVerified: "userNotVerified"
+            case .missingCredential: "missingCredential"
+            case .credentialIdMismatch: "credentialIdMismatch"
+            case .algorithmNotAllowed: "algorithmNotAllowed"
+            case .unsupportedAttestationFormat: "unsupportedAttestationFormat"
+            case .attestationNotAccepted: "attestationNotAccepted"
+            case .invalidAttestationCertificate: "invalidAttestationCertificate"
+            case .invalidSignature: "invalidSignature"
+            case .userHandleMismatch: "userHandleMismatch"
+            case .backupEligibilityChanged: "backupEligibilityChanged"
+            case .signCountRegressed: "signCountRegressed"
+            }
+        }
+    }
+
+    /// The failure with its facts, kept private so that it can grow.
+    private enum Reason: Sendable, Equatable {
+        case malformedCBOR(CBORError)
+        case malformedAuthenticatorData
+        case malformedClientData
+        case malformedPublicKey
+        case malformedAttestation
+        case wrongType
+        case challengeMismatch
+        case originNotAllowed
+        case rpIdHashMismatch
+        case userNotPresent
+        case userNotVerified
+        case missingCredential
+        case credentialIdMismatch
+        case algorithmNotAllowed
+        case unsupportedAttestationFormat(String)
+        case attestationNotAccepted
+        case invalidAttestationCertificate
+        case invalidSignature
+        case userHandleMismatch
+        case backupEligibilityChanged
+        case signCountRegressed(stored: UInt32, received: UInt32)
+    }
+
+    private let reason: Reason
+
+    private init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// The check that failed.
+    public var code: Code {
+        switch reason {
+        case .malformedCBOR: .malformedCBOR
+        case .malformedAuthenticatorData: .malformedAuthenticatorData
+        case .malformedClientData: .malformedClientData
+        case .malformedPublicKey: .malformedPublicKey
+        case .malformedAttestation: .malformedAttestation
+        case .wrongType: .wrongType
+        case .challengeMismatch: .challengeMismatch
+        case .originNotAllowed: .originNotAllowed
+        case .rpIdHashMismatch: .rpIdHashMismatch
+        case .userNotPresent: .userNotPresent
+        case .userNotVerified: .userNotVerified
+        case .missingCredential: .missingCredential
+        case .credentialIdMismatch: .credentialIdMismatch
+        case .algorithmNotAllowed: .algorithmNotAllowed
+        case .unsupportedAttestationFormat: .unsupportedAttestationFormat
+        case .attestationNotAccepted: .attestationNotAccepted
+        case .invalidAttestationCertificate: .invalidAttestationCertificate
+        case .invalidSignature: .invalidSignature
+        case .userHandleMismatch: .userHandleMismatch
+        case .backupEligibilityChanged: .backupEligibilityChanged
+        case .signCountRegressed: .signCountRegressed
+        }
+    }
+
+    /// Why the CBOR did not decode, for ``Code/malformedCBOR``; nil for every other code.
+    public var cborError: CBORError? {
+        if case .malformedCBOR(let error) = reason { return error }
+        return nil
+    }
+
+    /// The attestation format (`fmt`) this relying party does not verify, for
+    /// ``Code/unsupportedAttestationFormat``; nil for every other code.
+    public var attestationFormat: String? {
+        if case .unsupportedAttestationFormat(let format) = reason { return format }
+        return nil
+    }
+
+    /// The counter stored for the credential, for ``Code/signCountRegressed``; nil for every
+    /// other code.
+    public var storedSignCount: UInt32? {
+        if case .signCountRegressed(let stored, _) = reason { return stored }
+        return nil
+    }
+
+    /// The counter the authenticator sent, for ``Code/signCountRegressed``; nil for every other
+    /// code.
+    public var receivedSignCount: UInt32? {
+        if case .signCountRegressed(_, let received) = reason { return received }
+        return nil
+    }
+
     /// CBOR that does not decode.
-    case malformedCBOR(CBORError)
+    public static func malformedCBOR(_ error: CBORError) -> WebAuthnError {
+        WebAuthnError(.malformedCBOR(error))
+    }
+
     /// Authenticator data too short, with bytes left over, or with inconsistent flags.
-    case malformedAuthenticatorData
+    public static let malformedAuthenticatorData = WebAuthnError(.malformedAuthenticatorData)
+
     /// `clientDataJSON` that is not the JSON object the ceremony defines.
-    case malformedClientData
+    public static let malformedClientData = WebAuthnError(.malformedClientData)
+
     /// A credential public key that is not a COSE key of a supported kind.
-    case malformedPublicKey
+    public static let malformedPublicKey = WebAuthnError(.malformedPublicKey)
+
     /// An attestation object without `fmt`, `attStmt` or `authData`, or a statement missing fields.
-    case malformedAttestation
+    public static let malformedAttestation = WebAuthnError(.malformedAttestation)
+
     /// `clientData.type` is not the ceremony's (`webauthn.create` or `webauthn.get`).
-    case wrongType
+    public static let wrongType = WebAuthnError(.wrongType)
+
     /// `clientData.challenge` is not the challenge this server issued.
-    case challengeMismatch
+    public static let challengeMismatch = WebAuthnError(.challengeMismatch)
+
     /// `clientData.origin` is not one of the configured origins, or the call came from a frame.
-    case originNotAllowed
+    public static let originNotAllowed = WebAuthnError(.originNotAllowed)
+
     /// The authenticator data is for another relying party id.
-    case rpIdHashMismatch
+    public static let rpIdHashMismatch = WebAuthnError(.rpIdHashMismatch)
+
     /// The user-presence flag is not set.
-    case userNotPresent
+    public static let userNotPresent = WebAuthnError(.userNotPresent)
+
     /// User verification was required and the flag is not set.
-    case userNotVerified
+    public static let userNotVerified = WebAuthnError(.userNotVerified)
+
     /// Registration without attested credential data.
-    case missingCredential
+    public static let missingCredential = WebAuthnError(.missingCredential)
+
     /// The credential id in the response differs from the one in the authenticator data, or is
     /// longer than 1023 bytes.
-    case credentialIdMismatch
+    public static let credentialIdMismatch = WebAuthnError(.credentialIdMismatch)
+
     /// The credential's algorithm is not one the relying party accepts.
-    case algorithmNotAllowed
+    public static let algorithmNotAllowed = WebAuthnError(.algorithmNotAllowed)
+
     /// An attestation format this relying party does not verify.
-    case unsupportedAttestationFormat(String)
+    public static func unsupportedAttestationFormat(_ format: String) -> WebAuthnError {
+        WebAuthnError(.unsupportedAttestationFormat(format))
+    }
+
     /// The attestation is weaker than the configured policy demands.
-    case attestationNotAccepted
+    public static let attestationNotAccepted = WebAuthnError(.attestationNotAccepted)
+
     /// The attestation statement's certificate breaks the packed format's requirements.
-    case invalidAttestationCertificate
+    public static let invalidAttestationCertificate = WebAuthnError(.invalidAttestationCertificate)
+
     /// A signature that does not verify.
-    case invalidSignature
+    public static let invalidSignature = WebAuthnError(.invalidSignature)
+
     /// The response's user handle is not the credential owner's.
-    case userHandleMismatch
+    public static let userHandleMismatch = WebAuthnError(.userHandleMismatch)
+
     /// The backup-eligibility flag changed since registration: a different authenticator.
-    case backupEligibilityChanged
+    public static let backupEligibilityChanged = WebAuthnError(.backupEligibilityChanged)
+
     /// The signature counter did not grow: the credential may have been cloned.
-    case signCountRegressed(stored: UInt32, received: UInt32)
+    public static func signCountRegressed(stored: UInt32, received: UInt32) -> WebAuthnError {
+        WebAuthnError(.signCountRegressed(stored: stored, received: received))
+    }
+
+    /// The check's name, with its facts where it has any (`signCountRegressed(stored: 4,
+    /// received: 4)`): what logs show.
+    public var description: String {
+        switch reason {
+        case .malformedCBOR(let error): "malformedCBOR(\(error))"
+        case .unsupportedAttestationFormat(let format): "unsupportedAttestationFormat(\(String(reflecting: format)))"
+        case .signCountRegressed(let stored, let received): "signCountRegressed(stored: \(stored), received: \(received))"
+        default: code.description
+        }
+    }
 }

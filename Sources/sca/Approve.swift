@@ -106,11 +106,11 @@ struct Approve: AsyncParsableCommand {
             case .skip:
                 outcome = "skipped: \(operation.operationId)"
             }
-        } catch SCAClientError.cancelled {
+        } catch let error as SCAClientError where error.code == .cancelled {
             outcome = "not approved (biometry cancelled): \(operation.operationId)"
-        } catch SCAClientError.server(let problem) where watch {
+        } catch let error as SCAClientError where error.code == .server && watch {
             // One refused answer does not end the watch.
-            outcome = "refused: \(operation.operationId): \(problem.code.rawValue)"
+            outcome = "refused: \(operation.operationId): \(error.problemCode?.rawValue ?? "")"
         }
         // The signature's spinner ends before its outcome is printed, whatever the outcome.
         await spinner.stop()

@@ -13,17 +13,17 @@ struct FailureLine {
         switch error {
         case is ExitCode, is CleanExit, is ValidationError:
             return nil
-        case SCAClientError.notSignedIn:
+        case let error as SCAClientError where error.code == .notSignedIn:
             // The SDK's hint names no command; the app knows which one.
             text = "not signed in: run 'sca login' first"
             exitCode = 1
-        case SCAClientError.deviceNotActivated:
+        case let error as SCAClientError where error.code == .deviceNotActivated:
             text = "device not activated: run 'sca activate CODE' with a code from the bank first"
             exitCode = 1
         case let error as SCAClientError:
             text = Self.withCode(error.description, error.problemCode?.rawValue)
             // Distinct statuses let scripts tell "you typed it wrong" from "it did not run".
-            exitCode = error == .cancelled || error == .transactionDeclined ? 2 : 1
+            exitCode = error.code == .cancelled || error.code == .transactionDeclined ? 2 : 1
         case let error as AppError:
             text = "\(error.code): \(error.detail)"
             exitCode = 1

@@ -118,7 +118,7 @@ final class TerminalCollector: FactorCollector {
                     Terminal.say("A new code was sent to \(sent.sentTo).")
                 } catch let error as SCAClientError {
                     // Too soon, or the sending limit: say so, with the wait when the server gave one.
-                    if case .server(let problem) = error, let wait = problem.retryAfter {
+                    if error.code == .server, let wait = error.problem?.retryAfter {
                         Terminal.say("\(error.description); a new code can be sent in \(wait) s")
                     } else {
                         Terminal.say(error.description)

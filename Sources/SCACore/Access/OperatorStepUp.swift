@@ -6,18 +6,18 @@ import Foundation
 /// least: not an exemption, not a single factor), and be fresh: both its authentication
 /// (`auth_time`) and its issue (`iat`) at most ``maximumAge`` old. A refreshed token keeps
 /// its session's `auth_time`, so a refresh never renews a step-up.
-public struct OperatorStepUp: Sendable, Equatable {
+package struct OperatorStepUp: Sendable, Equatable {
     /// Five minutes, as the RTS allow a session to stay idle.
-    public static let maximumAge: TimeInterval = 300
+    package static let maximumAge: TimeInterval = 300
 
-    public var permissions: [String]
-    public var acr: String
-    public var amr: [AuthenticationMethod]
+    package var permissions: [String]
+    package var acr: String
+    package var amr: [AuthenticationMethod]
     /// When the user authenticated (the session's start); nil in a token without it.
-    public var authTime: Date?
-    public var issuedAt: Date
+    package var authTime: Date?
+    package var issuedAt: Date
 
-    public init(permissions: [String], acr: String, amr: [AuthenticationMethod], authTime: Date?, issuedAt: Date) {
+    package init(permissions: [String], acr: String, amr: [AuthenticationMethod], authTime: Date?, issuedAt: Date) {
         self.permissions = permissions
         self.acr = acr
         self.amr = amr
@@ -26,7 +26,7 @@ public struct OperatorStepUp: Sendable, Equatable {
     }
 
     /// Why a token is refused, in words an operator can act on.
-    public enum Refusal: Error, Equatable, Sendable {
+    package enum Refusal: Error, Equatable, Sendable {
         /// The token's roles do not grant the scope.
         case missingPermission(AdminScope)
         /// Not earned with SCA (an exemption, or fewer than two categories).
@@ -37,7 +37,7 @@ public struct OperatorStepUp: Sendable, Equatable {
 
     /// - Returns: nil when the token may use `scope` at `now`, otherwise why not. The
     ///   permission is checked first, so a refusal names it whatever else is wrong.
-    public func refusal(for scope: AdminScope, now: Date) -> Refusal? {
+    package func refusal(for scope: AdminScope, now: Date) -> Refusal? {
         guard permissions.contains(scope.rawValue) else { return .missingPermission(scope) }
         guard acr == TokenResponse.scaACR, Set(amr.map(\.category)).count >= 2 else { return .notStrong }
         guard let authTime, now.timeIntervalSince(authTime) <= Self.maximumAge,

@@ -1,5 +1,5 @@
 /// The kinds of route a token can be presented to, for ``TokenAccess/decide(_:at:)``.
-public enum RouteClass: Sendable, Equatable {
+package enum RouteClass: Sendable, Equatable {
     /// The user's own API: `/v1/me*`, `/v1/devices*`, `/v1/activations`, `/v1/passkeys*`,
     /// `/v1/tokens/refresh`, a session on `POST /v1/challenges` (exemptions). What it changes
     /// is the account itself, so only the bank's own surfaces may use it.

@@ -9,13 +9,13 @@
 ///   user approved for it; never a first-party route and never operator access: what a user
 ///   approved for a partner is not widened into a device, a passkey, a credential or an
 ///   administrator's power.
-public enum TokenAccess {
-    public enum Decision: Sendable, Equatable {
+package enum TokenAccess {
+    package enum Decision: Sendable, Equatable {
         case allowed
         case refused(Refusal)
     }
 
-    public enum Refusal: Sendable, Equatable {
+    package enum Refusal: Sendable, Equatable {
         /// A partner's token at a route of the bank's own surfaces.
         case delegatedToken
         /// A first-party token at a route that answers for one partner's grant.
@@ -24,7 +24,7 @@ public enum TokenAccess {
         case scopeMissing(String)
     }
 
-    public static func decide(_ holder: TokenHolder, at route: RouteClass) -> Decision {
+    package static func decide(_ holder: TokenHolder, at route: RouteClass) -> Decision {
         switch (holder, route) {
         case (.firstParty, .firstParty), (.firstParty, .operatorAccess), (.firstParty, .boundOperation):
             return .allowed

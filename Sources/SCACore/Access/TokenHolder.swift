@@ -1,5 +1,5 @@
 /// Who a token was issued to, as read from its claims (and confirmed by its session).
-public enum TokenHolder: Sendable, Equatable {
+package enum TokenHolder: Sendable, Equatable {
     /// The bank's own surfaces: the SDK and its app, `sca`, the account page, the console.
     case firstParty
     /// One partner client, within the scopes it was granted (none for a consent's or an
@@ -9,7 +9,7 @@ public enum TokenHolder: Sendable, Equatable {
     /// - Parameters:
     ///   - clientID: the token's `client_id` claim; nil for a first-party token.
     ///   - scope: its `scope` claim (space-separated).
-    public init(clientID: String?, scope: String?) {
+    package init(clientID: String?, scope: String?) {
         if let clientID {
             self = .partner(clientID: clientID, scopes: (scope ?? "").split(separator: " ").map(String.init))
         } else {
@@ -18,7 +18,7 @@ public enum TokenHolder: Sendable, Equatable {
     }
 
     /// The scopes granted: none for a first-party token, which is not scoped.
-    public var scopes: [String] {
+    package var scopes: [String] {
         if case .partner(_, let scopes) = self { return scopes }
         return []
     }

@@ -1,5 +1,5 @@
 /// The first place where a stored audit chain is not what appending produced.
-public enum AuditChainBreak: Sendable, Equatable, CustomStringConvertible {
+package enum AuditChainBreak: Sendable, Equatable, CustomStringConvertible {
     /// An entry is missing (deleted) or out of place: `expected` came next, `found` came.
     case sequenceGap(expected: Int64, found: Int64)
     /// The entry at `sequence` does not link to the entry before it (reordered, or the one
@@ -9,14 +9,14 @@ public enum AuditChainBreak: Sendable, Equatable, CustomStringConvertible {
     case hashMismatch(sequence: Int64)
 
     /// The sequence number where the chain breaks.
-    public var sequence: Int64 {
+    package var sequence: Int64 {
         switch self {
         case .sequenceGap(_, let found): found
         case .prevHashMismatch(let sequence), .hashMismatch(let sequence): sequence
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sequenceGap(let expected, let found):
             "sequence gap: expected entry \(expected), found \(found) (entries deleted or reordered)"

@@ -3,17 +3,17 @@
 ///
 /// What a chain alone cannot show: entries cut off at the end (the last hash must be kept
 /// elsewhere, e.g. in an export or an external log, to detect that).
-public struct AuditChainVerifier: Sendable {
+package struct AuditChainVerifier: Sendable {
     /// Entries checked so far, all intact.
-    public private(set) var count: Int64 = 0
+    package private(set) var count: Int64 = 0
     private var expectedSequence: Int64 = 1
     private var previousHash = AuditEntry.genesisHash
 
-    public init() {}
+    package init() {}
 
     /// Checks the next entry against the ones before.
     /// - Returns: the break, or nil while the chain is intact.
-    public mutating func check(_ entry: AuditEntry) -> AuditChainBreak? {
+    package mutating func check(_ entry: AuditEntry) -> AuditChainBreak? {
         guard entry.sequence == expectedSequence else {
             return .sequenceGap(expected: expectedSequence, found: entry.sequence)
         }
@@ -26,7 +26,7 @@ public struct AuditChainVerifier: Sendable {
     }
 
     /// Checks a whole chain from entry 1.
-    public static func verify(_ entries: some Sequence<AuditEntry>) -> AuditChainBreak? {
+    package static func verify(_ entries: some Sequence<AuditEntry>) -> AuditChainBreak? {
         var verifier = AuditChainVerifier()
         for entry in entries {
             if let broken = verifier.check(entry) { return broken }

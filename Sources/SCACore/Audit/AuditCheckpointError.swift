@@ -1,5 +1,5 @@
 /// Why a checkpoint file cannot be trusted.
-public enum AuditCheckpointError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum AuditCheckpointError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a compact JWS, not a checkpoint, or its payload lacks a field.
     case malformed(String)
     /// Its `kid` names none of the server's signing keys.
@@ -7,7 +7,7 @@ public enum AuditCheckpointError: Error, Sendable, Equatable, CustomStringConver
     /// The signature does not verify: the checkpoint was changed or forged.
     case badSignature
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let reason): "checkpoint malformed: \(reason)"
         case .unknownKey: "checkpoint signed with a key this server does not have"

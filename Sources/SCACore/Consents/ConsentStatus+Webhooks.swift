@@ -3,5 +3,5 @@ extension ConsentStatus {
     /// The user's decision is known or the consent is over: `Accepted` (the operation's token
     /// is ready), and every final status (`CustomerRefused`, `CredentialRefused`, `Expired`,
     /// `Canceled`, `Failed`). `Started` and `OperationCommitting` are steps, not outcomes.
-    public var isAnnounced: Bool { self == .accepted || isFinal }
+    package var isAnnounced: Bool { self == .accepted || isFinal }
 }

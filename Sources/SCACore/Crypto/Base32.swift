@@ -1,10 +1,10 @@
 /// Base32 (RFC 4648 §6, alphabet `A-Z 2-7`): the form in which authenticator apps take a
 /// TOTP seed.
-public enum Base32 {
+package enum Base32 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
     /// Encodes bytes as upper-case Base32 without `=` padding, as authenticator apps expect.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 8 + 4) / 5)
         var accumulator: UInt32 = 0
@@ -30,7 +30,7 @@ public enum Base32 {
     /// string encodes to, and for padding that does not complete a block of 8. Bits after the
     /// last whole byte are ignored rather than rejected: some services generate seeds as random
     /// Base32 characters, and their authenticator apps accept them.
-    public static func decode(_ string: String) -> [UInt8]? {
+    package static func decode(_ string: String) -> [UInt8]? {
         var text = Array(string.utf8)
         var padding = 0
         while text.last == UInt8(ascii: "=") {

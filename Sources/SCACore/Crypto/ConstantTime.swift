@@ -1,11 +1,11 @@
 /// Comparisons of secrets whose running time does not depend on the secrets' contents.
-public enum ConstantTime {
+package enum ConstantTime {
     /// Whether `a` and `b` hold the same bytes.
     ///
     /// Every byte is visited whatever the differences, so timing reveals nothing about where
     /// two inputs differ. The lengths may leak: compare values of a fixed length (hashes, MACs,
     /// codes of a known length) when the length itself is secret.
-    public static func equals<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
+    package static func equals<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
     where A.Element == UInt8, B.Element == UInt8 {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0

@@ -1,5 +1,5 @@
 /// HMAC-based one-time passwords (RFC 4226), the building block of ``TOTP``.
-public enum HOTP {
+package enum HOTP {
     /// The largest number of digits a code can carry: dynamic truncation yields 31 bits.
     static let maximumDigits = 10
 
@@ -12,7 +12,7 @@ public enum HOTP {
     ///   - algorithm: The HMAC hash; RFC 4226 itself uses SHA-1.
     /// - Returns: The code in decimal, zero-padded on the left to `digits` characters.
     /// - Precondition: `digits` is in `1...10`.
-    public static func code(
+    package static func code(
         secret: [UInt8], counter: UInt64, digits: Int = 6, algorithm: OTPAlgorithm = .sha1
     ) -> String {
         precondition((1...maximumDigits).contains(digits), "HOTP digits must be 1 through 10")

@@ -2,7 +2,7 @@ import Crypto
 
 /// The HMAC hash of an HOTP or TOTP code (RFC 6238 §1.2). The raw values are the spellings of
 /// the `algorithm` parameter of otpauth URIs.
-public enum OTPAlgorithm: String, Sendable, Codable, CaseIterable {
+package enum OTPAlgorithm: String, Sendable, Codable, CaseIterable {
     /// HMAC-SHA-1: the default of RFC 4226 and the only one every authenticator app supports.
     case sha1 = "SHA1"
     case sha256 = "SHA256"

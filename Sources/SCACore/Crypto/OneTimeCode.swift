@@ -1,5 +1,5 @@
 /// Numeric one-time codes sent by SMS or e-mail.
-public enum OneTimeCode {
+package enum OneTimeCode {
     /// A code of `digits` decimal digits, each digit uniform.
     ///
     /// Each digit comes from one random byte, and bytes of 250 and above are drawn again
@@ -9,7 +9,7 @@ public enum OneTimeCode {
     ///   - digits: Length of the code.
     ///   - random: The source of randomness; ``SystemRandom`` outside tests.
     /// - Precondition: `digits` is positive.
-    public static func generate(digits: Int = 6, using random: any RandomSource) -> String {
+    package static func generate(digits: Int = 6, using random: any RandomSource) -> String {
         precondition(digits > 0, "a one-time code needs at least one digit")
         var code: [UInt8] = []
         code.reserveCapacity(digits)

@@ -48,14 +48,14 @@ public struct PasswordHasher: Sendable {
     static let hashByteCount = 32
 
     /// The parameters of new hashes.
-    public let parameters: Parameters
+    package let parameters: Parameters
     private let random: any RandomSource
 
     /// - Parameters:
     ///   - parameters: The cost of new hashes. Verification uses the cost written in each
     ///     PHC string instead.
     ///   - random: Where salts come from.
-    public init(parameters: Parameters = .default, random: any RandomSource = SystemRandom()) {
+    package init(parameters: Parameters = .default, random: any RandomSource = SystemRandom()) {
         self.parameters = parameters
         self.random = random
     }
@@ -65,7 +65,7 @@ public struct PasswordHasher: Sendable {
     /// - Returns: The PHC string to store.
     /// - Throws: ``PasswordHashingError/unsupportedParameters`` when ``parameters`` are outside
     ///   the limits that ``verify(_:against:)`` accepts; an error from scrypt otherwise.
-    public func hash(_ secret: String) throws -> String {
+    package func hash(_ secret: String) throws -> String {
         guard parameters.isWithinLimits else { throw PasswordHashingError.unsupportedParameters }
         let salt = random.bytes(Self.saltByteCount)
         let hash = try Self.scrypt(
@@ -83,7 +83,7 @@ public struct PasswordHasher: Sendable {
     ///
     /// - Returns: false, without throwing or trapping, for a wrong secret and for a malformed
     ///   or unsupported PHC string (another algorithm, parameters beyond the limits).
-    public func verify(_ secret: String, against phc: String) -> Bool {
+    package func verify(_ secret: String, against phc: String) -> Bool {
         guard let stored = StoredHash(phc) else { return false }
         guard
             let hash = try? Self.scrypt(
@@ -95,7 +95,7 @@ public struct PasswordHasher: Sendable {
 
     /// Whether `phc` should be replaced by a new hash at the next successful login: its cost,
     /// salt or hash length is below what this hasher produces, or it is not readable at all.
-    public func needsRehash(_ phc: String) -> Bool {
+    package func needsRehash(_ phc: String) -> Bool {
         guard let stored = StoredHash(phc) else { return true }
         return stored.parameters.logN < parameters.logN
             || stored.parameters.r < parameters.r

@@ -3,9 +3,9 @@ import Synchronization
 
 /// Authenticated encryption of secrets at rest (TOTP seeds, signing keys) under the server
 /// key, and keyed hashes of one-time codes.
-public struct SecretBox: Sendable {
+package struct SecretBox: Sendable {
     /// The length of the server key, in bytes.
-    public static let keyByteCount = 32
+    package static let keyByteCount = 32
 
     private let key: SymmetricKey
     /// The MAC subkeys derived so far, one per purpose (deriving one cost more than
@@ -14,7 +14,7 @@ public struct SecretBox: Sendable {
 
     /// - Parameter key: The server key: 256 bits from the key file or the environment.
     /// - Precondition: `key` is 256 bits long. Check `key.bitCount` when loading it.
-    public init(key: SymmetricKey) {
+    package init(key: SymmetricKey) {
         precondition(key.bitCount == Self.keyByteCount * 8, "the SecretBox key must be 256 bits")
         self.key = key
     }
@@ -27,7 +27,7 @@ public struct SecretBox: Sendable {
     ///     data, so a sealed TOTP seed cannot be opened as a signing key or as another user's seed.
     /// - Returns: `nonce (12 bytes) || ciphertext || tag (16 bytes)`.
     /// - Throws: An error from the cipher, which does not happen with a valid key.
-    public func seal(_ plaintext: [UInt8], context: String) throws -> [UInt8] {
+    package func seal(_ plaintext: [UInt8], context: String) throws -> [UInt8] {
         let box = try AES.GCM.seal(plaintext, using: key, authenticating: Array(context.utf8))
         return Array(box.nonce) + Array(box.ciphertext) + Array(box.tag)
     }
@@ -39,7 +39,7 @@ public struct SecretBox: Sendable {
     ///   - context: The context given when sealing.
     /// - Throws: ``SecretBoxError/cannotOpen`` when the bytes were altered or truncated, the
     ///   context differs, or another key sealed them; the cases are not told apart.
-    public func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
+    package func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
             return Array(try AES.GCM.open(box, using: key, authenticating: Array(context.utf8)))
@@ -59,7 +59,7 @@ public struct SecretBox: Sendable {
     ///   - message: What to authenticate.
     ///   - purpose: A fixed label, e.g. `"otp"` or `"refresh-token"`.
     /// - Returns: The 32-byte MAC.
-    public func mac(_ message: [UInt8], purpose: String) -> [UInt8] {
+    package func mac(_ message: [UInt8], purpose: String) -> [UInt8] {
         let subkey = subkeys.key(for: purpose) {
             HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Array("sca-v1|\(purpose)".utf8), outputByteCount: 32)
         }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The stream is SHA-256 in counter mode: block `i` is `SHA-256(seed || i)`, both as 8
 /// little-endian bytes. Successive calls continue the stream; copies of a value share it.
-public struct SeededRandomForTesting: RandomSource {
+package struct SeededRandomForTesting: RandomSource {
     private final class Stream: Sendable {
         let seed: UInt64
         let state = Mutex<(counter: UInt64, buffer: [UInt8])>((0, []))
@@ -16,11 +16,11 @@ public struct SeededRandomForTesting: RandomSource {
 
     private let stream: Stream
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         stream = Stream(seed: seed)
     }
 
-    public func bytes(_ count: Int) -> [UInt8] {
+    package func bytes(_ count: Int) -> [UInt8] {
         let seed = stream.seed
         return stream.state.withLock { state in
             while state.buffer.count < count {

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Time-based one-time passwords (RFC 6238) with T0 = 0: the codes of authenticator apps.
-public struct TOTP: Sendable {
+package struct TOTP: Sendable {
     /// The shared seed.
-    public let secret: [UInt8]
+    package let secret: [UInt8]
     /// Length of a code.
-    public let digits: Int
+    package let digits: Int
     /// Length of a time step, in seconds.
-    public let period: Int
+    package let period: Int
     /// The HMAC hash.
-    public let algorithm: OTPAlgorithm
+    package let algorithm: OTPAlgorithm
 
     /// - Parameters:
     ///   - secret: The shared seed; RFC 4226 asks for at least 128 bits, 160 recommended.
@@ -17,7 +17,7 @@ public struct TOTP: Sendable {
     ///   - period: Length of a time step, in seconds.
     ///   - algorithm: The HMAC hash.
     /// - Precondition: `digits` is in `1...10` and `period` is positive.
-    public init(secret: [UInt8], digits: Int = 6, period: Int = 30, algorithm: OTPAlgorithm = .sha1) {
+    package init(secret: [UInt8], digits: Int = 6, period: Int = 30, algorithm: OTPAlgorithm = .sha1) {
         precondition((1...HOTP.maximumDigits).contains(digits), "TOTP digits must be 1 through 10")
         precondition(period > 0, "TOTP period must be positive")
         self.secret = secret
@@ -27,7 +27,7 @@ public struct TOTP: Sendable {
     }
 
     /// The time step that contains `date`: `floor(unixTime / period)`.
-    public func step(at date: Date) -> Int64 {
+    package func step(at date: Date) -> Int64 {
         let step = (date.timeIntervalSince1970 / Double(period)).rounded(.down)
         // Clamp rather than trap on dates that no clock produces.
         if step.isNaN { return 0 }
@@ -37,12 +37,12 @@ public struct TOTP: Sendable {
     }
 
     /// The code shown by an authenticator at `date`.
-    public func code(at date: Date) -> String {
+    package func code(at date: Date) -> String {
         code(forStep: step(at: date))
     }
 
     /// The code of time step `step`.
-    public func code(forStep step: Int64) -> String {
+    package func code(forStep step: Int64) -> String {
         HOTP.code(
             secret: secret, counter: UInt64(truncatingIfNeeded: step), digits: digits, algorithm: algorithm)
     }
@@ -60,7 +60,7 @@ public struct TOTP: Sendable {
     ///   - drift: How many steps either side of the current one to accept; negative counts as 0.
     /// - Returns: The matching step, or nil when none matches or `code` is not exactly
     ///   `digits` ASCII digits.
-    public func matchingStep(for code: String, at date: Date, drift: Int = 1) -> Int64? {
+    package func matchingStep(for code: String, at date: Date, drift: Int = 1) -> Int64? {
         let typed = Array(code.utf8)
         guard typed.count == digits, typed.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         let current = step(at: date)
@@ -81,7 +81,7 @@ public struct TOTP: Sendable {
     ///
     /// Issuer and account are percent-encoded (everything but RFC 3986 unreserved characters),
     /// so a `:` inside them cannot be taken for the label's separator.
-    public static func otpauthURI(
+    package static func otpauthURI(
         secret: [UInt8], account: String, issuer: String, digits: Int = 6, period: Int = 30,
         algorithm: OTPAlgorithm = .sha1
     ) -> String {
@@ -95,7 +95,7 @@ public struct TOTP: Sendable {
     ///
     /// - Returns: nil when the text is neither, the seed is empty, or a parameter is out of
     ///   range (digits 6...10, period 1...3600, a known algorithm).
-    public static func parse(_ uriOrSecret: String) -> TOTP? {
+    package static func parse(_ uriOrSecret: String) -> TOTP? {
         let prefix = "otpauth://totp/"
         guard uriOrSecret.prefix(prefix.count).lowercased() == prefix else {
             let compact = uriOrSecret.filter { $0 != " " }

@@ -9,14 +9,14 @@ import Foundation
 /// dirties a page that the last one dirtied too, and a WAL checkpoint copies a few hot pages
 /// instead of one page per insert spread over the whole file. The 128 random bits
 /// are what make the identifier unguessable; the time it shows is when its holder made it.
-public enum TimeOrderedID {
+package enum TimeOrderedID {
     /// The time alphabet, in ASCII order, so that the text sorts as the time does.
     private static let alphabet = Array("0123456789abcdefghijklmnopqrstuv".utf8)
     /// 10 characters of 5 bits: 50 bits of milliseconds, enough for 35 000 years.
     static let timeCharacters = 10
 
     /// A fresh identifier such as `ch_0rj4d8u1k2…`, well formed for ``InputRules/isWellFormedID(_:prefix:)``.
-    public static func make(prefix: String, at time: Date, random: any RandomSource) -> String {
+    package static func make(prefix: String, at time: Date, random: any RandomSource) -> String {
         let milliseconds = UInt64(max(0, (time.timeIntervalSince1970 * 1000).rounded()))
         let timeText = (0..<timeCharacters).map { index in
             alphabet[Int((milliseconds >> UInt64(5 * (timeCharacters - 1 - index))) & 31)]

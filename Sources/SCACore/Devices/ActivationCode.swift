@@ -3,21 +3,21 @@
 /// 10 random bytes + CRC-16/ARC (big-endian) = 12 bytes, RFC 4648 Base32 without padding
 /// (20 chars), 4 groups of 5 joined by "-". The checksum lets the client and server refuse a
 /// mistyped code before it costs one of the code's limited tries.
-public struct ActivationCode: Sendable, Equatable, Hashable, CustomStringConvertible {
+package struct ActivationCode: Sendable, Equatable, Hashable, CustomStringConvertible {
     static let randomByteCount = 10
     static let byteCount = randomByteCount + 2
     static let characterCount = 20
     static let groupLength = 5
 
     /// The 12 bytes: 10 random, then their CRC-16/ARC, big-endian.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     private init(checkedBytes: [UInt8]) {
         bytes = checkedBytes
     }
 
     /// A fresh code from `random`'s next 10 bytes.
-    public static func generate(using random: any RandomSource) -> ActivationCode {
+    package static func generate(using random: any RandomSource) -> ActivationCode {
         var bytes = Array(random.bytes(randomByteCount).prefix(randomByteCount))
         // A RandomSource that returns short is broken; pad rather than crash, the CRC still holds.
         while bytes.count < randomByteCount { bytes.append(0) }
@@ -31,7 +31,7 @@ public struct ActivationCode: Sendable, Equatable, Hashable, CustomStringConvert
     ///
     /// The 20th character carries 1 data bit and 4 unused bits; these must be zero (the canonical
     /// encoding), otherwise 15 mistyped last characters would decode to the same valid bytes.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var characters: [UInt8] = []
         characters.reserveCapacity(Self.characterCount)
         for byte in text.utf8 {
@@ -61,7 +61,7 @@ public struct ActivationCode: Sendable, Equatable, Hashable, CustomStringConvert
     }
 
     /// The canonical form, `XXXXX-XXXXX-XXXXX-XXXXX`, as shown to the user and signed by the device.
-    public var description: String {
+    package var description: String {
         let characters = Array(Base32.encode(bytes))
         return stride(from: 0, to: characters.count, by: Self.groupLength).map { start in
             String(characters[start..<min(start + Self.groupLength, characters.count)])
@@ -70,7 +70,7 @@ public struct ActivationCode: Sendable, Equatable, Hashable, CustomStringConvert
 
     /// The first group (5 chars, 25 bits): a non-secret key under which the store finds the code,
     /// so that the full code can be compared in constant time against one record.
-    public var lookupID: String {
+    package var lookupID: String {
         String(Base32.encode(bytes).prefix(Self.groupLength))
     }
 }

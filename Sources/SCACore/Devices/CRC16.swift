@@ -1,5 +1,5 @@
 /// 16-bit cyclic redundancy checks.
-public enum CRC16 {
+package enum CRC16 {
     /// The reflected form of poly 0x8005, so the register shifts right and bytes enter LSB first.
     private static let table: [UInt16] = (0...255).map { index in
         var value = UInt16(index)
@@ -13,7 +13,7 @@ public enum CRC16 {
     ///
     /// Being linear (init 0, no final xor), it detects every error burst of up to 16 bits,
     /// which covers every single mistyped Base32 character of an activation code.
-    public static func arc<Bytes: Sequence>(_ bytes: Bytes) -> UInt16 where Bytes.Element == UInt8 {
+    package static func arc<Bytes: Sequence>(_ bytes: Bytes) -> UInt16 where Bytes.Element == UInt8 {
         var crc: UInt16 = 0
         for byte in bytes {
             crc = (crc >> 8) ^ table[Int((crc ^ UInt16(byte)) & 0xFF)]

@@ -4,7 +4,7 @@ import Crypto
 ///
 /// Keys are P-256 (what a Secure Enclave makes), public keys X9.63 uncompressed points
 /// (65 bytes), signatures ECDSA-SHA256 as raw `r||s` (64 bytes).
-public enum DeviceSignature {
+package enum DeviceSignature {
     static let version = "sca-v1"
     static let publicKeyLength = 65
     static let signatureLength = 64
@@ -14,7 +14,7 @@ public enum DeviceSignature {
     ///
     /// Every field that distinguishes one approval from another is in the signed bytes, so a
     /// login signature is no payment signature and one challenge's signature is no other's.
-    public static func payload(
+    package static func payload(
         method: AuthenticationMethod, challengeID: String, nonce: String, operation: OperationKind,
         transactionDigest: String?
     ) -> [UInt8] {
@@ -25,13 +25,13 @@ public enum DeviceSignature {
     /// UTF-8 of "sca-v1|activation|<canonical activation code>".
     ///
     /// Signed by the new possession key: proves the device holds the private key it registers.
-    public static func activationPayload(for code: ActivationCode) -> [UInt8] {
+    package static func activationPayload(for code: ActivationCode) -> [UInt8] {
         Array("\(version)|activation|\(code.description)".utf8)
     }
 
     /// nil when `x963` is a 65-byte uncompressed P-256 point on the curve; otherwise a short
     /// reason ("public key must be 65 bytes", "public key is not a P-256 point").
-    public static func publicKeyProblem(_ x963: [UInt8]) -> String? {
+    package static func publicKeyProblem(_ x963: [UInt8]) -> String? {
         guard x963.count == publicKeyLength else { return "public key must be 65 bytes" }
         guard publicKey(x963) != nil else { return "public key is not a P-256 point" }
         return nil
@@ -39,7 +39,7 @@ public enum DeviceSignature {
 
     /// ECDSA-SHA256 over `payload`; `signature` is raw r||s (64 bytes). false for any malformed
     /// key or signature, never throws or crashes.
-    public static func isValid(signature: [UInt8], over payload: [UInt8], publicKey x963: [UInt8]) -> Bool {
+    package static func isValid(signature: [UInt8], over payload: [UInt8], publicKey x963: [UInt8]) -> Bool {
         guard signature.count == signatureLength, let key = publicKey(x963),
             let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
         else { return false }

@@ -2,27 +2,27 @@ import Crypto
 
 /// Proof Key for Code Exchange (RFC 7636), S256 only: a `plain` challenge would hand the
 /// verifier to whoever sees the authorization request.
-public enum PKCE {
+package enum PKCE {
     /// The one method accepted.
-    public static let method = "S256"
+    package static let method = "S256"
 
     /// Whether `challenge` looks like a base64url SHA-256 (43 characters).
-    public static func isWellFormedChallenge(_ challenge: String) -> Bool {
+    package static func isWellFormedChallenge(_ challenge: String) -> Bool {
         challenge.utf8.count == 43 && challenge.utf8.allSatisfy(isBase64URL)
     }
 
     /// Whether `verifier` is 43 to 128 unreserved characters (RFC 7636 §4.1).
-    public static func isWellFormedVerifier(_ verifier: String) -> Bool {
+    package static func isWellFormedVerifier(_ verifier: String) -> Bool {
         (43...128).contains(verifier.utf8.count) && verifier.utf8.allSatisfy { isBase64URL($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "~") }
     }
 
     /// `base64url(SHA-256(verifier))`.
-    public static func challenge(for verifier: String) -> String {
+    package static func challenge(for verifier: String) -> String {
         Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
     }
 
     /// Whether `verifier` is well formed and hashes to `challenge`, compared in constant time.
-    public static func verify(_ verifier: String, against challenge: String) -> Bool {
+    package static func verify(_ verifier: String, against challenge: String) -> Bool {
         guard isWellFormedVerifier(verifier) else { return false }
         return ConstantTime.equals(Array(Self.challenge(for: verifier).utf8), Array(challenge.utf8))
     }

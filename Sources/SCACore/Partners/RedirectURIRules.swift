@@ -7,12 +7,12 @@ import Foundation
 /// `com.example.app:/cb` (RFC 8252 §7.1). Never a fragment or user information. A presented
 /// URI matches only when it is character for character one that was registered: no prefix,
 /// no pattern, so a redirect can never be steered elsewhere.
-public enum RedirectURIRules {
+package enum RedirectURIRules {
     /// The longest URI accepted.
-    public static let maximumLength = 512
+    package static let maximumLength = 512
 
     /// Why `uri` cannot be registered, or nil when it can.
-    public static func problem(_ uri: String) -> String? {
+    package static func problem(_ uri: String) -> String? {
         guard !uri.isEmpty, uri.utf8.count <= maximumLength else { return "must be 1 to \(maximumLength) characters" }
         guard uri.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
             return "must be printable ASCII without spaces"
@@ -46,13 +46,13 @@ public enum RedirectURIRules {
     }
 
     /// Whether `presented` is exactly one of `registered`.
-    public static func matches(_ presented: String, registered: [String]) -> Bool {
+    package static func matches(_ presented: String, registered: [String]) -> Bool {
         registered.contains(presented)
     }
 
     /// `scheme://host[:port]` of a web redirect URI (what a Content-Security-Policy
     /// `form-action` names), or nil for a private-use scheme.
-    public static func origin(of uri: String) -> String? {
+    package static func origin(of uri: String) -> String? {
         guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
             scheme == "https" || scheme == "http", let host = components.host
         else { return nil }
@@ -60,7 +60,7 @@ public enum RedirectURIRules {
     }
 
     /// `uri` with `parameters` added to its query (percent-encoded), keeping what it had.
-    public static func appending(_ parameters: [(String, String)], to uri: String) -> String {
+    package static func appending(_ parameters: [(String, String)], to uri: String) -> String {
         guard var components = URLComponents(string: uri) else { return uri }
         var items = components.queryItems ?? []
         items.append(contentsOf: parameters.map { URLQueryItem(name: $0.0, value: $0.1) })
@@ -71,7 +71,7 @@ public enum RedirectURIRules {
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters.
-    public static func formEncoded(_ text: String) -> String {
+    package static func formEncoded(_ text: String) -> String {
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }

@@ -1,10 +1,10 @@
 /// An ISO 4217 currency this server accepts for payments, with its minor units: the number of
 /// decimals an amount must carry, so that one amount has exactly one string and one digest.
-public struct Currency: Sendable, Equatable, Hashable {
+package struct Currency: Sendable, Equatable, Hashable {
     /// ISO 4217 alphabetic code, e.g. `EUR`.
-    public let code: String
+    package let code: String
     /// Decimals of the minor unit: 2 for EUR (cents), 0 for JPY, 3 for BHD.
-    public let minorUnits: Int
+    package let minorUnits: Int
 
     private init(_ code: String, _ minorUnits: Int) {
         self.code = code
@@ -13,7 +13,7 @@ public struct Currency: Sendable, Equatable, Hashable {
 
     /// Every accepted currency. Minor units per ISO 4217 (not market practice: HUF and CZK
     /// are 2 there even though cash has no fillér or haléř).
-    public static let all: [Currency] = [
+    package static let all: [Currency] = [
         // EU/EEA and neighbours
         .init("EUR", 2), .init("BGN", 2), .init("CHF", 2), .init("CZK", 2), .init("DKK", 2),
         .init("GBP", 2), .init("HUF", 2), .init("ISK", 0), .init("NOK", 2), .init("PLN", 2),
@@ -30,7 +30,7 @@ public struct Currency: Sendable, Equatable, Hashable {
 
     /// nil for codes not in the table. Case-sensitive: the code goes into the transaction's
     /// canonical form, so `eur` is refused rather than silently giving a second spelling.
-    public init?(code: String) {
+    package init?(code: String) {
         guard let currency = Self.byCode[code] else { return nil }
         self = currency
     }
@@ -42,7 +42,7 @@ public struct Currency: Sendable, Equatable, Hashable {
     /// The amount in minor units when `amount` is a plain decimal with EXACTLY `minorUnits`
     /// decimals ("125.00" for EUR, "125" for JPY), no sign, no leading zeros except "0.xx",
     /// at most 15 integer digits, and > 0; nil otherwise.
-    public func minorUnits(of amount: String) -> Int64? {
+    package func minorUnits(of amount: String) -> Int64? {
         let parts = Array(amount.utf8).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == (minorUnits == 0 ? 1 : 2) else { return nil }
         let integer = parts[0]

@@ -1,5 +1,5 @@
 /// International Bank Account Numbers (ISO 13616).
-public enum IBAN {
+package enum IBAN {
     /// Registered lengths per country (SWIFT IBAN registry). Countries not listed are only held
     /// to the general 15...34, so a valid IBAN of an unlisted country is not refused.
     static let lengths: [String: Int] = [
@@ -22,7 +22,7 @@ public enum IBAN {
     ///
     /// Also refused: check digits other than two digits, and 00, 01 and 99, which ISO 13616
     /// never issues (01 and 99 would pass mod 97 as aliases of 98 and 02).
-    public static func normalized(_ text: String) -> String? {
+    package static func normalized(_ text: String) -> String? {
         var characters: [UInt8] = []
         for byte in text.utf8 {
             switch byte {

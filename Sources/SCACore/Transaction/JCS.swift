@@ -1,6 +1,6 @@
 /// The JSON Canonicalization Scheme (RFC 8785): one byte string for each JSON value, so that
 /// hashes and signatures over JSON do not depend on who serialized it.
-public enum JCS {
+package enum JCS {
     /// The canonical UTF-8 bytes of `value`.
     ///
     /// - Object members are sorted by their names' UTF-16 code units (§3.2.3).
@@ -13,7 +13,7 @@ public enum JCS {
     /// RFC 8785 has no form for NaN or the infinities, and this function does not fail: it
     /// writes them as `null`, as `JSON.stringify` does. Callers that hash untrusted numbers
     /// should refuse non-finite ones before they get here (`JSONDecoder` never produces them).
-    public static func canonicalize(_ value: JSONValue) -> [UInt8] {
+    package static func canonicalize(_ value: JSONValue) -> [UInt8] {
         var output: [UInt8] = []
         write(value, to: &output)
         return output
@@ -43,7 +43,7 @@ public enum JCS {
 
     /// Appends a map of strings as a JSON object with its members in RFC 8785 order (UTF-16
     /// code units), written directly: the details of an audit entry, hashed and stored.
-    public static func appendObject(_ members: [String: String], to output: inout [UInt8]) {
+    package static func appendObject(_ members: [String: String], to output: inout [UInt8]) {
         appendMembers(members, to: &output, value: appendString)
     }
 
@@ -66,7 +66,7 @@ public enum JCS {
 
     /// Appends `string` as a canonical JSON string: for writers that build canonical bytes
     /// directly, such as ``AuditEntry/canonicalContent()``.
-    public static func appendString(_ string: String, to output: inout [UInt8]) {
+    package static func appendString(_ string: String, to output: inout [UInt8]) {
         let hex: StaticString = "0123456789abcdef"
         let digits = UnsafeBufferPointer(start: hex.utf8Start, count: 16)
         output.append(UInt8(ascii: "\""))

@@ -26,20 +26,20 @@ import Foundation
 /// Joined emoji sequences (`👩‍💻`) and scripts that need U+200C/U+200D are refused as a
 /// consequence: an invisible joiner can also make two names that look alike differ. Look-alike
 /// letters of different scripts (a Cyrillic `А` in `ACME`) are not detected here.
-public enum DisplayText {
+package enum DisplayText {
     /// SEPA's limit for a creditor name.
-    public static let maxPayeeNameLength = 70
+    package static let maxPayeeNameLength = 70
     /// SEPA's limit for unstructured remittance information.
-    public static let maxReferenceLength = 140
+    package static let maxReferenceLength = 140
     /// A device's name as shown in the user's device list.
-    public static let maxDeviceNameLength = 64
+    package static let maxDeviceNameLength = 64
     /// A device's platform (`iOS`, `Linux`), shown next to its name.
-    public static let maxPlatformLength = 32
+    package static let maxPlatformLength = 32
     /// A role name an operator sets on a user.
-    public static let maxRoleLength = 64
+    package static let maxRoleLength = 64
     /// Code points one visible character may carry: a letter with its marks, an emoji with its
     /// skin tone and variation selector, a flag, an Indic conjunct.
-    public static let maxScalarsPerCharacter = 8
+    package static let maxScalarsPerCharacter = 8
 
     /// The NFC form of `text`, or why it cannot be shown.
     ///
@@ -48,7 +48,7 @@ public enum DisplayText {
     ///   - field: the field's name as the client sent it (`payee.name`), used in the reason.
     ///   - maxLength: the most characters the user may see.
     /// - Returns: the text to store, digest and show, or the reason, which names `field`.
-    public static func normalized(
+    package static func normalized(
         _ text: String, field: String, maxLength: Int
     ) -> Result<String, DisplayTextViolation> {
         let normalized = text.precomposedStringWithCanonicalMapping
@@ -81,7 +81,7 @@ public enum DisplayText {
 
     /// Whether `text` is a display text as it stands: already NFC and accepted by
     /// ``normalized(_:field:maxLength:)``.
-    public static func isAcceptable(_ text: String, maxLength: Int) -> Bool {
+    package static func isAcceptable(_ text: String, maxLength: Int) -> Bool {
         // Scalar by scalar: `==` on strings would call a decomposed text equal to its NFC form.
         guard let accepted = try? normalized(text, field: "text", maxLength: maxLength).get() else { return false }
         return accepted.unicodeScalars.elementsEqual(text.unicodeScalars)
@@ -90,7 +90,7 @@ public enum DisplayText {
     /// `text` with every code point this rule refuses written out as `<U+202E>`, for showing a
     /// text that did not pass through the rule (stored before it, or from elsewhere) on a
     /// terminal or log line without letting it reorder or hide what surrounds it.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -140,13 +140,13 @@ public enum DisplayText {
 }
 
 /// Why a display text was refused; `reason` names the field.
-public struct DisplayTextViolation: Error, Sendable, Equatable {
+package struct DisplayTextViolation: Error, Sendable, Equatable {
     /// The field as the client sent it, e.g. `payee.name`.
-    public var field: String
+    package var field: String
     /// One sentence for the client, starting with the field's name.
-    public var reason: String
+    package var reason: String
 
-    public init(field: String, reason: String) {
+    package init(field: String, reason: String) {
         self.field = field
         self.reason = reason
     }

@@ -4,9 +4,9 @@ import Foundation
 /// the special-purpose and non-public ranges of the IANA IPv4 and IPv6 special-purpose
 /// address registries. Reaching them would let whoever registers a URL probe or call services
 /// inside the operator's network (server-side request forgery). Pure: no resolution here.
-public enum SpecialPurposeAddress {
+package enum SpecialPurposeAddress {
     /// Why an address is refused; the raw value is what the audit trail and problems say.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// `0.0.0.0/8`, `::/128`.
         case unspecified
         /// `127.0.0.0/8`, `::1/128`, and the name `localhost`.
@@ -33,7 +33,7 @@ public enum SpecialPurposeAddress {
     /// The kind of an IP literal (`203.0.113.7`, `[::1]`, `::ffff:10.0.0.1`, also the
     /// shorthand IPv4 forms a resolver accepts, `127.1` or `2130706433`) or of the name
     /// `localhost`; nil for a public address or a host name (which is checked once resolved).
-    public static func kind(ofHost host: String) -> Kind? {
+    package static func kind(ofHost host: String) -> Kind? {
         var lowered = host.lowercased()
         // A final dot names the same host (`127.0.0.1.`, `localhost.`).
         if lowered.hasSuffix(".") { lowered.removeLast() }
@@ -44,13 +44,13 @@ public enum SpecialPurposeAddress {
 
     /// Whether the server may connect to `bytes` (4 or 16) on a partner's behalf: the one
     /// decision every outbound check makes, on each address a name resolves to.
-    public static func isPublic(_ bytes: [UInt8]) -> Bool {
+    package static func isPublic(_ bytes: [UInt8]) -> Bool {
         kind(of: bytes) == nil
     }
 
     /// The bytes of an IP literal (4 or 16), or nil when `host` is not one. Brackets and an
     /// IPv6 zone (`%eth0`) are allowed.
-    public static func literal(_ host: String) -> [UInt8]? {
+    package static func literal(_ host: String) -> [UInt8]? {
         var text = host
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         if let zone = text.firstIndex(of: "%") { text = String(text[..<zone]) }
@@ -69,7 +69,7 @@ public enum SpecialPurposeAddress {
     }
 
     /// The kind of a 4-byte (IPv4) or 16-byte (IPv6) address; nil when it is public.
-    public static func kind(of bytes: [UInt8]) -> Kind? {
+    package static func kind(of bytes: [UInt8]) -> Kind? {
         switch bytes.count {
         case 4: return kind(ipv4: bytes)
         case 16: return kind(ipv6: bytes)

@@ -1,5 +1,5 @@
 /// Checks and normalises a payment before it is bound into a challenge.
-public enum TransactionRules {
+package enum TransactionRules {
     /// The transaction as it will be canonicalised: IBAN upper-case without spaces, payee name
     /// and reference in NFC. This form is what is stored, digested and shown; a client that
     /// digests the transaction itself normalises it here first, so both sides agree.
@@ -10,7 +10,7 @@ public enum TransactionRules {
     /// units (so that `125.0` and `125.00` cannot give two digests of one payment), and an IBAN
     /// that fails its country length or mod-97 check.
     /// - Throws: nothing; returns the reason as `.failure` so callers map it to their own error.
-    public static func normalized(_ transaction: Transaction) -> Result<Transaction, TransactionRuleViolation> {
+    package static func normalized(_ transaction: Transaction) -> Result<Transaction, TransactionRuleViolation> {
         var result = transaction
         guard let currency = Currency(code: transaction.currency) else {
             return .failure(.init("currency must be a supported ISO 4217 code such as EUR"))
@@ -44,14 +44,14 @@ public enum TransactionRules {
     }
 
     /// `FR7630006000011234567890189` → `FR76…0189`, as shown to the user.
-    public static func maskedIBAN(_ iban: String) -> String {
+    package static func maskedIBAN(_ iban: String) -> String {
         guard iban.count > 8 else { return iban }
         return "\(iban.prefix(4))…\(iban.suffix(4))"
     }
 }
 
 /// Why a transaction was refused.
-public struct TransactionRuleViolation: Error, Sendable, Equatable {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+package struct TransactionRuleViolation: Error, Sendable, Equatable {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
 }

@@ -5,17 +5,17 @@ import Foundation
 /// control, format or bidirectional characters; ``DisplayText``), ``maxTotalBytes`` in all.
 /// Which of them go into access tokens is the configuration's `tokenClaims`, never a name a
 /// token already uses (``reservedClaimNames``).
-public enum UserAttributes {
-    public static let maxKeys = 20
+package enum UserAttributes {
+    package static let maxKeys = 20
     /// UTF-8 bytes of every key and value together.
-    public static let maxTotalBytes = 4_096
+    package static let maxTotalBytes = 4_096
     /// Characters of one value, and of `name`.
-    public static let maxValueLength = 1_024
+    package static let maxValueLength = 1_024
     /// The profile fields that are not custom attributes; no custom key may take their names.
-    public static let profileFields: Set<String> = ["name", "phone", "email"]
+    package static let profileFields: Set<String> = ["name", "phone", "email"]
     /// Claims a token or an id_token has, or that JWT and OpenID Connect register: never an
     /// attribute's claim, so a profile can never pass for who the token is for or how strong it is.
-    public static let reservedClaimNames: Set<String> = [
+    package static let reservedClaimNames: Set<String> = [
         "iss", "sub", "aud", "exp", "nbf", "iat", "jti", "sid", "op", "amr", "acr", "txn", "roles", "permissions",
         "auth_time", "exemption", "azp", "nonce", "at_hash", "c_hash", "s_hash", "cnf", "scope", "scp", "client_id",
         "act", "may_act", "typ", "cty", "kid", "alg", "events", "email_verified", "phone_number_verified",
@@ -23,7 +23,7 @@ public enum UserAttributes {
     ]
 
     /// `[a-z][a-z0-9_]{0,31}`.
-    public static func isValidKey(_ key: String) -> Bool {
+    package static func isValidKey(_ key: String) -> Bool {
         let bytes = Array(key.utf8)
         guard (1...32).contains(bytes.count), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]) else { return false }
         return bytes.allSatisfy {
@@ -33,7 +33,7 @@ public enum UserAttributes {
     }
 
     /// The NFC form of every value, or the first reason the map is refused (naming the key).
-    public static func normalized(_ attributes: [String: String]) -> Result<[String: String], DisplayTextViolation> {
+    package static func normalized(_ attributes: [String: String]) -> Result<[String: String], DisplayTextViolation> {
         guard attributes.count <= maxKeys else {
             return .failure(.init(field: "attributes", reason: "attributes: at most \(maxKeys) keys"))
         }

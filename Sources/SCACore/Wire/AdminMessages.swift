@@ -24,9 +24,9 @@ public struct CreateUserRequest: Codable, Sendable, Equatable {
 }
 
 /// `201` for a created user.
-public struct CreatedUserResponse: Codable, Sendable, Equatable {
-    public var userId: String
-    public init(userId: String) { self.userId = userId }
+package struct CreatedUserResponse: Codable, Sendable, Equatable {
+    package var userId: String
+    package init(userId: String) { self.userId = userId }
 }
 
 /// `PATCH /admin/v1/users/{id}`: every field optional; absent fields are left alone.
@@ -130,7 +130,7 @@ public struct TOTPEnrollmentResponse: Codable, Sendable, Equatable {
 }
 
 /// `PUT /admin/v1/users/{id}/roles`: the user's roles, replacing the current ones.
-public struct SetRolesRequest: Codable, Sendable, Equatable {
-    public var roles: [String]
-    public init(roles: [String]) { self.roles = roles }
+package struct SetRolesRequest: Codable, Sendable, Equatable {
+    package var roles: [String]
+    package init(roles: [String]) { self.roles = roles }
 }

@@ -81,31 +81,31 @@ public struct PendingOperation: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/operations/pending`.
-public struct PendingOperationsResponse: Codable, Sendable, Equatable {
-    public var operations: [PendingOperation]
+package struct PendingOperationsResponse: Codable, Sendable, Equatable {
+    package var operations: [PendingOperation]
 
-    public init(operations: [PendingOperation]) { self.operations = operations }
+    package init(operations: [PendingOperation]) { self.operations = operations }
 }
 
 /// `POST /v1/operations/{id}/approve`: the two signatures over the operation's challenge
 /// payload, as a cold-start or payment proof carries them.
-public struct ApproveOperationRequest: Codable, Sendable, Equatable {
+package struct ApproveOperationRequest: Codable, Sendable, Equatable {
     /// base64url raw `r||s` by the possession key, over the `device_key` payload.
-    public var deviceKeySignature: String
+    package var deviceKeySignature: String
     /// base64url raw `r||s` by the biometry-gated key, over the `biometric_key` payload.
-    public var biometricKeySignature: String
+    package var biometricKeySignature: String
 
-    public init(deviceKeySignature: String, biometricKeySignature: String) {
+    package init(deviceKeySignature: String, biometricKeySignature: String) {
         self.deviceKeySignature = deviceKeySignature
         self.biometricKeySignature = biometricKeySignature
     }
 }
 
 /// `POST /v1/operations/{id}/reject`.
-public struct RejectOperationRequest: Codable, Sendable, Equatable {
-    public var reason: OperationRejectReason
+package struct RejectOperationRequest: Codable, Sendable, Equatable {
+    package var reason: OperationRejectReason
 
-    public init(reason: OperationRejectReason) { self.reason = reason }
+    package init(reason: OperationRejectReason) { self.reason = reason }
 }
 
 /// The phone's answer to approve or reject: the operation's final status.
@@ -120,12 +120,12 @@ public struct OperationDecisionResponse: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/operations/nonce`: a single-use nonce for one device-signed request.
-public struct DeviceNonceResponse: Codable, Sendable, Equatable {
-    public var nonce: String
+package struct DeviceNonceResponse: Codable, Sendable, Equatable {
+    package var nonce: String
     /// Seconds it stays usable.
-    public var expiresIn: Int
+    package var expiresIn: Int
 
-    public init(nonce: String, expiresIn: Int) {
+    package init(nonce: String, expiresIn: Int) {
         self.nonce = nonce
         self.expiresIn = expiresIn
     }

@@ -2,24 +2,24 @@ import Foundation
 
 /// `POST /v1/me/beneficiaries`: the payee to trust, exactly as the `beneficiary_add`
 /// challenge bound it.
-public struct AddBeneficiaryRequest: Codable, Sendable, Equatable {
-    public var name: String
-    public var iban: String
+package struct AddBeneficiaryRequest: Codable, Sendable, Equatable {
+    package var name: String
+    package var iban: String
 
-    public init(name: String, iban: String) {
+    package init(name: String, iban: String) {
         self.name = name
         self.iban = iban
     }
 }
 
 /// A trusted beneficiary as its owner sees it (the IBAN masked).
-public struct BeneficiaryResponse: Codable, Sendable, Equatable {
-    public var beneficiaryId: String
-    public var name: String
-    public var iban: String
-    public var addedAt: Date
+package struct BeneficiaryResponse: Codable, Sendable, Equatable {
+    package var beneficiaryId: String
+    package var name: String
+    package var iban: String
+    package var addedAt: Date
 
-    public init(beneficiaryId: String, name: String, iban: String, addedAt: Date) {
+    package init(beneficiaryId: String, name: String, iban: String, addedAt: Date) {
         self.beneficiaryId = beneficiaryId
         self.name = name
         self.iban = iban

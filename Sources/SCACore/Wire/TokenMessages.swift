@@ -47,28 +47,28 @@ public struct TokenResponse: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/tokens/refresh`.
-public struct RefreshRequest: Codable, Sendable, Equatable {
-    public var refreshToken: String
-    public init(refreshToken: String) { self.refreshToken = refreshToken }
+package struct RefreshRequest: Codable, Sendable, Equatable {
+    package var refreshToken: String
+    package init(refreshToken: String) { self.refreshToken = refreshToken }
 }
 
 /// `POST /v1/tokens/revoke`: an access or refresh token; either ends its session.
-public struct RevokeRequest: Codable, Sendable, Equatable {
-    public var token: String
-    public init(token: String) { self.token = token }
+package struct RevokeRequest: Codable, Sendable, Equatable {
+    package var token: String
+    package init(token: String) { self.token = token }
 }
 
 /// `POST /v1/tokens/introspect` (RFC 7662 style).
-public struct IntrospectRequest: Codable, Sendable, Equatable {
-    public var token: String
+package struct IntrospectRequest: Codable, Sendable, Equatable {
+    package var token: String
     /// Active only if this transaction's digest equals the token's `txn`.
-    public var transaction: Transaction?
+    package var transaction: Transaction?
     /// Active only if the token was issued for this operation.
-    public var operation: OperationKind?
+    package var operation: OperationKind?
     /// Burn the token: a payment token is accepted this way once, ever.
-    public var consume: Bool?
+    package var consume: Bool?
 
-    public init(
+    package init(
         token: String, transaction: Transaction? = nil, operation: OperationKind? = nil,
         consume: Bool? = nil
     ) {

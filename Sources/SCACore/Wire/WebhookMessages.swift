@@ -28,16 +28,16 @@ public struct PartnerWebhookResponse: Codable, Sendable, Equatable {
 
 /// The body of a webhook POST: an operation of the partner reached its final status. It never
 /// carries the token; the partner reads that with `GET /v1/operations/{id}`.
-public struct WebhookEvent: Codable, Sendable, Equatable {
+package struct WebhookEvent: Codable, Sendable, Equatable {
     /// `operation.finished`.
-    public var type: String
+    package var type: String
     /// The same as the `SCA-Webhook-Id` header: receivers drop an event id they have seen.
-    public var eventId: String
-    public var operationId: String
-    public var status: OperationStatus
-    public var occurredAt: Date
+    package var eventId: String
+    package var operationId: String
+    package var status: OperationStatus
+    package var occurredAt: Date
 
-    public init(type: String, eventId: String, operationId: String, status: OperationStatus, occurredAt: Date) {
+    package init(type: String, eventId: String, operationId: String, status: OperationStatus, occurredAt: Date) {
         self.type = type
         self.eventId = eventId
         self.operationId = operationId

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The JSON coders every party uses for the API: RFC 3339 UTC dates, keys as declared.
-public enum WireJSON {
-    public static func encoder() -> JSONEncoder {
+package enum WireJSON {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -12,12 +12,12 @@ public enum WireJSON {
     /// One encoder made once, for paths that only encode (the server answers every request with
     /// it): a `JSONEncoder` may be shared as long as nobody changes its settings, so never
     /// change this one's; take ``encoder()`` for one of your own.
-    public static let sharedEncoder: JSONEncoder = encoder()
+    package static let sharedEncoder: JSONEncoder = encoder()
 
     /// One decoder made once, for paths that only decode; never change its settings.
-    public static let sharedDecoder: JSONDecoder = decoder()
+    package static let sharedDecoder: JSONDecoder = decoder()
 
-    public static func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
@@ -27,7 +27,7 @@ public enum WireJSON {
 extension WireJSON {
     /// `value` as JSON bytes, identical to `sharedEncoder.encode(value)` at a fraction of its
     /// cost (see ``WireJSONEncoder``): what the server answers with.
-    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+    package static func encode(_ value: some Encodable) throws -> [UInt8] {
         try WireJSONEncoder().encode(value)
     }
 }

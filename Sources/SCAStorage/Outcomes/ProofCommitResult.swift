@@ -16,10 +16,10 @@ public enum ProofCommitResult: Sendable, Equatable {
 }
 
 /// Thrown inside a backend's proof transaction to roll it back with the answer it carries.
-public struct ProofCommitRefusal: Error, Sendable {
-    public let result: ProofCommitResult
+package struct ProofCommitRefusal: Error, Sendable {
+    package let result: ProofCommitResult
 
-    public init(_ result: ProofCommitResult) {
+    package init(_ result: ProofCommitResult) {
         self.result = result
     }
 }

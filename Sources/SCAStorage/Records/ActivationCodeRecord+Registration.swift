@@ -9,13 +9,13 @@ import SCACore
 extension ActivationCodeRecord {
     /// Whether the code can still be presented: unused, unexpired (expiry is exclusive) and with
     /// fewer than `maximumTries` wrong tries.
-    public func isLive(now: Date, maximumTries: Int) -> Bool {
+    package func isLive(now: Date, maximumTries: Int) -> Bool {
         usedAt == nil && expiresAt > now && failedTries < maximumTries
     }
 
     /// Judges a presented code. Nil means the code is live and right: go on to `register`.
     /// A wrong code counts one more try here (store `failedTries`); a dead code is unchanged.
-    public mutating func present(codeHash: [UInt8], now: Date, maximumTries: Int) -> DeviceRegistration? {
+    package mutating func present(codeHash: [UInt8], now: Date, maximumTries: Int) -> DeviceRegistration? {
         guard isLive(now: now, maximumTries: maximumTries) else { return .codeInvalid }
         guard ConstantTime.equals(self.codeHash, codeHash) else {
             failedTries += 1
@@ -28,7 +28,7 @@ extension ActivationCodeRecord {
     /// that are not removed; a registration marks the code used (store `usedAt`), a refusal
     /// leaves it as it was.
     /// - Parameter ownerDevices: the statuses of every device of the code's user.
-    public mutating func register(
+    package mutating func register(
         _ device: DeviceRecord, ownerDevices: [DeviceStatus], maximumDevices: Int, now: Date
     ) -> DeviceRegistration {
         if ownerDevices.filter({ $0 != .removed }).count >= maximumDevices {

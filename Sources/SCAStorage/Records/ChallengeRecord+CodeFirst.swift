@@ -8,7 +8,7 @@ extension ChallengeRecord {
     /// and a decoy, and a known user's other methods show only once the code is proven (under
     /// the deferred verdict, once it is collected, right or wrong, as nothing is revealed
     /// before the verdict). Answers, proofs and code requests all go by this list.
-    public var offeredMethods: [AuthenticationMethod] {
+    package var offeredMethods: [AuthenticationMethod] {
         guard let code = decoy?.codeFirst, !collectedCategories.contains(code.category) else { return methods }
         return [code]
     }

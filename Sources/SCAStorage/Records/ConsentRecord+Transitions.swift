@@ -6,7 +6,7 @@ extension ConsentRecord {
     /// Moves to `next` at `now` if the status allows it (`ConsentStatus.canMove(to:)`); an open
     /// consent past its `expiresAt` can only become `Expired`.
     /// - Returns: false, changing nothing, when the move is not allowed.
-    public mutating func move(to next: ConsentStatus, now: Date) -> Bool {
+    package mutating func move(to next: ConsentStatus, now: Date) -> Bool {
         if status.isOpen, now >= expiresAt, next != .expired { return false }
         guard status.canMove(to: next) else { return false }
         status = next
@@ -16,7 +16,7 @@ extension ConsentRecord {
 
     /// `Expired` when it is still open past `expiresAt`.
     /// - Returns: whether it changed.
-    public mutating func expireIfDue(now: Date) -> Bool {
+    package mutating func expireIfDue(now: Date) -> Bool {
         guard status.isOpen, now >= expiresAt else { return false }
         return move(to: .expired, now: now)
     }

@@ -7,7 +7,7 @@ import SCACore
 extension DeviceRecord {
     /// Moves the device to `status`. A removed device stays removed (removal is final). Moving
     /// to `active` clears `failCount`; moving to `blocked` or `removed` keeps it.
-    public mutating func setStatus(_ status: DeviceStatus) {
+    package mutating func setStatus(_ status: DeviceStatus) {
         if self.status == .removed { return }
         self.status = status
         if status == .active { failCount = 0 }
@@ -15,7 +15,7 @@ extension DeviceRecord {
 
     /// Counts one failed signature whatever the status; only an active device becomes blocked
     /// when the count reaches `maximumFailures`, so a removed device stays removed.
-    public mutating func recordFailure(maximumFailures: Int) {
+    package mutating func recordFailure(maximumFailures: Int) {
         failCount += 1
         if status == .active && failCount >= maximumFailures {
             status = .blocked

@@ -5,7 +5,7 @@ import SCACore
 /// method. A right one-time factor carries what it uses up when its proof commits
 /// (``FactorUse``); it is judged purely on what was read, and the read may be overtaken before
 /// the commit: the commit's compare-and-set catches that (``ProofCommitResult/factorUsed``).
-public enum FactorJudgement: Sendable, Equatable {
+package enum FactorJudgement: Sendable, Equatable {
     /// Right; a one-time factor (a delivered code, a TOTP step) commits with `use`, nil for a
     /// factor nothing uses up (a password, a passkey).
     case right(use: FactorUse?)
@@ -17,7 +17,7 @@ public enum FactorJudgement: Sendable, Equatable {
     /// A delivered code against the challenge's stored code for its method. A code matching a
     /// used one is a replay whether or not it has expired since (as ``SCAStore/consumeCode``
     /// answers `.alreadyUsed`); an unused one must still be valid at `now`.
-    public static func deliveredCode(_ codeHash: [UInt8], against stored: OneTimeCodeRecord?, now: Date) -> FactorJudgement {
+    package static func deliveredCode(_ codeHash: [UInt8], against stored: OneTimeCodeRecord?, now: Date) -> FactorJudgement {
         guard let stored, Self.equal(stored.codeHash, codeHash) else { return .wrong }
         if stored.used { return .replayed }
         guard now < stored.expiresAt else { return .wrong }
@@ -26,7 +26,7 @@ public enum FactorJudgement: Sendable, Equatable {
 
     /// A TOTP code's matching time step against the last step the user had accepted: a step
     /// not newer is a code seen before (a replay, or the loser of a race with the same code).
-    public static func totpStep(_ step: Int64, userID: String, lastAccepted: Int64?) -> FactorJudgement {
+    package static func totpStep(_ step: Int64, userID: String, lastAccepted: Int64?) -> FactorJudgement {
         if let lastAccepted, step <= lastAccepted { return .replayed }
         return .right(use: .totpStep(userID: userID, step: step))
     }

@@ -5,12 +5,12 @@ import Foundation
 // guessed at the token endpoint is slowed down per client, whatever address the guesses come from.
 extension LockoutState {
     /// Failures in a row after which the client is refused for ``clientThrottleSeconds``.
-    public static let clientFailureLimit = 10
+    package static let clientFailureLimit = 10
     /// How long a throttled client is refused, secret or not.
-    public static let clientThrottleSeconds: TimeInterval = 60
+    package static let clientThrottleSeconds: TimeInterval = 60
 
     /// Whether the client is throttled at `now`; the seconds left when it is.
-    public func clientThrottle(now: Date) -> TimeInterval? {
+    package func clientThrottle(now: Date) -> TimeInterval? {
         guard let lockedUntil, lockedUntil > now else { return nil }
         return lockedUntil.timeIntervalSince(now)
     }
@@ -18,7 +18,7 @@ extension LockoutState {
     /// Counts a failed authentication. The ``clientFailureLimit``-th in a row throttles the
     /// client (and starts the count again).
     /// - Returns: true when this failure throttled it.
-    public mutating func recordClientFailure(now: Date) -> Bool {
+    package mutating func recordClientFailure(now: Date) -> Bool {
         failedAttempts += 1
         guard failedAttempts >= Self.clientFailureLimit else { return false }
         failedAttempts = 0
@@ -28,12 +28,12 @@ extension LockoutState {
     }
 
     /// A right secret ends the count of failures in a row.
-    public mutating func recordClientSuccess() {
+    package mutating func recordClientSuccess() {
         failedAttempts = 0
     }
 }
 
 /// Where a client's authentication failures are counted.
-public enum ClientAuthentication {
-    public static func key(for clientID: String) -> String { "client-auth:\(clientID)" }
+package enum ClientAuthentication {
+    package static func key(for clientID: String) -> String { "client-auth:\(clientID)" }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A proof's lockout steps as one pure transition, so a backend applies them inside the
 /// proof's single transaction exactly as the separate calls would, one after the other.
 extension LockoutState {
-    public mutating func apply(_ plan: LockoutPlan) -> LockoutStep {
+    package mutating func apply(_ plan: LockoutPlan) -> LockoutStep {
         if plan.reserve {
             let reservation = reserveAttempt(policy: plan.policy, now: plan.now)
             guard case .granted = reservation else { return .refused(reservation) }
@@ -21,7 +21,7 @@ extension LockoutState {
     /// The whole authentication succeeded: failures and temporary blocks start again from
     /// zero. A permanent lock stays: a permanently locked subject is never granted an attempt,
     /// so a success can only come from an attempt reserved before the lock.
-    public mutating func recordSuccess() {
+    package mutating func recordSuccess() {
         failedAttempts = 0
         temporaryBlocks = 0
         lockedUntil = nil

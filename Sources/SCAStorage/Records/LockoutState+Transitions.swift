@@ -7,7 +7,7 @@ extension LockoutState {
     /// Counts one attempt up front unless the user is blocked or the allowance is taken by
     /// attempts still being evaluated. A temporary block that has run out is lifted here; its
     /// number stays, so the next block is longer.
-    public mutating func reserveAttempt(policy: LockoutPolicy, now: Date) -> AttemptReservation {
+    package mutating func reserveAttempt(policy: LockoutPolicy, now: Date) -> AttemptReservation {
         if permanentlyLocked { return .locked(until: nil) }
         if let until = lockedUntil {
             if until > now { return .locked(until: until) }
@@ -20,7 +20,7 @@ extension LockoutState {
 
     /// A reserved attempt turned out wrong: it stays counted, and reaching the limit starts the
     /// next block (temporary, doubling; permanent after `maxTemporaryBlocks`).
-    public mutating func recordFailure(policy: LockoutPolicy, now: Date) -> FailureOutcome {
+    package mutating func recordFailure(policy: LockoutPolicy, now: Date) -> FailureOutcome {
         if permanentlyLocked { return .permanentlyBlocked }
         if let until = lockedUntil, until > now {
             // Another attempt of the same burst started the block already.
@@ -44,18 +44,18 @@ extension LockoutState {
     /// Gives one reserved attempt back (the attempt was refused before anything was judged),
     /// never going below zero. Blocks are left alone: a block started meanwhile by another
     /// attempt has reset the counter already.
-    public mutating func releaseAttempt() {
+    package mutating func releaseAttempt() {
         failedAttempts = max(0, failedAttempts - 1)
     }
 
     /// Failures left before the next block, as an answer tells them: none while blocked.
-    public func remainingAttempts(policy: LockoutPolicy, now: Date) -> Int {
+    package func remainingAttempts(policy: LockoutPolicy, now: Date) -> Int {
         isBlocked(at: now) ? 0 : max(0, policy.maxFailedAttempts - failedAttempts)
     }
 
     /// Whether the user can pass no SCA at `now`: blocked for good, or within a temporary
     /// block. (What an exemption withholds, and what refuses a partner's consent at once.)
-    public func isBlocked(at now: Date) -> Bool {
+    package func isBlocked(at now: Date) -> Bool {
         permanentlyLocked || (lockedUntil.map { $0 > now } ?? false)
     }
 }

@@ -9,7 +9,7 @@ extension OperationRecord {
     /// `expired` is possible: a late approval is no approval.
     /// - Returns: false, changing nothing, when it is final already, `status` is `pending`, or
     ///   it has expired and `status` is not `expired`.
-    public mutating func finish(
+    package mutating func finish(
         as status: OperationStatus, reason: OperationRejectReason? = nil, sealedToken: [UInt8]? = nil, now: Date
     ) -> Bool {
         guard self.status == .pending, status.isFinal else { return false }
@@ -24,7 +24,7 @@ extension OperationRecord {
 
     /// `expired` when it is still pending at or past `expiresAt`.
     /// - Returns: whether it changed.
-    public mutating func expireIfDue(now: Date) -> Bool {
+    package mutating func expireIfDue(now: Date) -> Bool {
         finish(as: .expired, now: now)
     }
 }

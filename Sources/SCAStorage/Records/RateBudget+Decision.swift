@@ -7,7 +7,7 @@ import Foundation
 extension RateBudget {
     /// The budgets to check, each key once (the first occurrence wins): a key counted twice in
     /// one request would spend two uses.
-    public static func distinct(_ budgets: [RateBudget]) -> [RateBudget] {
+    package static func distinct(_ budgets: [RateBudget]) -> [RateBudget] {
         var seen = Set<String>()
         return budgets.filter { seen.insert($0.key).inserted }
     }
@@ -17,14 +17,14 @@ extension RateBudget {
     /// bounded, so no request pays for a backlog, and at least twice what the consume adds
     /// (one use per budget), so deleting keeps ahead of adding and the table stays near its
     /// live uses.
-    public static func expiredUsesToDelete(consuming count: Int) -> Int {
+    package static func expiredUsesToDelete(consuming count: Int) -> Int {
         max(64, 2 * count)
     }
 
     /// The earliest time this budget has room, or nil when it has room now.
     /// - Parameter recentUses: times of the uses still inside the window at `now`, newest first
     ///   (more than `limit` of them are not needed).
-    public func freesAt(recentUses: [Date], now: Date) -> Date? {
+    package func freesAt(recentUses: [Date], now: Date) -> Date? {
         let live = recentUses.filter { $0 > now.addingTimeInterval(-window) }
         guard live.count >= limit else { return nil }
         // With `limit` uses in the window, room comes back when the oldest of the newest
@@ -37,7 +37,7 @@ extension RateBudget {
     /// were spent have room again.
     /// - Parameter recentUses: per budget key, the times of its uses still inside its window,
     ///   newest first; a missing key has none.
-    public static func decide(_ budgets: [RateBudget], recentUses: [String: [Date]], now: Date) -> RateDecision {
+    package static func decide(_ budgets: [RateBudget], recentUses: [String: [Date]], now: Date) -> RateDecision {
         var scopes: [String] = []
         var latest: Date?
         for budget in distinct(budgets) {

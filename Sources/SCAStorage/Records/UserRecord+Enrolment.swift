@@ -7,7 +7,7 @@ extension UserRecord {
     /// - Parameters:
     ///   - activeDevices: the user's devices that are not removed.
     ///   - passkeys: the user's registered passkeys.
-    public func awaitsSecondElement(activeDevices: Int, passkeys: Int) -> Bool {
+    package func awaitsSecondElement(activeDevices: Int, passkeys: Int) -> Bool {
         passwordHash == nil && pinHash == nil && sealedTOTPSeed == nil && (phone == nil || phone == loginPhone)
             && activeDevices == 0 && passkeys == 0
     }

@@ -11,7 +11,7 @@ extension WebhookDeliveryRecord {
     ///   - statusStored: whether the compare-and-set on the status won.
     ///   - webhookRegistered: whether the candidate's client has a webhook now.
     /// - Returns: `candidate` when the change was stored and there is a receiver, else nil.
-    public static func toEnqueue(
+    package static func toEnqueue(
         _ candidate: WebhookDeliveryRecord?, statusStored: Bool, webhookRegistered: Bool
     ) -> WebhookDeliveryRecord? {
         guard statusStored, webhookRegistered, let candidate, candidate.status == .pending, candidate.attempts == 0 else {

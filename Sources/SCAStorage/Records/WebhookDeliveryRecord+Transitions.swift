@@ -5,18 +5,18 @@ import Foundation
 /// instance at a time sends a delivery.
 extension WebhookDeliveryRecord {
     /// Waits after the 1st, 2nd, ... failed attempt; after the last one the delivery is abandoned.
-    public static let backoff: [TimeInterval] = [5, 30, 120, 600, 3600]
+    package static let backoff: [TimeInterval] = [5, 30, 120, 600, 3600]
     /// How long a claim keeps other instances off (longer than one attempt's timeout).
-    public static let lease: TimeInterval = 60
+    package static let lease: TimeInterval = 60
 
     /// Whether it may be sent at `now`: pending, due, and not claimed by a live lease.
-    public func isDue(now: Date) -> Bool {
+    package func isDue(now: Date) -> Bool {
         status == .pending && nextAttemptAt <= now && (leaseUntil.map { $0 <= now } ?? true)
     }
 
     /// Claims it for one attempt at `now`.
     /// - Returns: false, changing nothing, when it is not due.
-    public mutating func claim(now: Date) -> Bool {
+    package mutating func claim(now: Date) -> Bool {
         guard isDue(now: now) else { return false }
         leaseUntil = now.addingTimeInterval(Self.lease)
         return true
@@ -24,7 +24,7 @@ extension WebhookDeliveryRecord {
 
     /// Records one attempt's result at `now`: delivered on a 2xx, else the next attempt after
     /// the back-off, or abandoned when the back-off is used up.
-    public mutating func record(httpStatus: Int?, now: Date) {
+    package mutating func record(httpStatus: Int?, now: Date) {
         attempts += 1
         lastHTTPStatus = httpStatus
         leaseUntil = nil

@@ -4,11 +4,11 @@ import SCACore
 /// EUR amounts as the risk engine counts them: whole minor units (cents), so that limits are
 /// compared exactly. Other currencies convert with the configured rates, rounded up: a
 /// conversion never lets a payment under a threshold it would be over to the cent.
-public enum EURAmount {
+package enum EURAmount {
     /// The EUR minor units of `transaction`, nil when its currency has no rate (the caller
     /// then treats the payment as unconverted: no exemption).
     /// - Parameter eurPerUnit: EUR value of one unit of each other currency.
-    public static func minorUnits(of transaction: Transaction, eurPerUnit: [String: Decimal]) -> Int64? {
+    package static func minorUnits(of transaction: Transaction, eurPerUnit: [String: Decimal]) -> Int64? {
         guard let currency = Currency(code: transaction.currency),
             let minor = currency.minorUnits(of: transaction.amount)
         else { return nil }
@@ -23,7 +23,7 @@ public enum EURAmount {
     }
 
     /// A decimal text in EUR (`30.00`) as minor units; nil unless it has at most two decimals.
-    public static func minorUnits(of text: String) -> Int64? {
+    package static func minorUnits(of text: String) -> Int64? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 13,
             parts[0].allSatisfy({ $0.isASCII && $0.isNumber })
@@ -35,7 +35,7 @@ public enum EURAmount {
     }
 
     /// `45.00`.
-    public static func text(_ minor: Int64) -> String {
+    package static func text(_ minor: Int64) -> String {
         let sign = minor < 0 ? "-" : ""
         let value = minor.magnitude
         let cents = value % 100

@@ -3,19 +3,19 @@ import SCACore
 
 /// Which exemptions are switched on (each off by default) and their thresholds, RTS values by
 /// default.
-public struct ExemptionRules: Sendable, Equatable {
+package struct ExemptionRules: Sendable, Equatable {
     /// Art. 16; nil: off.
-    public var lowValue: LowValueRules?
+    package var lowValue: LowValueRules?
     /// Art. 13.
-    public var trustedBeneficiaries: Bool
+    package var trustedBeneficiaries: Bool
     /// Art. 14.
-    public var recurring: Bool
+    package var recurring: Bool
     /// Art. 18.
-    public var tra: Bool
+    package var tra: Bool
     /// Art. 10: how long an SCA for account information lasts; nil: off.
-    public var accountInfoInterval: TimeInterval?
+    package var accountInfoInterval: TimeInterval?
 
-    public init(
+    package init(
         lowValue: LowValueRules? = nil, trustedBeneficiaries: Bool = false, recurring: Bool = false, tra: Bool = false,
         accountInfoInterval: TimeInterval? = nil
     ) {
@@ -27,36 +27,36 @@ public struct ExemptionRules: Sendable, Equatable {
     }
 
     /// Whether any exemption is on (otherwise nothing but monitoring runs).
-    public var anyEnabled: Bool {
+    package var anyEnabled: Bool {
         lowValue != nil || trustedBeneficiaries || recurring || tra || accountInfoInterval != nil
     }
 }
 
 /// Everything an exemption decision depends on, gathered by the server (store reads) so that
 /// the decision itself is pure.
-public struct ExemptionInputs: Sendable, Equatable {
-    public var operation: OperationKind
+package struct ExemptionInputs: Sendable, Equatable {
+    package var operation: OperationKind
     /// The caller presented a live session of this user: an exemption waives *strong*
     /// authentication, never identification.
-    public var hasSession: Bool
-    public var signals: [RiskSignal]
+    package var hasSession: Bool
+    package var signals: [RiskSignal]
     /// Payments: EUR minor units (nil when unconverted).
-    public var amountMinor: Int64?
-    public var payeeTrusted: Bool
+    package var amountMinor: Int64?
+    package var payeeTrusted: Bool
     /// The request says the payment belongs to a recurring series.
-    public var recurringRequested: Bool
+    package var recurringRequested: Bool
     /// Its amount and payee match the series' first, authenticated, payment.
-    public var continuesSeries: Bool
+    package var continuesSeries: Bool
     /// The largest amount TRA may exempt now (nil: TRA allows nothing).
-    public var traMaxMinor: Int64?
+    package var traMaxMinor: Int64?
     /// Account information: the last SCA for it.
-    public var accountInfoSCAAt: Date?
+    package var accountInfoSCAAt: Date?
     /// A reason no exemption may apply whatever the rules say: `policy_raised` (a rule such
     /// as the high-value one asks for more than the operation's base), `user_locked`.
-    public var withheld: String?
-    public var now: Date
+    package var withheld: String?
+    package var now: Date
 
-    public init(
+    package init(
         operation: OperationKind, hasSession: Bool, signals: [RiskSignal], amountMinor: Int64? = nil,
         payeeTrusted: Bool = false, recurringRequested: Bool = false, continuesSeries: Bool = false,
         traMaxMinor: Int64? = nil, accountInfoSCAAt: Date? = nil, withheld: String? = nil, now: Date
@@ -78,27 +78,27 @@ public struct ExemptionInputs: Sendable, Equatable {
 /// The exemption an operation may go under, before the low-value counters are consulted, with
 /// the verdict of every rule (for the audit entry: a supervisor reads why each did or did not
 /// apply).
-public struct ExemptionCandidate: Sendable, Equatable {
+package struct ExemptionCandidate: Sendable, Equatable {
     /// The first rule that applies, in the order trusted beneficiary, recurring, TRA, low value
     /// (the counter-free ones first, so the low-value allowance is kept for when it is needed).
-    public var exemption: Exemption?
+    package var exemption: Exemption?
     /// Each rule considered and its verdict: `applies`, `disabled`, `no_session`,
     /// `signal:<name>`, `over_amount`, `not_trusted`, `not_recurring`, `series_changed`,
     /// `first_access`, `expired`, `band_unavailable`.
-    public var verdicts: [(Exemption, String)]
+    package var verdicts: [(Exemption, String)]
 
-    public static func == (lhs: ExemptionCandidate, rhs: ExemptionCandidate) -> Bool {
+    package static func == (lhs: ExemptionCandidate, rhs: ExemptionCandidate) -> Bool {
         lhs.exemption == rhs.exemption && lhs.verdicts.map { "\($0.0.rawValue)=\($0.1)" } == rhs.verdicts.map { "\($0.0.rawValue)=\($0.1)" }
     }
 
     /// `tra=over_amount,low_value=applies`.
-    public var verdictSummary: String { verdicts.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: ",") }
+    package var verdictSummary: String { verdicts.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: ",") }
 }
 
 extension ExemptionRules {
     /// The rules an operation is judged by: payments by arts. 13, 14, 18 and 16, account
     /// information by art. 10, every other operation by none.
-    public static func considered(for operation: OperationKind) -> [Exemption] {
+    package static func considered(for operation: OperationKind) -> [Exemption] {
         switch operation {
         case .payment: [.trustedBeneficiary, .recurring, .tra, .lowValue]
         case .accountInfo: [.accountInfo180d]
@@ -107,7 +107,7 @@ extension ExemptionRules {
     }
 
     /// Pure: which exemption `inputs` qualify for (the low-value counters aside).
-    public func candidate(for inputs: ExemptionInputs) -> ExemptionCandidate {
+    package func candidate(for inputs: ExemptionInputs) -> ExemptionCandidate {
         var verdicts: [(Exemption, String)] = []
         var chosen: Exemption?
         for exemption in Self.considered(for: inputs.operation) {

@@ -8,16 +8,16 @@ public enum LowValueLimit: String, Sendable, CaseIterable, Codable {
 }
 
 /// The thresholds of the low-value exemption (RTS art. 16), EUR minor units (cents).
-public struct LowValueRules: Sendable, Equatable {
+package struct LowValueRules: Sendable, Equatable {
     /// Largest single payment (RTS: 30 EUR).
-    public var maxAmountMinor: Int64
-    public var limit: LowValueLimit
+    package var maxAmountMinor: Int64
+    package var limit: LowValueLimit
     /// Largest cumulative amount since the last SCA, this payment included (RTS: 100 EUR).
-    public var maxCumulativeMinor: Int64
+    package var maxCumulativeMinor: Int64
     /// Most payments without SCA since the last SCA, this one included (RTS: 5).
-    public var maxCount: Int
+    package var maxCount: Int
 
-    public init(maxAmountMinor: Int64 = 3_000, limit: LowValueLimit, maxCumulativeMinor: Int64 = 10_000, maxCount: Int = 5) {
+    package init(maxAmountMinor: Int64 = 3_000, limit: LowValueLimit, maxCumulativeMinor: Int64 = 10_000, maxCount: Int = 5) {
         self.maxAmountMinor = maxAmountMinor
         self.limit = limit
         self.maxCumulativeMinor = maxCumulativeMinor
@@ -28,12 +28,12 @@ public struct LowValueRules: Sendable, Equatable {
 /// Payments made without SCA since the user's last SCA for a payment, whatever exemption let
 /// them through: art. 16 counts every previous remote payment since the last SCA, so a payment
 /// exempted as recurring or to a trusted payee uses up the low-value allowance too.
-public struct LowValueCounters: Codable, Sendable, Equatable {
-    public var count: Int
+package struct LowValueCounters: Codable, Sendable, Equatable {
+    package var count: Int
     /// EUR minor units.
-    public var sumMinor: Int64
+    package var sumMinor: Int64
 
-    public init(count: Int = 0, sumMinor: Int64 = 0) {
+    package init(count: Int = 0, sumMinor: Int64 = 0) {
         self.count = count
         self.sumMinor = sumMinor
     }
@@ -41,7 +41,7 @@ public struct LowValueCounters: Codable, Sendable, Equatable {
     /// Whether a payment of `amountMinor` may go as low value: at most the single-payment
     /// threshold, and the configured limit still held once it is counted (this payment
     /// included, the reading that never lets a sixth payment or a 100.01 EUR total through).
-    public func admits(_ amountMinor: Int64, rules: LowValueRules) -> Bool {
+    package func admits(_ amountMinor: Int64, rules: LowValueRules) -> Bool {
         guard amountMinor > 0, amountMinor <= rules.maxAmountMinor else { return false }
         switch rules.limit {
         case .count: return count + 1 <= rules.maxCount
@@ -50,16 +50,16 @@ public struct LowValueCounters: Codable, Sendable, Equatable {
     }
 
     /// Counts one payment made without SCA.
-    public mutating func add(_ amountMinor: Int64) {
+    package mutating func add(_ amountMinor: Int64) {
         count += 1
         sumMinor += amountMinor
     }
 
     /// An SCA for a payment starts both counters again.
-    public mutating func reset() {
+    package mutating func reset() {
         self = LowValueCounters()
     }
 
     /// `count=3,sumEUR=45.00`, for the audit entry.
-    public var summary: String { "count=\(count),sumEUR=\(EURAmount.text(sumMinor))" }
+    package var summary: String { "count=\(count),sumEUR=\(EURAmount.text(sumMinor))" }
 }

@@ -4,7 +4,7 @@ import SCACore
 /// A named transaction-monitoring signal (RTS art. 2). A raised signal can only make things
 /// stricter: it takes exemptions away (``blocks(_:)``) or refuses the operation (``refuses``);
 /// it never lowers what an operation needs.
-public enum RiskSignal: String, Codable, Sendable, CaseIterable {
+package enum RiskSignal: String, Codable, Sendable, CaseIterable {
     /// The payee's IBAN is on the configured deny list (compromised or mule account).
     case denyListedPayee = "deny_listed_payee"
     /// The device is on the configured deny list.
@@ -28,12 +28,12 @@ public enum RiskSignal: String, Codable, Sendable, CaseIterable {
     case reportedNotMe = "reported_not_me"
 
     /// The operation is refused whatever else holds.
-    public var refuses: Bool { self == .denyListedPayee || self == .denyListedDevice }
+    package var refuses: Bool { self == .denyListedPayee || self == .denyListedDevice }
 
     /// Whether this signal takes `exemption` away. A new payee only stops TRA (a low-value
     /// payment to a new shop is what art. 16 is for; a trusted or recurring payee is not new);
     /// every other signal stops every exemption.
-    public func blocks(_ exemption: Exemption) -> Bool {
+    package func blocks(_ exemption: Exemption) -> Bool {
         switch self {
         case .newPayee: exemption == .tra
         default: true
@@ -42,23 +42,23 @@ public enum RiskSignal: String, Codable, Sendable, CaseIterable {
 }
 
 /// The thresholds of transaction monitoring (RTS art. 2), always applied.
-public struct MonitoringRules: Sendable, Equatable {
+package struct MonitoringRules: Sendable, Equatable {
     /// IBANs (compact, upper case) and device ids refused outright.
-    public var denyList: Set<String>
+    package var denyList: Set<String>
     /// Payments in the last hour above which `velocity_count` is raised (this one included).
-    public var maxPaymentsPerHour: Int
+    package var maxPaymentsPerHour: Int
     /// EUR minor units paid in the last 24 hours above which `velocity_amount` is raised.
-    public var maxAmountPerDayMinor: Int64
+    package var maxAmountPerDayMinor: Int64
     /// `unusual_amount` when a payment is more than this many times the largest in the window.
-    public var unusualAmountFactor: Int64
+    package var unusualAmountFactor: Int64
     /// A device bound less than this many seconds ago raises `new_device`.
-    public var newDeviceAge: TimeInterval
+    package var newDeviceAge: TimeInterval
     /// How far back the history looks (payees, amounts, addresses).
-    public var historyWindow: TimeInterval
+    package var historyWindow: TimeInterval
     /// How long after a `not_me` rejection the user's operations raise `reported_not_me`.
-    public var notMeWindow: TimeInterval = 30 * 86_400
+    package var notMeWindow: TimeInterval = 30 * 86_400
 
-    public init(
+    package init(
         denyList: Set<String> = [], maxPaymentsPerHour: Int = 10, maxAmountPerDayMinor: Int64 = 500_000,
         unusualAmountFactor: Int64 = 10, newDeviceAge: TimeInterval = 86_400, historyWindow: TimeInterval = 90 * 86_400
     ) {
@@ -72,21 +72,21 @@ public struct MonitoringRules: Sendable, Equatable {
 }
 
 /// What monitoring looks at for one operation.
-public struct MonitoredOperation: Sendable, Equatable {
+package struct MonitoredOperation: Sendable, Equatable {
     /// Payments only: the amount in EUR minor units; nil for a payment whose currency has no rate.
-    public var amountMinor: Int64?
-    public var isPayment: Bool
-    public var payeeKey: String?
-    public var iban: String?
-    public var payeeTrusted: Bool
-    public var deviceID: String?
+    package var amountMinor: Int64?
+    package var isPayment: Bool
+    package var payeeKey: String?
+    package var iban: String?
+    package var payeeTrusted: Bool
+    package var deviceID: String?
     /// When the named device was bound.
-    public var deviceBoundAt: Date?
-    public var clientAddress: String?
+    package var deviceBoundAt: Date?
+    package var clientAddress: String?
     /// The user's last `not_me` rejection of an operation.
-    public var notMeReportedAt: Date?
+    package var notMeReportedAt: Date?
 
-    public init(
+    package init(
         isPayment: Bool, amountMinor: Int64? = nil, payeeKey: String? = nil, iban: String? = nil, payeeTrusted: Bool = false,
         deviceID: String? = nil, deviceBoundAt: Date? = nil, clientAddress: String? = nil, notMeReportedAt: Date? = nil
     ) {
@@ -104,7 +104,7 @@ public struct MonitoredOperation: Sendable, Equatable {
 
 extension MonitoringRules {
     /// What to ask the store for `operation` at `now` (``SCAStore/riskHistory(_:)``).
-    public func historyQuery(userID: String, for operation: MonitoredOperation, now: Date) -> RiskHistoryQuery {
+    package func historyQuery(userID: String, for operation: MonitoredOperation, now: Date) -> RiskHistoryQuery {
         RiskHistoryQuery(
             userID: userID, since: now.addingTimeInterval(-historyWindow), hourSince: now.addingTimeInterval(-3_600),
             daySince: now.addingTimeInterval(-86_400), clientAddress: operation.clientAddress, payeeKey: operation.payeeKey)
@@ -112,7 +112,7 @@ extension MonitoringRules {
 
     /// The signals raised for `operation`, in ``RiskSignal`` order.
     /// - Parameter history: the user's authorised payments within ``historyWindow`` (any order).
-    public func signals(for operation: MonitoredOperation, history: [RiskPaymentRecord], now: Date) -> [RiskSignal] {
+    package func signals(for operation: MonitoredOperation, history: [RiskPaymentRecord], now: Date) -> [RiskSignal] {
         signals(
             for: operation, history: RiskHistory(payments: history, query: historyQuery(userID: "", for: operation, now: now)),
             now: now)
@@ -120,7 +120,7 @@ extension MonitoringRules {
 
     /// The signals raised for `operation`, in ``RiskSignal`` order, from the aggregates of the
     /// user's history that ``historyQuery(userID:for:now:)`` asks for.
-    public func signals(for operation: MonitoredOperation, history: RiskHistory, now: Date) -> [RiskSignal] {
+    package func signals(for operation: MonitoredOperation, history: RiskHistory, now: Date) -> [RiskSignal] {
         var raised = Set<RiskSignal>()
         if let iban = operation.iban, denyList.contains(iban) { raised.insert(.denyListedPayee) }
         if let device = operation.deviceID, denyList.contains(device) { raised.insert(.denyListedDevice) }

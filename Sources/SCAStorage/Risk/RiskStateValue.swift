@@ -29,17 +29,17 @@ package enum RiskStateCodec {
 
 /// The provider-wide state of the risk engine: which TRA bands are stopped (art. 20) as last
 /// evaluated, so that a stop and a resumption are each audited once.
-public struct ProviderRiskState: RiskStateValue {
-    public static let keyPrefix = "provider"
+package struct ProviderRiskState: RiskStateValue {
+    package static let keyPrefix = "provider"
 
     /// Stopped bands, as ``TRABand/id`` (`credit_transfer:500`), sorted.
-    public var suspendedBands: [String]
+    package var suspendedBands: [String]
 
-    public init() { suspendedBands = [] }
+    package init() { suspendedBands = [] }
 
     /// Stores the bands found stopped now.
     /// - Returns: the bands stopped and resumed by this change.
-    public mutating func update(suspended: Set<String>) -> (stopped: [String], resumed: [String]) {
+    package mutating func update(suspended: Set<String>) -> (stopped: [String], resumed: [String]) {
         let before = Set(suspendedBands)
         suspendedBands = suspended.sorted()
         return (suspended.subtracting(before).sorted(), before.subtracting(suspended).sorted())

@@ -4,24 +4,24 @@ import SCACore
 /// One band of the TRA exemption (RTS art. 18 and its annex): payments up to `maxAmountMinor`
 /// EUR may go without SCA while the provider's fraud rate for the type is at most the
 /// reference rate, given in parts per million of the value.
-public struct TRABand: Sendable, Equatable {
-    public var type: PaymentType
-    public var maxAmountMinor: Int64
+package struct TRABand: Sendable, Equatable {
+    package var type: PaymentType
+    package var maxAmountMinor: Int64
     /// 0.015 % is 150 ppm.
-    public var referencePPM: Int64
+    package var referencePPM: Int64
 
-    public init(type: PaymentType, maxAmountMinor: Int64, referencePPM: Int64) {
+    package init(type: PaymentType, maxAmountMinor: Int64, referencePPM: Int64) {
         self.type = type
         self.maxAmountMinor = maxAmountMinor
         self.referencePPM = referencePPM
     }
 
     /// `credit_transfer:500`: how a stopped band is named in the state and the audit trail.
-    public var id: String { "\(type.rawValue):\(maxAmountMinor / 100)" }
+    package var id: String { "\(type.rawValue):\(maxAmountMinor / 100)" }
 
     /// The annex's table: credit transfers 100/250/500 EUR at 0.015/0.01/0.005 %; remote card
     /// payments at 0.13/0.06/0.01 %. Smallest amount first.
-    public static func bands(for type: PaymentType) -> [TRABand] {
+    package static func bands(for type: PaymentType) -> [TRABand] {
         switch type {
         case .creditTransfer:
             [.init(type: type, maxAmountMinor: 10_000, referencePPM: 150), .init(type: type, maxAmountMinor: 25_000, referencePPM: 100),
@@ -34,7 +34,7 @@ public struct TRABand: Sendable, Equatable {
 
     /// Whether `fraudMinor` over `volumeMinor` is above the reference rate. No volume: no
     /// rate, so not above (there is nothing to compare; the first quarter starts clean).
-    public func isExceeded(fraudMinor: Int64, volumeMinor: Int64) -> Bool {
+    package func isExceeded(fraudMinor: Int64, volumeMinor: Int64) -> Bool {
         guard volumeMinor > 0 else { return fraudMinor > 0 }
         // fraud / volume > ppm / 1_000_000, in exact decimal arithmetic.
         return Decimal(fraudMinor) * 1_000_000 > Decimal(referencePPM) * Decimal(volumeMinor)
@@ -42,7 +42,7 @@ public struct TRABand: Sendable, Equatable {
 
     /// The largest amount TRA may exempt now: the biggest band whose reference the current
     /// rate meets and which is not stopped (art. 20); nil when none.
-    public static func maxExemptMinor(
+    package static func maxExemptMinor(
         type: PaymentType, fraudMinor: Int64, volumeMinor: Int64, suspended: Set<String>
     ) -> Int64? {
         bands(for: type)
@@ -53,7 +53,7 @@ public struct TRABand: Sendable, Equatable {
     /// Art. 20 and 21 over completed quarters, oldest first (`true`: the rate was above the
     /// reference that quarter): stopped after two consecutive quarters above, resumed by the
     /// first quarter at or below it.
-    public static func isSuspended(quartersAbove: [Bool]) -> Bool {
+    package static func isSuspended(quartersAbove: [Bool]) -> Bool {
         var consecutive = 0
         var suspended = false
         for above in quartersAbove {
@@ -69,7 +69,7 @@ public struct TRABand: Sendable, Equatable {
     }
 
     /// `0.015000`: a rate of `fraud / volume` in percent with six decimals.
-    public static func percentText(fraudMinor: Int64, volumeMinor: Int64) -> String {
+    package static func percentText(fraudMinor: Int64, volumeMinor: Int64) -> String {
         guard volumeMinor > 0 else { return "0.000000" }
         var value = Decimal(fraudMinor) * 100 / Decimal(volumeMinor)
         var rounded = Decimal()
@@ -84,7 +84,7 @@ public struct TRABand: Sendable, Equatable {
     }
 
     /// The reference rate in percent: 150 ppm is `0.015`.
-    public var referencePercentText: String {
+    package var referencePercentText: String {
         var value = Decimal(referencePPM) / 10_000
         var rounded = Decimal()
         NSDecimalRound(&rounded, &value, 4, .plain)

@@ -4,19 +4,19 @@
 /// that are left before anything is allocated (a declared length of 2^64 costs nothing), and
 /// nesting and the number of items are bounded so that hostile input can exhaust neither the
 /// stack nor the time spent checking map keys for duplicates.
-public struct CBORDecoder: Sendable {
+package struct CBORDecoder: Sendable {
     /// How deep arrays and maps may nest. WebAuthn's structures nest three levels at most.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
     /// How many items one decode may meet in all. An attestation object holds a few dozen.
-    public var maximumItems: Int
+    package var maximumItems: Int
 
-    public init(maximumDepth: Int = 16, maximumItems: Int = 1024) {
+    package init(maximumDepth: Int = 16, maximumItems: Int = 1024) {
         self.maximumDepth = maximumDepth
         self.maximumItems = maximumItems
     }
 
     /// Decodes one item that must span all of `bytes`.
-    public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
+    package func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
         let (value, end) = try decodePrefix(bytes, from: 0)
         guard end == bytes.count else { throw .trailingBytes }
         return value
@@ -25,7 +25,7 @@ public struct CBORDecoder: Sendable {
     /// Decodes the item that starts at `start` and returns it with the index just past it.
     ///
     /// Authenticator data needs this: its credential public key is followed by more data.
-    public func decodePrefix(_ bytes: [UInt8], from start: Int) throws(CBORError) -> (CBORValue, Int) {
+    package func decodePrefix(_ bytes: [UInt8], from start: Int) throws(CBORError) -> (CBORValue, Int) {
         guard start >= 0, start <= bytes.count else { throw .truncated }
         var reader = Reader(bytes: bytes, position: start, itemsLeft: maximumItems)
         let value = try reader.item(depth: 0, maximumDepth: maximumDepth)

@@ -3,7 +3,7 @@
 ///
 /// Tags, floating-point numbers and indefinite lengths are not part of it: no authenticator
 /// structure needs them, so the decoder refuses them rather than carrying code nobody tests.
-public indirect enum CBORValue: Sendable, Equatable {
+package indirect enum CBORValue: Sendable, Equatable {
     /// Major type 0: an integer from 0 to 2^64-1.
     case unsigned(UInt64)
     /// Major type 1: the integer `-1 - n` for the carried `n`, so from -1 down to -2^64.
@@ -24,7 +24,7 @@ public indirect enum CBORValue: Sendable, Equatable {
     case undefined
 
     /// The value as a signed integer, when it is an integer that fits in `Int64`.
-    public var integer: Int64? {
+    package var integer: Int64? {
         switch self {
         case .unsigned(let n): n <= UInt64(Int64.max) ? Int64(n) : nil
         case .negative(let n): n <= UInt64(Int64.max) ? -1 - Int64(n) : nil
@@ -33,47 +33,47 @@ public indirect enum CBORValue: Sendable, Equatable {
     }
 
     /// The bytes of a byte string.
-    public var byteString: [UInt8]? {
+    package var byteString: [UInt8]? {
         if case .bytes(let bytes) = self { bytes } else { nil }
     }
 
     /// The string of a text string.
-    public var textString: String? {
+    package var textString: String? {
         if case .text(let text) = self { text } else { nil }
     }
 
     /// The items of an array.
-    public var arrayItems: [CBORValue]? {
+    package var arrayItems: [CBORValue]? {
         if case .array(let items) = self { items } else { nil }
     }
 
     /// The pairs of a map.
-    public var mapEntries: [CBORMapEntry]? {
+    package var mapEntries: [CBORMapEntry]? {
         if case .map(let entries) = self { entries } else { nil }
     }
 
     /// The value stored under `key` when this is a map holding it.
-    public subscript(key: CBORValue) -> CBORValue? {
+    package subscript(key: CBORValue) -> CBORValue? {
         mapEntries?.first { $0.key == key }?.value
     }
 
     /// The value stored under a text key (WebAuthn's attestation object uses text keys).
-    public subscript(text key: String) -> CBORValue? {
+    package subscript(text key: String) -> CBORValue? {
         self[.text(key)]
     }
 
     /// The value stored under an integer key (COSE keys use integer labels).
-    public subscript(label key: Int64) -> CBORValue? {
+    package subscript(label key: Int64) -> CBORValue? {
         self[key >= 0 ? .unsigned(UInt64(key)) : .negative(UInt64(-1 - key))]
     }
 }
 
 /// One key-value pair of a CBOR map.
-public struct CBORMapEntry: Sendable, Equatable {
-    public let key: CBORValue
-    public let value: CBORValue
+package struct CBORMapEntry: Sendable, Equatable {
+    package let key: CBORValue
+    package let value: CBORValue
 
-    public init(key: CBORValue, value: CBORValue) {
+    package init(key: CBORValue, value: CBORValue) {
         self.key = key
         self.value = value
     }

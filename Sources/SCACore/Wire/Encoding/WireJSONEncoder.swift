@@ -17,11 +17,11 @@ import Foundation
 /// are canonically equivalent but spelled differently (`"é"` precomposed and decomposed) into one
 /// container gets both keys here, where Foundation keeps one. Synthesized conformances and
 /// dictionaries cannot produce such keys.
-public struct WireJSONEncoder: Sendable {
-    public init() {}
+package struct WireJSONEncoder: Sendable {
+    package init() {}
 
     /// The JSON text of `value`, as UTF-8 bytes.
-    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    package func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let root = WireJSONContainer(kind: .root, parent: nil, indexInParent: 0)
         let index = root.append(key: "", .pending)
         try WireJSONSlotEncoder(parent: root, index: index).encodeValue(value)

@@ -120,7 +120,8 @@ struct PasskeyProofs: Sendable {
                     signCount: UInt32(clamping: passkey.signCount), backupEligible: passkey.backupEligible,
                     userHandle: passkeys.userHandle(for: user.id)),
                 requireUserVerification: requiresUserVerification(challenge))
-        } catch .signCountRegressed(let stored, let received) {
+        } catch let error where error.code == .signCountRegressed {
+            let stored = error.storedSignCount ?? 0, received = error.receivedSignCount ?? 0
             // A valid signature whose counter did not grow: the same assertion again (a
             // replay), or a cloned authenticator. Only the second marks the passkey suspect.
             guard try await store.markSignatureUsed(burn, expiresAt: challenge.expiresAt, now: runtime.now()) else {

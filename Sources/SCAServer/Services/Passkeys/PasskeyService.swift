@@ -196,12 +196,8 @@ package struct PasskeyService: Sendable {
     /// The failed check, for the audit trail (clients see one generic refusal).
     static func reason(_ error: any Error) -> String {
         guard let error = error as? WebAuthnError else { return "malformed" }
-        switch error {
-        case .signCountRegressed: return "signCountRegressed"
-        case .unsupportedAttestationFormat(let format): return "unsupportedAttestationFormat:\(format.prefix(16))"
-        case .malformedCBOR: return "malformedCBOR"
-        default: return "\(error)"
-        }
+        if let format = error.attestationFormat { return "unsupportedAttestationFormat:\(format.prefix(16))" }
+        return error.code.description
     }
 
     static func describe(_ passkey: PasskeyRecord) -> PasskeyResponse {
