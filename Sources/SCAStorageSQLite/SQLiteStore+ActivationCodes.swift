@@ -10,7 +10,7 @@ extension SQLiteStore {
     /// Replaces a dead code with the same lookup id in the same transaction.
     /// - Throws: `StoreError.conflict("lookupID")` when a live code has the lookup id, or
     ///   `StoreError.notFound` when there is no user `code.userID`.
-    public func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
+    package func createActivationCode(_ code: ActivationCodeRecord, maximumTries: Int) async throws {
         try await write { db in
             if let existing = try Self.activationCode(db, lookupID: code.lookupID),
                 existing.isLive(now: code.createdAt, maximumTries: maximumTries)
@@ -42,7 +42,7 @@ extension SQLiteStore {
     /// The device limit is checked only for a right code, and leaves the code as it was.
     /// - Throws: `StoreError.conflict("id")` when a device with this id exists; the code
     ///   is then left unused.
-    public func registerDevice(
+    package func registerDevice(
         _ device: DeviceRecord, lookupID: String, codeHash: [UInt8], now: Date, maximumTries: Int, maximumDevices: Int
     ) async throws -> DeviceRegistration {
         try await write { db in

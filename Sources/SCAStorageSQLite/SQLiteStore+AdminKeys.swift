@@ -5,7 +5,7 @@ import SCAStorage
 // v3-admin-keys: scoped admin API keys.
 extension SQLiteStore {
     /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("name")` when taken.
-    public func createAdminKey(_ key: AdminKeyRecord) async throws {
+    package func createAdminKey(_ key: AdminKeyRecord) async throws {
         try await write { db in
             // Checked first so the error names the field; the constraints stay the last word.
             if try db.exists("SELECT 1 FROM admin_keys WHERE id = ?", arguments: [key.id]) {
@@ -30,20 +30,20 @@ extension SQLiteStore {
         }
     }
 
-    public func adminKey(id: String) async throws -> AdminKeyRecord? {
+    package func adminKey(id: String) async throws -> AdminKeyRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM admin_keys WHERE id = ?").fetchOne(AdminKeyRecord.self, arguments: [id])
         }
     }
 
     /// Oldest first (insertion order among equal creation dates).
-    public func adminKeys() async throws -> [AdminKeyRecord] {
+    package func adminKeys() async throws -> [AdminKeyRecord] {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM admin_keys ORDER BY created_at, rowid").fetchAll(AdminKeyRecord.self)
         }
     }
 
-    public func revokeAdminKey(id: String, now: Date) async throws -> AdminKeyRecord? {
+    package func revokeAdminKey(id: String, now: Date) async throws -> AdminKeyRecord? {
         try await write { db in
             try db.cachedStatement(
                 sql: "UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").execute(
@@ -52,7 +52,7 @@ extension SQLiteStore {
         }
     }
 
-    public func recordAdminKeyUse(id: String, now: Date) async throws {
+    package func recordAdminKeyUse(id: String, now: Date) async throws {
         try await write { db in
             try db.cachedStatement(
                 sql: "UPDATE admin_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)").execute(

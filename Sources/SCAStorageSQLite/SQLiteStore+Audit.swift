@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// Reading the last link and inserting the next happen in one write transaction; GRDB's
     /// single writer (and `BEGIN IMMEDIATE` across processes) runs appends one after another,
     /// so the chain never forks.
-    public func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
+    package func appendAuditEntry(_ draft: AuditEntryDraft) async throws -> AuditEntry {
         try await write { db in try Self.appendAuditEntry(draft, db) }
     }
 
@@ -33,7 +33,7 @@ extension SQLiteStore {
         return entry
     }
 
-    public func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
+    package func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry] {
         try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM audit_entries WHERE sequence > ? AND time_ms >= ?
@@ -43,7 +43,7 @@ extension SQLiteStore {
         }
     }
 
-    public func newestAuditEntry() async throws -> AuditEntry? {
+    package func newestAuditEntry() async throws -> AuditEntry? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").fetchOne(AuditEntry.self)
         }

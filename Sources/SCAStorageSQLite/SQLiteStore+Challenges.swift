@@ -5,13 +5,13 @@ import SCAStorage
 
 extension SQLiteStore {
     /// - Throws: `StoreError.conflict("id")` when a challenge with this id exists.
-    public func insertChallenge(_ challenge: ChallengeRecord) async throws {
+    package func insertChallenge(_ challenge: ChallengeRecord) async throws {
         let columns = try ChallengeColumns.arguments(challenge)
         try await write { db in try Self.insertChallenge(challenge, columns: columns, db) }
     }
 
     /// The challenge and its `challenge.created` entry in one write transaction.
-    public func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
+    package func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
         // Encoded before entering the write transaction, so the writer is held no longer than needed.
         let columns = try ChallengeColumns.arguments(challenge)
         return try await write { db in
@@ -21,7 +21,7 @@ extension SQLiteStore {
     }
 
     /// The user and the device a new challenge names, in one read transaction.
-    public func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
+    package func challengeContext(user lookup: UserLookup?, deviceID: String?) async throws -> ChallengeContext {
         try await read { db in
             let user: UserRecord? = try lookup.flatMap { lookup in
                 let (sql, key): (String, String) =
@@ -59,7 +59,7 @@ extension SQLiteStore {
         }
     }
 
-    public func challenge(id: String) async throws -> ChallengeRecord? {
+    package func challenge(id: String) async throws -> ChallengeRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?").fetchOne(ChallengeRecord.self, arguments: [id])
         }
@@ -67,7 +67,7 @@ extension SQLiteStore {
 
     /// Writes every field but the id, with version `expectedVersion + 1`, in one conditional
     /// UPDATE: of several updates made from the same version, exactly one lands.
-    public func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateChallenge(_ challenge: ChallengeRecord, expectedVersion: Int) async throws -> Bool {
         let columns = try ChallengeColumns.arguments(challenge)
         return try await write { db in
             try Self.updateChallenge(id: challenge.id, columns: columns, expectedVersion: expectedVersion, db)

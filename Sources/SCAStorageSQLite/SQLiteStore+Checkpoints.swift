@@ -2,18 +2,18 @@ import GRDB
 
 extension SQLiteStore {
     /// What one WAL checkpoint found and did, in pages.
-    public struct WALCheckpoint: Sendable, Equatable {
+    package struct WALCheckpoint: Sendable, Equatable {
         /// Pages in the WAL file when the checkpoint ran.
-        public var walPages: Int
+        package var walPages: Int
         /// Of those, the pages now copied into the database file.
-        public var checkpointedPages: Int
+        package var checkpointedPages: Int
     }
 
     /// The WAL size at which the writer checkpoints by itself, in pages: SQLite's default.
-    public static let writerCheckpointPages = 1000
+    package static let writerCheckpointPages = 1000
     /// The writer's own threshold while checkpoints run in the background: a safety net, for a
     /// background that falls behind or stops (about 40 MB of WAL at 4 KiB pages).
-    public static let backgroundWriterCheckpointPages = 10_000
+    package static let backgroundWriterCheckpointPages = 10_000
 
     /// Copies what the WAL holds into the database file without waiting for anyone (SQLite's
     /// `PASSIVE` mode), on a connection of its own.
@@ -23,7 +23,7 @@ extension SQLiteStore {
     /// queued behind it, for as long as the disk takes (up to 0.4 s seen on this machine's disk:
     /// the p99 of a flow). Run here, writes go on meanwhile.
     /// - Returns: nil for a store in memory, which has no WAL.
-    public func checkpointWAL() async throws -> WALCheckpoint? {
+    package func checkpointWAL() async throws -> WALCheckpoint? {
         guard let checkpointer else { return nil }
         return try await checkpointer.writeWithoutTransaction { db in
             // The first column says whether it was blocked (never, in PASSIVE mode).
@@ -34,14 +34,14 @@ extension SQLiteStore {
     }
 
     /// Sets the WAL size, in pages, at which the writer checkpoints by itself after a commit.
-    public func setWriterCheckpointThreshold(pages: Int) async throws {
+    package func setWriterCheckpointThreshold(pages: Int) async throws {
         try await writer.writeWithoutTransaction { db in
             _ = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint = \(pages)")
         }
     }
 
     /// The writer's threshold in force, read from SQLite.
-    public func writerCheckpointThreshold() async throws -> Int? {
+    package func writerCheckpointThreshold() async throws -> Int? {
         try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
     }
 }

@@ -7,14 +7,14 @@ import SCAStorage
 // and the counting of a failure are each one write transaction, so concurrent signatures are
 // counted one after the other.
 extension SQLiteStore {
-    public func device(id: String) async throws -> DeviceRecord? {
+    package func device(id: String) async throws -> DeviceRecord? {
         try await read { db in
             try Self.device(db, id: id)
         }
     }
 
     /// Oldest first; devices created at the same instant by id.
-    public func devices(userID: String) async throws -> [DeviceRecord] {
+    package func devices(userID: String) async throws -> [DeviceRecord] {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id")
                 .fetchAll(DeviceRecord.self, arguments: [userID])
@@ -23,7 +23,7 @@ extension SQLiteStore {
 
     /// Applies `DeviceRecord.setStatus`: a removed device is returned unchanged.
     @discardableResult
-    public func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
+    package func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord? {
         try await write { db in
             guard var device = try Self.device(db, id: id) else { return nil }
             device.setStatus(status)
@@ -36,7 +36,7 @@ extension SQLiteStore {
     }
 
     /// Applies `DeviceRecord.recordFailure`.
-    public func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
+    package func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
         try await write { db in try Self.recordDeviceFailure(id: id, maximumFailures: maximumFailures, db) }
     }
 
@@ -52,7 +52,7 @@ extension SQLiteStore {
 
     /// Leaves the status alone: a signature verified before a block does not lift it.
     /// - Throws: `StoreError.notFound` when there is no such device.
-    public func recordDeviceSuccess(id: String, now: Date) async throws {
+    package func recordDeviceSuccess(id: String, now: Date) async throws {
         try await write { db in try Self.recordDeviceSuccess(id: id, now: now, db) }
     }
 
@@ -68,7 +68,7 @@ extension SQLiteStore {
     /// forgotten by the periodic ``forgetUsedSignatures(expiredBefore:)``): the caller must bind
     /// each signature to something that itself expires no later than `expiresAt` (the challenge
     /// it signs), so that a replay after that is refused before its hash is looked up.
-    public func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
+    package func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool {
         try await write { db in try Self.markSignatureUsed(hash, expiresAt: expiresAt, now: now, db) }
     }
 
@@ -88,7 +88,7 @@ extension SQLiteStore {
 
     /// One DELETE over the expiry index.
     @discardableResult
-    public func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
+    package func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int {
         try await write { db in
             try db.cachedStatement(sql: "DELETE FROM used_signatures WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
             return db.changesCount

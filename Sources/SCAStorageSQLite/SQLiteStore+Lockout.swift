@@ -6,12 +6,12 @@ import SCAStorage
 // transaction, so concurrent guesses are counted one after the other.
 extension SQLiteStore {
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
+    package func reserveAttempt(userID: String, policy: LockoutPolicy, now: Date) async throws -> AttemptReservation {
         try await updateLockout(userID: userID) { $0.reserveAttempt(policy: policy, now: now) }
     }
 
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
+    package func recordFailure(userID: String, policy: LockoutPolicy, now: Date) async throws -> FailureOutcome {
         try await updateLockout(userID: userID) { $0.recordFailure(policy: policy, now: now) }
     }
 
@@ -32,7 +32,7 @@ extension SQLiteStore {
     /// Gives one reserved attempt back, never going below zero. Blocks are left alone: a block
     /// started meanwhile by another attempt has reset the counter already.
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func releaseAttempt(userID: String) async throws {
+    package func releaseAttempt(userID: String) async throws {
         try await write { db in
             try db.cachedStatement(
                 sql: "UPDATE users SET failed_attempts = MAX(failed_attempts - 1, 0) WHERE id = ?").execute(
@@ -45,7 +45,7 @@ extension SQLiteStore {
     /// Leaves a permanent lock alone: a permanently locked user is never granted an attempt,
     /// so a success here can only come from an attempt reserved before the lock.
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func recordSuccess(userID: String) async throws {
+    package func recordSuccess(userID: String) async throws {
         try await write { db in
             try db.cachedStatement(
                 sql: """
@@ -60,7 +60,7 @@ extension SQLiteStore {
 
     /// Clears counters and blocks, permanent ones included. The last accepted TOTP step is
     /// kept, so an unblock never lets an old code be replayed.
-    public func unblockUser(id: String) async throws -> Bool {
+    package func unblockUser(id: String) async throws -> Bool {
         try await write { db in
             try db.cachedStatement(
                 sql: """
@@ -75,7 +75,7 @@ extension SQLiteStore {
     }
 
     /// - Throws: `StoreError.notFound` when there is no such user.
-    public func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool {
+    package func acceptTOTPStep(userID: String, step: Int64) async throws -> Bool {
         try await write { db in
             // The condition and the write are one statement: a step is burnt exactly once.
             try db.cachedStatement(

@@ -5,7 +5,7 @@ import SCAStorage
 
 extension SQLiteStore {
     /// - Throws: `StoreError.notFound` when there is no such challenge.
-    public func issueCode(
+    package func issueCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date,
         expiresAt: Date, minimumInterval: TimeInterval, maximumSends: Int
     ) async throws -> CodeIssueOutcome {
@@ -53,7 +53,7 @@ extension SQLiteStore {
     }
 
     /// One conditional UPDATE: of several concurrent presentations of a code, one wins.
-    public func consumeCode(
+    package func consumeCode(
         challengeID: String, method: AuthenticationMethod, codeHash: [UInt8], now: Date
     ) async throws -> CodeConsumption {
         try await write { db in
@@ -66,7 +66,7 @@ extension SQLiteStore {
         }
     }
 
-    public func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
+    package func oneTimeCode(challengeID: String, method: AuthenticationMethod) async throws -> OneTimeCodeRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM one_time_codes WHERE challenge_id = ? AND method = ?")
                 .fetchOne(OneTimeCodeRecord.self, arguments: [challengeID, method.rawValue])

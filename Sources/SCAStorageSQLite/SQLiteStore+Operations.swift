@@ -6,7 +6,7 @@ import SCAStorage
 // Decoupled operations (v3-operations): load, apply, store. Which move is allowed is
 // decided by the pure `OperationRecord.finish`; the update here only compares versions.
 extension SQLiteStore {
-    public func insertOperation(_ operation: OperationRecord) async throws {
+    package func insertOperation(_ operation: OperationRecord) async throws {
         let transaction = try operation.transaction.map { try JSONColumn.text($0) }
         try await write { db in
             do {
@@ -29,13 +29,13 @@ extension SQLiteStore {
         }
     }
 
-    public func operation(id: String) async throws -> OperationRecord? {
+    package func operation(id: String) async throws -> OperationRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM operations WHERE id = ?").fetchOne(OperationRecord.self, arguments: [id])
         }
     }
 
-    public func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord] {
+    package func pendingOperations(deviceID: String, now: Date) async throws -> [OperationRecord] {
         try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM operations WHERE device_id = ? AND status = 'pending' AND expires_at > ?
@@ -45,7 +45,7 @@ extension SQLiteStore {
         }
     }
 
-    public func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
         try await updateOperation(operation, expectedVersion: expectedVersion, enqueueing: nil)
     }
 
@@ -70,7 +70,7 @@ extension SQLiteStore {
         return db.changesCount == 1
     }
 
-    public func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {
+    package func hasAuthorizationGrant(clientID: String, userID: String) async throws -> Bool {
         try await read { db in
             try db.exists(
                 "SELECT 1 FROM authorization_grants WHERE client_id = ? AND user_id = ? LIMIT 1", arguments: [clientID, userID])

@@ -6,7 +6,7 @@ import SCAStorage
 // Partner clients, authorization codes and consents (v3-partners): load, apply, store. What a
 // move means is decided by the callers' pure rules (`ConsentRecord.move`).
 extension SQLiteStore {
-    public func createPartnerClient(_ client: PartnerClientRecord) async throws {
+    package func createPartnerClient(_ client: PartnerClientRecord) async throws {
         let redirects = try JSONColumn.text(client.redirectURIs)
         let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
         let scopes = try JSONColumn.text(client.scopes)
@@ -28,19 +28,19 @@ extension SQLiteStore {
         }
     }
 
-    public func partnerClient(id: String) async throws -> PartnerClientRecord? {
+    package func partnerClient(id: String) async throws -> PartnerClientRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM partner_clients WHERE id = ?").fetchOne(PartnerClientRecord.self, arguments: [id])
         }
     }
 
-    public func partnerClients() async throws -> [PartnerClientRecord] {
+    package func partnerClients() async throws -> [PartnerClientRecord] {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM partner_clients ORDER BY created_at, id").fetchAll(PartnerClientRecord.self)
         }
     }
 
-    public func removePartnerClient(id: String, now: Date) async throws -> Bool {
+    package func removePartnerClient(id: String, now: Date) async throws -> Bool {
         try await write { db in
             try db.cachedStatement(sql: "DELETE FROM partner_clients WHERE id = ?").execute(arguments: [id])
             guard db.changesCount == 1 else { return false }
@@ -50,7 +50,7 @@ extension SQLiteStore {
         }
     }
 
-    public func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {
+    package func insertAuthorizationGrant(_ grant: AuthorizationGrantRecord) async throws {
         let scopes = try JSONColumn.text(grant.scopes)
         try await write { db in
             do {
@@ -72,7 +72,7 @@ extension SQLiteStore {
         }
     }
 
-    public func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
+    package func redeemAuthorizationCode(codeHash: [UInt8], now: Date) async throws -> CodeRedemption {
         try await write { db in
             guard
                 var grant = try db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE code_hash = ?")
@@ -87,13 +87,13 @@ extension SQLiteStore {
         }
     }
 
-    public func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
+    package func authorizationGrant(sessionID: String) async throws -> AuthorizationGrantRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM authorization_grants WHERE session_id = ?").fetchOne(AuthorizationGrantRecord.self, arguments: [sessionID])
         }
     }
 
-    public func insertConsent(_ consent: ConsentRecord, auditing entry: AuditEntryDraft) async throws {
+    package func insertConsent(_ consent: ConsentRecord, auditing entry: AuditEntryDraft) async throws {
         let columns = try ConsentColumns(consent)
         try await write { db in
             do {
@@ -119,13 +119,13 @@ extension SQLiteStore {
         }
     }
 
-    public func consent(id: String) async throws -> ConsentRecord? {
+    package func consent(id: String) async throws -> ConsentRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM consents WHERE id = ?").fetchOne(ConsentRecord.self, arguments: [id])
         }
     }
 
-    public func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
         try await updateConsent(consent, expectedVersion: expectedVersion, enqueueing: nil, auditing: nil)
     }
 

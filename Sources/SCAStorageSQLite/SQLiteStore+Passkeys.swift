@@ -6,7 +6,7 @@ import SCAStorage
 // Passkeys: each operation is one write transaction, so registrations of one user are counted
 // one after the other and the counter is compared and set in one statement.
 extension SQLiteStore {
-    public func registerPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyRegistration {
+    package func registerPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyRegistration {
         try await write { db in
             let taken = try db.exists("SELECT 1 FROM passkeys WHERE credential_id = ?", arguments: [Data(passkey.credentialID)])
             let owned = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM passkeys WHERE user_id = ?"), arguments: [passkey.userID]) ?? 0
@@ -32,26 +32,26 @@ extension SQLiteStore {
         }
     }
 
-    public func passkey(id: String) async throws -> PasskeyRecord? {
+    package func passkey(id: String) async throws -> PasskeyRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?").fetchOne(PasskeyRecord.self, arguments: [id])
         }
     }
 
-    public func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
+    package func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE credential_id = ?").fetchOne(PasskeyRecord.self, arguments: [Data(credentialID)])
         }
     }
 
     /// Oldest first; passkeys created at the same instant by id.
-    public func passkeys(userID: String) async throws -> [PasskeyRecord] {
+    package func passkeys(userID: String) async throws -> [PasskeyRecord] {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY created_at, id").fetchAll(PasskeyRecord.self, arguments: [userID])
         }
     }
 
-    public func deletePasskey(id: String) async throws -> Bool {
+    package func deletePasskey(id: String) async throws -> Bool {
         try await write { db in
             let owner = try String.fetchOne(db.cachedStatement(sql: "SELECT user_id FROM passkeys WHERE id = ?"), arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM passkeys WHERE id = ?").execute(arguments: [id])
@@ -61,7 +61,7 @@ extension SQLiteStore {
         }
     }
 
-    public func recordPasskeyUse(
+    package func recordPasskeyUse(
         id: String, expectedSignCount: Int64, signCount: Int64, backedUp: Bool, now: Date
     ) async throws -> Bool {
         try await write { db in
@@ -76,7 +76,7 @@ extension SQLiteStore {
         }
     }
 
-    public func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
+    package func markPasskeySuspect(id: String) async throws -> PasskeyRecord? {
         try await write { db in
             try db.cachedStatement(sql: "UPDATE passkeys SET status = 'suspect' WHERE id = ?").execute(arguments: [id])
             let passkey = try db.cachedStatement(sql: "SELECT * FROM passkeys WHERE id = ?").fetchOne(PasskeyRecord.self, arguments: [id])

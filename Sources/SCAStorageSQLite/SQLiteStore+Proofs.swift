@@ -10,7 +10,7 @@ import SCAStorage
 // appends inside them, one after another, so counters are counted in turn and the chain
 // never forks.
 extension SQLiteStore {
-    public func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
+    package func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
         // Encoded before entering the write transaction, so the writer is held no longer than needed.
         let columns = try commit.challenge.map(ChallengeColumns.arguments)
         do {
@@ -50,7 +50,7 @@ extension SQLiteStore {
     }
 
     /// One read transaction: the three rows as of one moment.
-    public func proofContext(challengeID: String) async throws -> ProofContext? {
+    package func proofContext(challengeID: String) async throws -> ProofContext? {
         try await read { db in
             guard let challenge = try db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?").fetchOne(ChallengeRecord.self, arguments: [challengeID])
             else { return nil }

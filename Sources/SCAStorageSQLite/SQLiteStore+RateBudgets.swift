@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// rule applied, and the uses counted only on a grant. SQLite runs one write transaction
     /// at a time on the file, so concurrent consumers, from this process or another on the
     /// same file, are decided one after the other.
-    public func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
+    package func consumeRateBudgets(_ budgets: [RateBudget], now: Date) async throws -> RateDecision {
         let budgets = RateBudget.distinct(budgets)
         return try await write { db in
             // Housekeeping, bounded (`RateBudget.expiredUsesToDelete`): uses that have left their

@@ -7,13 +7,13 @@ import SCAStorage
 // write transaction, so parallel decisions for one user are made one after the other; what to
 // change is the caller's pure transition.
 extension SQLiteStore {
-    public func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
+    package func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome {
         try await write { db in try Self.updateRiskState(key: key, as: State.self, transition, db) }
     }
 
-    public func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
+    package func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
         recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
     ) async throws -> Outcome {
@@ -24,7 +24,7 @@ extension SQLiteStore {
         }
     }
 
-    public func authoriseRiskPayment<State: RiskStateValue>(
+    package func authoriseRiskPayment<State: RiskStateValue>(
         challengeID: String, at: Date, updating key: String, as type: State.Type,
         _ transition: @escaping @Sendable (inout State, RiskPaymentRecord?) -> Void
     ) async throws -> RiskPaymentRecord? {
@@ -60,15 +60,15 @@ extension SQLiteStore {
         try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
     }
 
-    public func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
+    package func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
         try await read { db in try RiskStateCodec.decode(try Self.storedRiskState(key: key, db), as: State.self) }
     }
 
-    public func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
+    package func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         try await write { db in try Self.insertRiskPayment(payment, db) }
     }
 
-    public func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
+    package func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
         try await write { db in try Self.authoriseRiskPayment(challengeID: challengeID, at: at, db) }
     }
 
@@ -103,7 +103,7 @@ extension SQLiteStore {
         return try db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?").fetchOne(RiskPaymentRecord.self, arguments: [challengeID])
     }
 
-    public func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
+    package func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
         try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM risk_payments WHERE user_id = ? AND authorised_at >= ?
@@ -113,7 +113,7 @@ extension SQLiteStore {
         }
     }
 
-    public func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
+    package func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
         try await read { db in
             // NULL compares to nothing: an absent address or payee is never seen.
             let history = try db.cachedStatement(sql: """
@@ -138,7 +138,7 @@ extension SQLiteStore {
         }
     }
 
-    public func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
+    package func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
         try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM risk_payments WHERE transaction_digest = ? AND authorised_at IS NOT NULL
@@ -148,7 +148,7 @@ extension SQLiteStore {
         }
     }
 
-    public func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
+    package func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try await read { db in
             let rows = try db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM risk_payments
@@ -160,7 +160,7 @@ extension SQLiteStore {
         }
     }
 
-    public func addFraudReport(_ report: FraudReportRecord) async throws {
+    package func addFraudReport(_ report: FraudReportRecord) async throws {
         try await write { db in
             do {
                 try db.cachedStatement(
@@ -178,7 +178,7 @@ extension SQLiteStore {
         }
     }
 
-    public func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
+    package func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try await read { db in
             let rows = try db.cachedStatement(sql: """
                     SELECT payment_type, SUM(amount_minor) AS total FROM fraud_reports

@@ -6,7 +6,7 @@ import SCAStorage
 extension SQLiteStore {
     /// Stores the session and its first refresh token together.
     /// - Throws: `StoreError.conflict("id")` when the session id or token hash exists.
-    public func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
+    package func createSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord?) async throws {
         try await write { db in try Self.createSession(session, refreshToken: refreshToken, db) }
     }
 
@@ -32,13 +32,13 @@ extension SQLiteStore {
         }
     }
 
-    public func session(id: String) async throws -> SessionRecord? {
+    package func session(id: String) async throws -> SessionRecord? {
         try await read { db in
             try Self.session(db, id: id)
         }
     }
 
-    public func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
+    package func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse {
         try await write { db in
             guard var session = try Self.session(db, id: id) else { return .notFound }
             if session.revokedAt != nil { return .revoked }
@@ -54,7 +54,7 @@ extension SQLiteStore {
 
     /// Ends the session and so every token of its family. Revoking twice keeps the first date;
     /// an unknown id is ignored.
-    public func revokeSession(id: String, now: Date) async throws {
+    package func revokeSession(id: String, now: Date) async throws {
         try await write { db in
             try Self.revoke(db, sessionID: id, now: now)
         }

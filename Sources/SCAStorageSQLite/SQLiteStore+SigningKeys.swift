@@ -4,7 +4,7 @@ import SCAStorage
 
 extension SQLiteStore {
     /// Signing keys, newest first.
-    public func signingKeys() async throws -> [SigningKeyRecord] {
+    package func signingKeys() async throws -> [SigningKeyRecord] {
         try await read { db in
             try Self.signingKeys(db)
         }
@@ -12,7 +12,7 @@ extension SQLiteStore {
 
     /// The check and the insert share one write transaction, so of several instances starting
     /// on one database the first stores its key and the others adopt it.
-    public func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
+    package func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
         try await write { db in
             if let newest = try Self.signingKeys(db, limit: 1).first {
                 return newest

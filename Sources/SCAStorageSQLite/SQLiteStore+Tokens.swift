@@ -3,7 +3,7 @@ import GRDB
 import SCAStorage
 
 extension SQLiteStore {
-    public func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String? {
+    package func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String? {
         try await read { db in
             try String.fetchOne(
                 db.cachedStatement(sql: "SELECT session_id FROM refresh_tokens WHERE token_hash = ?"), arguments: [Data(hash)]
@@ -13,7 +13,7 @@ extension SQLiteStore {
 
     /// Reads the token and its session and writes the outcome in one transaction, so a token
     /// presented twice at once rotates once and the second presentation is seen as reuse.
-    public func rotateRefreshToken(
+    package func rotateRefreshToken(
         presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation {
@@ -55,7 +55,7 @@ extension SQLiteStore {
     /// Remembers the id until its token expires, and forgets ids past their expiry in the same
     /// transaction so that the table does not grow without end. A token past its expiry is
     /// refused by its verifier before its id is looked up, so a forgotten id is never needed.
-    public func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
+    package func consumeToken(id: String, expiresAt: Date, now: Date) async throws -> Bool {
         try await write { db in
             try db.cachedStatement(sql: "DELETE FROM consumed_tokens WHERE expires_at < ?").execute(arguments: [now.unixSeconds])
             try db.cachedStatement(
@@ -66,7 +66,7 @@ extension SQLiteStore {
         }
     }
 
-    public func isTokenConsumed(id: String, now: Date) async throws -> Bool {
+    package func isTokenConsumed(id: String, now: Date) async throws -> Bool {
         try await read { db in
             try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM consumed_tokens WHERE jti = ? AND expires_at >= ?)"),

@@ -50,7 +50,7 @@ extension SQLiteStore {
     /// How many write transactions this store has committed since it was opened (not those of
     /// other connections to the file). Background checkpoints skip a pass when it has not moved:
     /// an idle server makes no checkpoint call at all.
-    public var committedWrites: Int { commits.load(ordering: .relaxed) }
+    package var committedWrites: Int { commits.load(ordering: .relaxed) }
 
     /// The synchronous overloads, which an `async` caller would not pick by itself.
     private func readHere<T>(_ body: (Database) throws -> T) throws -> T { try writer.read(body) }

@@ -6,7 +6,7 @@ import SCAStorage
 // transaction like a user's, so concurrent guesses at one address are counted one after the
 // other. A row appears with the first change; what to change is the caller's pure transition.
 extension SQLiteStore {
-    public func updateUnknownAddressLockout<Outcome: Sendable>(
+    package func updateUnknownAddressLockout<Outcome: Sendable>(
         key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await write { db in

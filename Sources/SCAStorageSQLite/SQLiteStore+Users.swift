@@ -5,7 +5,7 @@ import SCAStorage
 extension SQLiteStore {
     /// Stores a new user, its e-mail lower-cased.
     /// - Throws: `StoreError.conflict("id")` or `StoreError.conflict("email")` when taken.
-    public func createUser(_ user: UserRecord) async throws {
+    package func createUser(_ user: UserRecord) async throws {
         let email = user.email.lowercased()
         try await write { db in
             // Checked before inserting so that the error names the field; the UNIQUE
@@ -45,14 +45,14 @@ extension SQLiteStore {
         }
     }
 
-    public func user(id: String) async throws -> UserRecord? {
+    package func user(id: String) async throws -> UserRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [id])
         }
     }
 
     /// - Parameter email: compared lower-cased.
-    public func user(email: String) async throws -> UserRecord? {
+    package func user(email: String) async throws -> UserRecord? {
         let email = email.lowercased()
         return try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users WHERE email = ?").fetchOne(UserRecord.self, arguments: [email])
@@ -60,14 +60,14 @@ extension SQLiteStore {
     }
 
     /// Sign-up by phone: the user whose login phone is `loginPhone`.
-    public func user(loginPhone: String) async throws -> UserRecord? {
+    package func user(loginPhone: String) async throws -> UserRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users WHERE login_phone = ?").fetchOne(UserRecord.self, arguments: [loginPhone])
         }
     }
 
     /// All users, oldest first (insertion order among equal creation dates).
-    public func users() async throws -> [UserRecord] {
+    package func users() async throws -> [UserRecord] {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM users ORDER BY created_at, rowid").fetchAll(UserRecord.self)
         }
@@ -77,7 +77,7 @@ extension SQLiteStore {
     /// - Throws: `StoreError.notFound`, or `StoreError.conflict("email")` when the new
     ///   e-mail belongs to another user.
     @discardableResult
-    public func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
+    package func updateUser(id: String, _ update: UserUpdate) async throws -> UserRecord {
         try await write { db in
             guard var user = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [id])
             else {

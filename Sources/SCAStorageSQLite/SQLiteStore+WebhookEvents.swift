@@ -7,7 +7,7 @@ import SCAStorage
 // and the outbox write share one write transaction; whether the event is written is decided
 // by the pure `WebhookDeliveryRecord.toEnqueue`.
 extension SQLiteStore {
-    public func updateOperation(
+    package func updateOperation(
         _ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
     ) async throws -> Bool {
         try await write { db in
@@ -17,7 +17,7 @@ extension SQLiteStore {
         }
     }
 
-    public func updateConsent(
+    package func updateConsent(
         _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?,
         auditing entry: AuditEntryDraft?
     ) async throws -> Bool {
@@ -29,7 +29,7 @@ extension SQLiteStore {
         }
     }
 
-    public func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
+    package func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
         try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM consents WHERE status IN ('Created', 'Started') AND expires_at <= ?

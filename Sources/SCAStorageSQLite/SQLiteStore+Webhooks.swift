@@ -7,7 +7,7 @@ import SCAStorage
 // store. Claims and retries are decided by the pure `WebhookDeliveryRecord` moves; the update
 // here only compares versions.
 extension SQLiteStore {
-    public func setPartnerWebhook(_ webhook: PartnerWebhookRecord) async throws {
+    package func setPartnerWebhook(_ webhook: PartnerWebhookRecord) async throws {
         try await write { db in
             try db.execute(
                 sql: """
@@ -19,21 +19,21 @@ extension SQLiteStore {
         }
     }
 
-    public func partnerWebhook(clientID: String) async throws -> PartnerWebhookRecord? {
+    package func partnerWebhook(clientID: String) async throws -> PartnerWebhookRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM partner_webhooks WHERE client_id = ?")
                 .fetchOne(PartnerWebhookRecord.self, arguments: [clientID])
         }
     }
 
-    public func removePartnerWebhook(clientID: String) async throws -> Bool {
+    package func removePartnerWebhook(clientID: String) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "DELETE FROM partner_webhooks WHERE client_id = ?", arguments: [clientID])
             return db.changesCount == 1
         }
     }
 
-    public func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws {
+    package func insertWebhookDelivery(_ delivery: WebhookDeliveryRecord) async throws {
         try await write { db in try Self.insertDelivery(delivery, in: db) }
     }
 
@@ -59,14 +59,14 @@ extension SQLiteStore {
         }
     }
 
-    public func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
+    package func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM webhook_deliveries WHERE id = ?")
                 .fetchOne(WebhookDeliveryRecord.self, arguments: [id])
         }
     }
 
-    public func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
+    package func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
         try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM webhook_deliveries
@@ -77,7 +77,7 @@ extension SQLiteStore {
         }
     }
 
-    public func updateWebhookDelivery(_ delivery: WebhookDeliveryRecord, expectedVersion: Int) async throws -> Bool {
+    package func updateWebhookDelivery(_ delivery: WebhookDeliveryRecord, expectedVersion: Int) async throws -> Bool {
         try await write { db in
             try db.execute(
                 sql: """
@@ -96,7 +96,7 @@ extension SQLiteStore {
         }
     }
 
-    public func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord] {
+    package func overdueOperations(now: Date, limit: Int) async throws -> [OperationRecord] {
         try await read { db in
             try db.cachedStatement(sql: """
                 SELECT * FROM operations WHERE status = 'pending' AND expires_at <= ?

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Dates are stored as `REAL` unix seconds (`timeIntervalSince1970`), not as GRDB's default
 /// millisecond text, so that sub-second instants round-trip and compare in SQL as numbers.
-public final class SQLiteStore: SCAStore {
+package final class SQLiteStore: SCAStore {
     /// A `DatabasePool` for a file, a `DatabaseQueue` in memory. Both are `Sendable`, which
     /// makes this class `Sendable` without any unchecked promise.
     let writer: any DatabaseWriter
@@ -38,7 +38,7 @@ public final class SQLiteStore: SCAStore {
     ///     none, the default). For measuring, e.g. the transactions a flow opens.
     /// - Throws: A file-system error when the directory cannot be created, or a GRDB
     ///   `DatabaseError` when the file cannot be opened or migrated.
-    public convenience init(
+    package convenience init(
         path: String, synchronous: SQLiteSynchronous = .normal, trace: (@Sendable (String) -> Void)? = nil
     ) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -65,7 +65,7 @@ public final class SQLiteStore: SCAStore {
 
     /// The `synchronous` setting in force on the writer connection, read from SQLite itself.
     /// - Returns: nil for a value this store never sets (`OFF`, `EXTRA`).
-    public func synchronous() async throws -> SQLiteSynchronous? {
+    package func synchronous() async throws -> SQLiteSynchronous? {
         let value = try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         return SQLiteSynchronous.allCases.first { $0.pragmaValue == value }
     }
@@ -74,7 +74,7 @@ public final class SQLiteStore: SCAStore {
     /// quick experiments. Tests of the backend itself should use a file.
     ///
     /// - Throws: A GRDB `DatabaseError` when the database cannot be created or migrated.
-    public static func inMemory() throws -> SQLiteStore {
+    package static func inMemory() throws -> SQLiteStore {
         try SQLiteStore(writer: DatabaseQueue(configuration: configuration()), path: nil, checkpointer: nil, commitsWaitForDisk: false)
     }
 
@@ -89,7 +89,7 @@ public final class SQLiteStore: SCAStore {
 
     /// The identifiers of the schema steps, in order. Another backend of the same schema uses
     /// the same identifiers, so that a database's history reads alike in both.
-    public static let migrationIDs: [String] = SQLiteMigrations.identifiers
+    package static let migrationIDs: [String] = SQLiteMigrations.identifiers
 
     private static func configuration() -> Configuration {
         var configuration = Configuration()
@@ -107,7 +107,7 @@ public final class SQLiteStore: SCAStore {
     /// keep answering after the file is deleted, while every new write would be lost with it.)
     /// - Throws: `CocoaError.fileNoSuchFile` when the file is gone, a GRDB `DatabaseError` when the
     ///   database cannot be read.
-    public func checkHealth() async throws {
+    package func checkHealth() async throws {
         if let path, !FileManager.default.fileExists(atPath: path) {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }

@@ -4,7 +4,7 @@
 /// mode a commit has written its frames to the WAL file, in the operating system's cache, before
 /// it returns, and the next open replays them. They differ on a power loss or a crash of the
 /// operating system.
-public enum SQLiteSynchronous: String, Sendable, CaseIterable {
+package enum SQLiteSynchronous: String, Sendable, CaseIterable {
     /// `PRAGMA synchronous = NORMAL` (the default, GRDB's in WAL mode): the WAL is synced to the
     /// disk at each checkpoint, not at each commit. A power loss may undo the last commits
     /// since the last checkpoint; the file stays consistent (never a half transaction).

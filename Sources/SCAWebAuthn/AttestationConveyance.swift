@@ -5,7 +5,7 @@
 /// forged certificate, so attestation here proves consistency, not provenance: `direct` makes
 /// sure a certificate was presented and signed the registration, for deployments that record
 /// it for later review.
-public enum AttestationConveyance: String, Sendable, CaseIterable, Codable {
+package enum AttestationConveyance: String, Sendable, CaseIterable, Codable {
     /// Ask for none; accept `none`, self attestation and certificates alike.
     case none
     /// Ask for an attestation the client may anonymise; refuse `none`.

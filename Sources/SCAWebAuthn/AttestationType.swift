@@ -1,5 +1,5 @@
 /// What a verified attestation statement showed.
-public enum AttestationType: String, Sendable, Codable {
+package enum AttestationType: String, Sendable, Codable {
     /// No statement (`fmt: none`).
     case none
     /// The credential's own key signed the registration (`packed` without x5c).

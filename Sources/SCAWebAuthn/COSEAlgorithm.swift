@@ -1,5 +1,5 @@
 /// The COSE signature algorithms a relying party may accept, by their COSE identifiers.
-public enum COSEAlgorithm: Int64, Sendable, CaseIterable, Codable {
+package enum COSEAlgorithm: Int64, Sendable, CaseIterable, Codable {
     /// ECDSA with P-256 and SHA-256: what every platform authenticator offers.
     case es256 = -7
     /// Ed25519.

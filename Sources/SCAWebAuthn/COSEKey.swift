@@ -3,11 +3,11 @@ import CryptoExtras
 
 /// A credential public key in COSE form (RFC 9052/9053), as authenticators send it and as the
 /// server stores it.
-public struct COSEKey: Sendable, Equatable {
+package struct COSEKey: Sendable, Equatable {
     /// The algorithm the key is for.
-    public let algorithm: COSEAlgorithm
+    package let algorithm: COSEAlgorithm
     /// The COSE encoding as received: what the server stores and parses again at each assertion.
-    public let encoded: [UInt8]
+    package let encoded: [UInt8]
     private let key: Key
 
     private enum Key: Sendable, Equatable {
@@ -27,7 +27,7 @@ public struct COSEKey: Sendable, Equatable {
 
     /// Parses a COSE key, refusing kinds other than EC2 P-256 for ES256, OKP Ed25519 for EdDSA
     /// and RSA (2048 bits or more) for RS256.
-    public init(_ encoded: [UInt8]) throws(WebAuthnError) {
+    package init(_ encoded: [UInt8]) throws(WebAuthnError) {
         let map: CBORValue
         do {
             map = try CBORDecoder(maximumDepth: 1).decode(encoded)
@@ -69,7 +69,7 @@ public struct COSEKey: Sendable, Equatable {
 
     /// Whether `signature` (in the form WebAuthn uses for the algorithm: DER for ECDSA, raw for
     /// EdDSA and RSA) signs `data` with this key.
-    public func isValidSignature(_ signature: [UInt8], for data: [UInt8]) -> Bool {
+    package func isValidSignature(_ signature: [UInt8], for data: [UInt8]) -> Bool {
         switch key {
         case .p256(let x963):
             guard let publicKey = try? P256.Signing.PublicKey(x963Representation: x963),

@@ -1,11 +1,11 @@
 /// A registration response as the browser returns it, decoded from the wire.
-public struct RegistrationResponse: Sendable {
+package struct RegistrationResponse: Sendable {
     /// `rawId`.
-    public let credentialId: [UInt8]
-    public let clientDataJSON: [UInt8]
-    public let attestationObject: [UInt8]
+    package let credentialId: [UInt8]
+    package let clientDataJSON: [UInt8]
+    package let attestationObject: [UInt8]
 
-    public init(credentialId: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8]) {
+    package init(credentialId: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8]) {
         self.credentialId = credentialId
         self.clientDataJSON = clientDataJSON
         self.attestationObject = attestationObject
@@ -13,16 +13,16 @@ public struct RegistrationResponse: Sendable {
 }
 
 /// An assertion as the browser returns it, decoded from the wire.
-public struct AssertionResponse: Sendable {
+package struct AssertionResponse: Sendable {
     /// `rawId`.
-    public let credentialId: [UInt8]
-    public let clientDataJSON: [UInt8]
-    public let authenticatorData: [UInt8]
-    public let signature: [UInt8]
+    package let credentialId: [UInt8]
+    package let clientDataJSON: [UInt8]
+    package let authenticatorData: [UInt8]
+    package let signature: [UInt8]
     /// Present for discoverable credentials: the user id given at registration.
-    public let userHandle: [UInt8]?
+    package let userHandle: [UInt8]?
 
-    public init(
+    package init(
         credentialId: [UInt8],
         clientDataJSON: [UInt8],
         authenticatorData: [UInt8],
@@ -38,16 +38,16 @@ public struct AssertionResponse: Sendable {
 }
 
 /// What the server keeps of a registered credential, as the assertion check needs it.
-public struct StoredCredential: Sendable {
-    public let credentialId: [UInt8]
+package struct StoredCredential: Sendable {
+    package let credentialId: [UInt8]
     /// The COSE key as registered.
-    public let publicKey: [UInt8]
-    public let signCount: UInt32
-    public let backupEligible: Bool
+    package let publicKey: [UInt8]
+    package let signCount: UInt32
+    package let backupEligible: Bool
     /// The user id the credential was created for.
-    public let userHandle: [UInt8]
+    package let userHandle: [UInt8]
 
-    public init(credentialId: [UInt8], publicKey: [UInt8], signCount: UInt32, backupEligible: Bool, userHandle: [UInt8]) {
+    package init(credentialId: [UInt8], publicKey: [UInt8], signCount: UInt32, backupEligible: Bool, userHandle: [UInt8]) {
         self.credentialId = credentialId
         self.publicKey = publicKey
         self.signCount = signCount
@@ -57,27 +57,27 @@ public struct StoredCredential: Sendable {
 }
 
 /// A registration that passed every check.
-public struct VerifiedRegistration: Sendable {
-    public let credentialId: [UInt8]
-    public let publicKey: COSEKey
-    public let signCount: UInt32
-    public let aaguid: [UInt8]
-    public let flags: AuthenticatorFlags
-    public let attestationType: AttestationType
-    public let attestationFormat: String
+package struct VerifiedRegistration: Sendable {
+    package let credentialId: [UInt8]
+    package let publicKey: COSEKey
+    package let signCount: UInt32
+    package let aaguid: [UInt8]
+    package let flags: AuthenticatorFlags
+    package let attestationType: AttestationType
+    package let attestationFormat: String
 
     /// Whether the authenticator verified the user (biometric or PIN).
-    public var userVerified: Bool { flags.contains(.userVerified) }
+    package var userVerified: Bool { flags.contains(.userVerified) }
     /// Whether the credential may sync to other devices.
-    public var backupEligible: Bool { flags.contains(.backupEligible) }
+    package var backupEligible: Bool { flags.contains(.backupEligible) }
 }
 
 /// An assertion that passed every check.
-public struct VerifiedAssertion: Sendable {
+package struct VerifiedAssertion: Sendable {
     /// The counter to store.
-    public let signCount: UInt32
-    public let flags: AuthenticatorFlags
+    package let signCount: UInt32
+    package let flags: AuthenticatorFlags
 
     /// Whether the authenticator verified the user: a passkey then proves two categories.
-    public var userVerified: Bool { flags.contains(.userVerified) }
+    package var userVerified: Bool { flags.contains(.userVerified) }
 }

@@ -5,19 +5,19 @@ import SCACore
 ///
 /// What needs the store (a challenge used once, a credential id not registered before, the
 /// stored counter) is the caller's: it hands the expected values in and stores the outcome.
-public struct RelyingParty: Sendable {
+package struct RelyingParty: Sendable {
     /// The relying party id: the registrable domain credentials are scoped to.
-    public let id: String
+    package let id: String
     /// The name authenticators show.
-    public let name: String
+    package let name: String
     /// The exact origins pages may call from (`https://bank.example`, `http://localhost:8080`).
-    public let origins: Set<String>
+    package let origins: Set<String>
     /// What attestation to ask for, and the least accepted.
-    public let attestation: AttestationConveyance
+    package let attestation: AttestationConveyance
     /// The algorithms accepted, in order of preference.
-    public let algorithms: [COSEAlgorithm]
+    package let algorithms: [COSEAlgorithm]
 
-    public init(
+    package init(
         id: String,
         name: String,
         origins: Set<String>,
@@ -33,7 +33,7 @@ public struct RelyingParty: Sendable {
 
     /// Verifies a registration (`navigator.credentials.create`) and returns the credential to
     /// store. The caller still refuses a credential id it has already registered.
-    public func verifyRegistration(
+    package func verifyRegistration(
         _ response: RegistrationResponse,
         expectedChallenge: [UInt8],
         requireUserVerification: Bool
@@ -82,7 +82,7 @@ public struct RelyingParty: Sendable {
     ///
     /// A counter that does not grow throws ``WebAuthnError/signCountRegressed(stored:received:)``
     /// after the signature checked out: the caller marks the credential suspect and audits it.
-    public func verifyAssertion(
+    package func verifyAssertion(
         _ response: AssertionResponse,
         expectedChallenge: [UInt8],
         credential: StoredCredential,

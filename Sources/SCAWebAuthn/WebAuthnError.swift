@@ -4,9 +4,9 @@
 /// A struct rather than an enum, so that a new check is a new ``Code`` and not a new case that
 /// breaks every exhaustive `switch`: compare ``code`` (`error.code == .invalidSignature`) and read
 /// the properties that code fills in.
-public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The check that failed. Codes may be added; none is removed or renamed.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case malformedCBOR
             case malformedAuthenticatorData
@@ -38,51 +38,51 @@ public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible
         }
 
         /// CBOR that does not decode.
-        public static let malformedCBOR = Code(.malformedCBOR)
+        package static let malformedCBOR = Code(.malformedCBOR)
         /// Authenticator data too short, with bytes left over, or with inconsistent flags.
-        public static let malformedAuthenticatorData = Code(.malformedAuthenticatorData)
+        package static let malformedAuthenticatorData = Code(.malformedAuthenticatorData)
         /// `clientDataJSON` that is not the JSON object the ceremony defines.
-        public static let malformedClientData = Code(.malformedClientData)
+        package static let malformedClientData = Code(.malformedClientData)
         /// A credential public key that is not a COSE key of a supported kind.
-        public static let malformedPublicKey = Code(.malformedPublicKey)
+        package static let malformedPublicKey = Code(.malformedPublicKey)
         /// An attestation object without `fmt`, `attStmt` or `authData`, or a statement missing fields.
-        public static let malformedAttestation = Code(.malformedAttestation)
+        package static let malformedAttestation = Code(.malformedAttestation)
         /// `clientData.type` is not the ceremony's (`webauthn.create` or `webauthn.get`).
-        public static let wrongType = Code(.wrongType)
+        package static let wrongType = Code(.wrongType)
         /// `clientData.challenge` is not the challenge this server issued.
-        public static let challengeMismatch = Code(.challengeMismatch)
+        package static let challengeMismatch = Code(.challengeMismatch)
         /// `clientData.origin` is not one of the configured origins, or the call came from a frame.
-        public static let originNotAllowed = Code(.originNotAllowed)
+        package static let originNotAllowed = Code(.originNotAllowed)
         /// The authenticator data is for another relying party id.
-        public static let rpIdHashMismatch = Code(.rpIdHashMismatch)
+        package static let rpIdHashMismatch = Code(.rpIdHashMismatch)
         /// The user-presence flag is not set.
-        public static let userNotPresent = Code(.userNotPresent)
+        package static let userNotPresent = Code(.userNotPresent)
         /// User verification was required and the flag is not set.
-        public static let userNotVerified = Code(.userNotVerified)
+        package static let userNotVerified = Code(.userNotVerified)
         /// Registration without attested credential data.
-        public static let missingCredential = Code(.missingCredential)
+        package static let missingCredential = Code(.missingCredential)
         /// The credential id in the response differs from the one in the authenticator data, or is
         /// longer than 1023 bytes.
-        public static let credentialIdMismatch = Code(.credentialIdMismatch)
+        package static let credentialIdMismatch = Code(.credentialIdMismatch)
         /// The credential's algorithm is not one the relying party accepts.
-        public static let algorithmNotAllowed = Code(.algorithmNotAllowed)
+        package static let algorithmNotAllowed = Code(.algorithmNotAllowed)
         /// An attestation format this relying party does not verify.
-        public static let unsupportedAttestationFormat = Code(.unsupportedAttestationFormat)
+        package static let unsupportedAttestationFormat = Code(.unsupportedAttestationFormat)
         /// The attestation is weaker than the configured policy demands.
-        public static let attestationNotAccepted = Code(.attestationNotAccepted)
+        package static let attestationNotAccepted = Code(.attestationNotAccepted)
         /// The attestation statement's certificate breaks the packed format's requirements.
-        public static let invalidAttestationCertificate = Code(.invalidAttestationCertificate)
+        package static let invalidAttestationCertificate = Code(.invalidAttestationCertificate)
         /// A signature that does not verify.
-        public static let invalidSignature = Code(.invalidSignature)
+        package static let invalidSignature = Code(.invalidSignature)
         /// The response's user handle is not the credential owner's.
-        public static let userHandleMismatch = Code(.userHandleMismatch)
+        package static let userHandleMismatch = Code(.userHandleMismatch)
         /// The backup-eligibility flag changed since registration: a different authenticator.
-        public static let backupEligibilityChanged = Code(.backupEligibilityChanged)
+        package static let backupEligibilityChanged = Code(.backupEligibilityChanged)
         /// The signature counter did not grow: the credential may have been cloned.
-        public static let signCountRegressed = Code(.signCountRegressed)
+        package static let signCountRegressed = Code(.signCountRegressed)
 
         /// The check's name, as spelled in Swift: stable, it is what the audit trail records.
-        public var description: String {
+        package var description: String {
             switch kind {
             case .malformedCBOR: "malformedCBOR"
             case .malformedAuthenticatorData: "malformedAuthenticatorData"
@@ -141,7 +141,7 @@ public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The check that failed.
-    public var code: Code {
+    package var code: Code {
         switch reason {
         case .malformedCBOR: .malformedCBOR
         case .malformedAuthenticatorData: .malformedAuthenticatorData
@@ -168,105 +168,105 @@ public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Why the CBOR did not decode, for ``Code/malformedCBOR``; nil for every other code.
-    public var cborError: CBORError? {
+    package var cborError: CBORError? {
         if case .malformedCBOR(let error) = reason { return error }
         return nil
     }
 
     /// The attestation format (`fmt`) this relying party does not verify, for
     /// ``Code/unsupportedAttestationFormat``; nil for every other code.
-    public var attestationFormat: String? {
+    package var attestationFormat: String? {
         if case .unsupportedAttestationFormat(let format) = reason { return format }
         return nil
     }
 
     /// The counter stored for the credential, for ``Code/signCountRegressed``; nil for every
     /// other code.
-    public var storedSignCount: UInt32? {
+    package var storedSignCount: UInt32? {
         if case .signCountRegressed(let stored, _) = reason { return stored }
         return nil
     }
 
     /// The counter the authenticator sent, for ``Code/signCountRegressed``; nil for every other
     /// code.
-    public var receivedSignCount: UInt32? {
+    package var receivedSignCount: UInt32? {
         if case .signCountRegressed(_, let received) = reason { return received }
         return nil
     }
 
     /// CBOR that does not decode.
-    public static func malformedCBOR(_ error: CBORError) -> WebAuthnError {
+    package static func malformedCBOR(_ error: CBORError) -> WebAuthnError {
         WebAuthnError(.malformedCBOR(error))
     }
 
     /// Authenticator data too short, with bytes left over, or with inconsistent flags.
-    public static let malformedAuthenticatorData = WebAuthnError(.malformedAuthenticatorData)
+    package static let malformedAuthenticatorData = WebAuthnError(.malformedAuthenticatorData)
 
     /// `clientDataJSON` that is not the JSON object the ceremony defines.
-    public static let malformedClientData = WebAuthnError(.malformedClientData)
+    package static let malformedClientData = WebAuthnError(.malformedClientData)
 
     /// A credential public key that is not a COSE key of a supported kind.
-    public static let malformedPublicKey = WebAuthnError(.malformedPublicKey)
+    package static let malformedPublicKey = WebAuthnError(.malformedPublicKey)
 
     /// An attestation object without `fmt`, `attStmt` or `authData`, or a statement missing fields.
-    public static let malformedAttestation = WebAuthnError(.malformedAttestation)
+    package static let malformedAttestation = WebAuthnError(.malformedAttestation)
 
     /// `clientData.type` is not the ceremony's (`webauthn.create` or `webauthn.get`).
-    public static let wrongType = WebAuthnError(.wrongType)
+    package static let wrongType = WebAuthnError(.wrongType)
 
     /// `clientData.challenge` is not the challenge this server issued.
-    public static let challengeMismatch = WebAuthnError(.challengeMismatch)
+    package static let challengeMismatch = WebAuthnError(.challengeMismatch)
 
     /// `clientData.origin` is not one of the configured origins, or the call came from a frame.
-    public static let originNotAllowed = WebAuthnError(.originNotAllowed)
+    package static let originNotAllowed = WebAuthnError(.originNotAllowed)
 
     /// The authenticator data is for another relying party id.
-    public static let rpIdHashMismatch = WebAuthnError(.rpIdHashMismatch)
+    package static let rpIdHashMismatch = WebAuthnError(.rpIdHashMismatch)
 
     /// The user-presence flag is not set.
-    public static let userNotPresent = WebAuthnError(.userNotPresent)
+    package static let userNotPresent = WebAuthnError(.userNotPresent)
 
     /// User verification was required and the flag is not set.
-    public static let userNotVerified = WebAuthnError(.userNotVerified)
+    package static let userNotVerified = WebAuthnError(.userNotVerified)
 
     /// Registration without attested credential data.
-    public static let missingCredential = WebAuthnError(.missingCredential)
+    package static let missingCredential = WebAuthnError(.missingCredential)
 
     /// The credential id in the response differs from the one in the authenticator data, or is
     /// longer than 1023 bytes.
-    public static let credentialIdMismatch = WebAuthnError(.credentialIdMismatch)
+    package static let credentialIdMismatch = WebAuthnError(.credentialIdMismatch)
 
     /// The credential's algorithm is not one the relying party accepts.
-    public static let algorithmNotAllowed = WebAuthnError(.algorithmNotAllowed)
+    package static let algorithmNotAllowed = WebAuthnError(.algorithmNotAllowed)
 
     /// An attestation format this relying party does not verify.
-    public static func unsupportedAttestationFormat(_ format: String) -> WebAuthnError {
+    package static func unsupportedAttestationFormat(_ format: String) -> WebAuthnError {
         WebAuthnError(.unsupportedAttestationFormat(format))
     }
 
     /// The attestation is weaker than the configured policy demands.
-    public static let attestationNotAccepted = WebAuthnError(.attestationNotAccepted)
+    package static let attestationNotAccepted = WebAuthnError(.attestationNotAccepted)
 
     /// The attestation statement's certificate breaks the packed format's requirements.
-    public static let invalidAttestationCertificate = WebAuthnError(.invalidAttestationCertificate)
+    package static let invalidAttestationCertificate = WebAuthnError(.invalidAttestationCertificate)
 
     /// A signature that does not verify.
-    public static let invalidSignature = WebAuthnError(.invalidSignature)
+    package static let invalidSignature = WebAuthnError(.invalidSignature)
 
     /// The response's user handle is not the credential owner's.
-    public static let userHandleMismatch = WebAuthnError(.userHandleMismatch)
+    package static let userHandleMismatch = WebAuthnError(.userHandleMismatch)
 
     /// The backup-eligibility flag changed since registration: a different authenticator.
-    public static let backupEligibilityChanged = WebAuthnError(.backupEligibilityChanged)
+    package static let backupEligibilityChanged = WebAuthnError(.backupEligibilityChanged)
 
     /// The signature counter did not grow: the credential may have been cloned.
-    public static func signCountRegressed(stored: UInt32, received: UInt32) -> WebAuthnError {
+    package static func signCountRegressed(stored: UInt32, received: UInt32) -> WebAuthnError {
         WebAuthnError(.signCountRegressed(stored: stored, received: received))
     }
 
     /// The check's name, with its facts where it has any (`signCountRegressed(stored: 4,
     /// received: 4)`): what logs show.
-    public var description: String {
+    package var description: String {
         switch reason {
         case .malformedCBOR(let error): "malformedCBOR(\(error))"
         case .unsupportedAttestationFormat(let format): "unsupportedAttestationFormat(\(String(reflecting: format)))"

@@ -1,5 +1,5 @@
 /// Why bytes are not a CBOR item the decoder accepts.
-public enum CBORError: Error, Sendable, Equatable {
+package enum CBORError: Error, Sendable, Equatable {
     /// The input ends inside an item (a header, an argument, or a length past the end).
     case truncated
     /// Bytes are left after the item where none were expected.
