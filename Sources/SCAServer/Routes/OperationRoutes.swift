@@ -22,10 +22,9 @@ struct OperationRoutes<Context: RequestContext> {
     func register(on router: some RouterMethods<Context>) {
         let group = router.group("v1/operations")
         group.post { request, _ in
-            let caller = try await caller(of: request, scope: .operationsWrite)
-            let body = try await request.decodeJSON(CreateOperationRequest.self, limit: maxBodySize)
-            return try await asCaller(caller) {
-                try Response.json(try await operations.create(body, by: caller.operationCaller), status: .created)
+            try await asCaller(of: request, scope: .operationsWrite) { caller in
+                let body = try await request.decodeJSON(CreateOperationRequest.self, limit: maxBodySize)
+                return try Response.json(try await operations.create(body, by: caller), status: .created)
             }
         }
         group.post("nonce") { _, _ in
@@ -40,15 +39,13 @@ struct OperationRoutes<Context: RequestContext> {
             return try Response.json(try await operations.waitForPending(for: device, wait: wait))
         }
         group.get(":id") { request, context in
-            let caller = try await caller(of: request, scope: .operationsRead)
-            return try await asCaller(caller) {
-                try Response.json(try await operations.get(context.parameters.require("id"), by: caller.operationCaller))
+            try await asCaller(of: request, scope: .operationsRead) { caller in
+                try Response.json(try await operations.get(context.parameters.require("id"), by: caller))
             }
         }
         group.delete(":id") { request, context in
-            let caller = try await caller(of: request, scope: .operationsWrite)
-            return try await asCaller(caller) {
-                try Response.json(try await operations.cancel(context.parameters.require("id"), by: caller.operationCaller))
+            try await asCaller(of: request, scope: .operationsWrite) { caller in
+                try Response.json(try await operations.cancel(context.parameters.require("id"), by: caller))
             }
         }
         group.post(":id/approve") { request, context in
@@ -63,22 +60,20 @@ struct OperationRoutes<Context: RequestContext> {
 
     // MARK: Backend callers
 
-    /// A resolved backend caller and the audit actor it is recorded as.
-    struct Caller: Sendable {
-        var operationCaller: OperationCaller
-        var auditActor: String
-    }
-
+    /// Authenticates the backend caller of `request`, then runs `body` as that caller, with the
+    /// audit trail naming it (the admin key's actor, or `client:<id>`).
     /// - Throws: 401 `auth.unauthorized` without a valid credential; 403 for an admin
-    ///   credential without `scope`.
-    private func caller(of request: Request, scope: AdminScope) async throws -> Caller {
+    ///   credential without `scope`; 429 for a partner client throttled after failed secrets.
+    private func asCaller(
+        of request: Request, scope: AdminScope, _ body: (OperationCaller) async throws -> Response
+    ) async throws -> Response {
         let header = request.headers[.authorization]
         if let presented = BearerCredentials.token(in: header) {
             let principal = try await access.authenticate(presented)
             try await AuditTrail.$actor.withValue(principal.auditActor) {
                 try await access.authorize(principal, for: scope)
             }
-            return Caller(operationCaller: .admin, auditActor: principal.auditActor)
+            return try await AuditTrail.$actor.withValue(principal.auditActor) { try await body(.admin) }
         }
         // A confidential client's id and secret: a public client, which has no secret, never passes.
         guard case .credentials(let credentials) = BasicCredentials.presented(in: header) else { throw Problem.unauthorized }
@@ -88,11 +83,7 @@ struct OperationRoutes<Context: RequestContext> {
         case .unknown, .refused: throw Problem.unauthorized
         case .throttled(let seconds): throw Problem.clientThrottled(retryAfter: seconds)
         }
-        return Caller(operationCaller: .partner(clientID: client.id), auditActor: "client:\(client.id)")
-    }
-
-    private func asCaller(_ caller: Caller, _ body: () async throws -> Response) async throws -> Response {
-        try await AuditTrail.$actor.withValue(caller.auditActor) { try await body() }
+        return try await AuditTrail.$actor.withValue("client:\(client.id)") { try await body(.partner(clientID: client.id)) }
     }
 
     // MARK: Device-signed requests
