@@ -30,8 +30,8 @@ extension SCAServices {
             services.append(checkpoints)
         }
         if work.contains(.messages) { services.append(MessageDeliveries(dispatcher: messages)) }
-        if work.contains(.webhooks) { services.append(PeriodicWebhookDeliveries(services: self)) }
-        if work.contains(.signatureSweep) { services.append(PeriodicSignatureSweep(services: self)) }
+        if work.contains(.webhooks) { services.append(webhookDeliveries) }
+        if work.contains(.signatureSweep) { services.append(signatureSweep) }
         return services
     }
 

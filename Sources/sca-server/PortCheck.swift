@@ -1,4 +1,5 @@
 import Foundation
+import SCAServer
 
 #if canImport(Glibc)
 import Glibc
@@ -13,22 +14,13 @@ enum PortCheck {
     /// a host that does not resolve is left for the server to report.
     static func isFree(host: String, port: Int) -> Bool {
         guard port != 0 else { return true }
-        var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return true }
-        defer { freeaddrinfo(first) }
-        let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-        guard descriptor >= 0 else { return true }
-        defer { close(descriptor) }
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        return bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0
+        return HostResolver.withAddressInfo(host: host, service: String(port), passive: true) { first in
+            let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+            guard descriptor >= 0 else { return true }
+            defer { close(descriptor) }
+            var one: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            return bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0
+        } ?? true
     }
 }

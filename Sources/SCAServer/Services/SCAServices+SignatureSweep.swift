@@ -1,7 +1,7 @@
 import Foundation
 
 extension SCAServices {
-    /// One pass of ``PeriodicSignatureSweep``: forgets the burnt signatures expired at the
+    /// One pass of the background signature sweep (``signatureSweep``): forgets the burnt signatures expired at the
     /// runtime's now (the clock the burns were stamped with, an injected one in tests).
     /// - Returns: how many were forgotten.
     @discardableResult

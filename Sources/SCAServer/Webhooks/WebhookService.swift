@@ -98,7 +98,7 @@ package struct WebhookService: Sendable {
     // MARK: Delivery
 
     /// One pass: expires the operations and consents whose time is up (so their event is
-    /// written), then sends every delivery that is due. Called by ``PeriodicWebhookDeliveries``.
+    /// written), then sends every delivery that is due. Run every second in the background (``SCAServices/webhookDeliveries``).
     /// - Returns: how many attempts were made.
     @discardableResult
     func deliverDue(expiring operations: OperationService? = nil, consents: ConsentService? = nil) async throws -> Int {

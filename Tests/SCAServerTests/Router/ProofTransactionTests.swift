@@ -241,7 +241,7 @@ private final class StatementLog: Sendable {
 extension ProofTransactionTests {
     /// v3-challenge-signatures: a device proof's burn is part of the challenge's own
     /// write, so the proof touches no other table for it, and nothing is left for the periodic
-    /// sweep (``PeriodicSignatureSweep``) to forget: the burns go with their challenge.
+    /// sweep (``SCAServices/signatureSweep``) to forget: the burns go with their challenge.
     @Test("a device proof keeps its signature's burn on the challenge it signs: no other table, nothing to sweep")
     func signatureBurnsStayWithTheirChallenge() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-txn-\(UUID().uuidString)")
