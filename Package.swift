@@ -5,12 +5,9 @@ let package = Package(
     name: "swift-sca",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        // The libraries with public API: the SDK, the core types it names, and the store protocol.
         .library(name: "SCACore", targets: ["SCACore"]),
-        .library(name: "SCAWebAuthn", targets: ["SCAWebAuthn"]),
         .library(name: "SCAStorage", targets: ["SCAStorage"]),
-        .library(name: "SCAStorageSQLite", targets: ["SCAStorageSQLite"]),
-        .library(name: "SCAStoragePostgres", targets: ["SCAStoragePostgres"]),
-        .library(name: "SCAServer", targets: ["SCAServer"]),
         .executable(name: "sca-server", targets: ["sca-server"]),
         .library(name: "SCAClient", targets: ["SCAClient"]),
         .executable(name: "sca", targets: ["sca"]),

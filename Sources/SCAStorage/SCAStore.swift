@@ -382,7 +382,7 @@ public protocol SCAStore: Sendable {
 
 extension SCAStore {
     /// Audit entries with a sequence number above `sequence`, in sequence order, at most `limit`.
-    public func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
+    package func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
         try await auditEntries(after: sequence, since: nil, limit: limit)
     }
 }

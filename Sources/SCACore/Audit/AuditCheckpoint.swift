@@ -11,25 +11,25 @@ import Foundation
 /// has `"typ": "sca-audit-checkpoint+jws"` and the payload is
 /// `{"hash": "<hex>", "sequence": <n>, "time": <unix seconds>}`, so a checkpoint can never
 /// pass for an access token or the other way round.
-public struct AuditCheckpoint: Sendable, Equatable {
+package struct AuditCheckpoint: Sendable, Equatable {
     /// The JWS `typ` of a checkpoint.
-    public static let type = "sca-audit-checkpoint+jws"
+    package static let type = "sca-audit-checkpoint+jws"
 
     /// The sequence number of the newest entry (0 for an empty chain).
-    public var sequence: Int64
+    package var sequence: Int64
     /// The hash of that entry (``AuditEntry/genesisHash`` for an empty chain).
-    public var hash: String
+    package var hash: String
     /// When the checkpoint was taken, in whole seconds.
-    public var time: Date
+    package var time: Date
 
-    public init(sequence: Int64, hash: String, time: Date) {
+    package init(sequence: Int64, hash: String, time: Date) {
         self.sequence = sequence
         self.hash = hash
         self.time = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
     }
 
     /// The checkpoint of a chain whose newest entry is `head` (nil: an empty chain).
-    public init(head: AuditEntry?, time: Date) {
+    package init(head: AuditEntry?, time: Date) {
         self.init(sequence: head?.sequence ?? 0, hash: head?.hash ?? AuditEntry.genesisHash, time: time)
     }
 
@@ -38,7 +38,7 @@ public struct AuditCheckpoint: Sendable, Equatable {
     /// Compares the checkpoint with a chain that verified intact up to `chainLength` entries,
     /// given the hash the chain holds at ``sequence`` (nil when it is shorter).
     /// - Returns: what is wrong, or nil when the chain still holds everything the checkpoint saw.
-    public func mismatch(chainLength: Int64, hashAtSequence: String?) -> AuditCheckpointMismatch? {
+    package func mismatch(chainLength: Int64, hashAtSequence: String?) -> AuditCheckpointMismatch? {
         guard sequence > 0 else {
             return nil
         }
@@ -62,7 +62,7 @@ public struct AuditCheckpoint: Sendable, Equatable {
     }
 
     /// The compact JWS of this checkpoint, signed with `key` and naming `keyID` as `kid`.
-    public func signed(with key: P256.Signing.PrivateKey, keyID: String) throws -> String {
+    package func signed(with key: P256.Signing.PrivateKey, keyID: String) throws -> String {
         let header = JCS.canonicalize(["alg": "ES256", "kid": .string(keyID), "typ": .string(Self.type)])
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
         let signature = try key.signature(for: Data(signingInput.utf8))
@@ -72,7 +72,7 @@ public struct AuditCheckpoint: Sendable, Equatable {
     /// Reads a compact JWS and checks its signature with the key its `kid` names.
     /// - Parameter keys: the public keys by key id, as in the server's JWKS.
     /// - Throws: ``AuditCheckpointError`` naming what is wrong.
-    public static func verify(_ jws: String, keys: [String: P256.Signing.PublicKey]) throws -> AuditCheckpoint {
+    package static func verify(_ jws: String, keys: [String: P256.Signing.PublicKey]) throws -> AuditCheckpoint {
         let parts = jws.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])),
             let payloadBytes = Base64URL.decode(String(parts[1])), let signatureBytes = Base64URL.decode(String(parts[2])),

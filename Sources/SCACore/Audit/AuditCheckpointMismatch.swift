@@ -1,11 +1,11 @@
 /// How an audit chain contradicts a checkpoint taken of it earlier.
-public enum AuditCheckpointMismatch: Sendable, Equatable, CustomStringConvertible {
+package enum AuditCheckpointMismatch: Sendable, Equatable, CustomStringConvertible {
     /// The chain (intact part) ends before the checkpoint's sequence: newest entries were cut.
     case chainShorter(checkpoint: Int64, chain: Int64)
     /// The chain's entry at the checkpoint's sequence has another hash: it was rewritten.
     case hashDiffers(sequence: Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .chainShorter(let checkpoint, let chain):
             "chain shorter than checkpoint: the checkpoint saw \(checkpoint) entries, the chain has \(chain) (newest entries cut)"

@@ -166,7 +166,7 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// The entry without its hash. Absent ids are `null`; `time` is RFC 3339 UTC with
     /// milliseconds.
-    public var contentJSON: JSONValue {
+    package var contentJSON: JSONValue {
         func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return .object([
             "sequence": .number(Double(sequence)),
@@ -187,7 +187,7 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// ``contentJSON`` with `hash` added: one line of an export, from which anyone can
     /// recompute the chain.
-    public var exportJSON: JSONValue {
+    package var exportJSON: JSONValue {
         guard case .object(var members) = contentJSON else { return contentJSON }
         members["hash"] = .string(hash)
         return .object(members)

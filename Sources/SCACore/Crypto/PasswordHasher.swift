@@ -8,17 +8,17 @@ import Foundation
 ///
 /// Secrets are normalized to Unicode NFC before hashing (as RFC 8265's OpaqueString does), so
 /// a password typed on a keyboard that composes accents differently still verifies.
-public struct PasswordHasher: Sendable {
+package struct PasswordHasher: Sendable {
     /// scrypt's cost parameters.
-    public struct Parameters: Sendable, Equatable, Codable {
+    package struct Parameters: Sendable, Equatable, Codable {
         /// log2 of N, the CPU and memory cost.
-        public var logN: Int
+        package var logN: Int
         /// The block size.
-        public var r: Int
+        package var r: Int
         /// The parallelism.
-        public var p: Int
+        package var p: Int
 
-        public init(logN: Int, r: Int, p: Int) {
+        package init(logN: Int, r: Int, p: Int) {
             self.logN = logN
             self.r = r
             self.p = p
@@ -26,10 +26,10 @@ public struct PasswordHasher: Sendable {
 
         /// N = 2^15, r = 8, p = 1: 32 MiB and about 0.1 s per hash (OWASP's scrypt minimum
         /// asks for 2^17 with r = 8, or an equivalent; raise `logN` when the hardware allows).
-        public static let `default` = Parameters(logN: 15, r: 8, p: 1)
+        package static let `default` = Parameters(logN: 15, r: 8, p: 1)
 
         /// N = 16, r = 1, p = 1: fast enough for tests, and no protection at all.
-        public static let insecureFastForTesting = Parameters(logN: 4, r: 1, p: 1)
+        package static let insecureFastForTesting = Parameters(logN: 4, r: 1, p: 1)
 
         /// Whether these parameters are ones this type agrees to compute: a PHC string read
         /// from storage must not make one login cost minutes or gigabytes. Check it when
@@ -37,7 +37,7 @@ public struct PasswordHasher: Sendable {
         ///
         /// logN 1...20, r 1...16, p 1...16, N·r·p ≤ 2^23 (the work of logN 20, r 8, p 1,
         /// 1 GiB of memory), and N < 2^(16·r) as RFC 7914 requires.
-        public var isWithinLimits: Bool {
+        package var isWithinLimits: Bool {
             guard (1...20).contains(logN), (1...16).contains(r), (1...16).contains(p) else { return false }
             guard logN < 16 * r else { return false }
             return (1 << logN) * r * p <= 1 << 23

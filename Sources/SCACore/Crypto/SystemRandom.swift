@@ -1,9 +1,9 @@
 /// The operating system's cryptographically secure generator (`SystemRandomNumberGenerator`:
 /// `getrandom` on Linux, `arc4random` on Apple platforms). The source to use outside tests.
-public struct SystemRandom: RandomSource {
-    public init() {}
+package struct SystemRandom: RandomSource {
+    package init() {}
 
-    public func bytes(_ count: Int) -> [UInt8] {
+    package func bytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         var output: [UInt8] = []
         output.reserveCapacity(count)

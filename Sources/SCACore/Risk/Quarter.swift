@@ -2,12 +2,12 @@ import Foundation
 
 /// A calendar quarter in UTC (`2026Q4`): the period fraud rates are reported and compared
 /// over (RTS art. 19–21). Pure arithmetic, no clock.
-public struct Quarter: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let year: Int
+package struct Quarter: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let year: Int
     /// 1 to 4.
-    public let number: Int
+    package let number: Int
 
-    public init?(year: Int, number: Int) {
+    package init?(year: Int, number: Int) {
         guard (1970...9999).contains(year), (1...4).contains(number) else { return nil }
         self.year = year
         self.number = number
@@ -16,7 +16,7 @@ public struct Quarter: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Parses `2026Q4` (the `Q` in either case); nil for anything else. A quarter read from
     /// input has a quarter before it and after it (a report reads the one before, and a
     /// quarter ends where the next starts), so its year is 1971 to 9998.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.uppercased().split(separator: "Q", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 1,
             parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
@@ -32,30 +32,30 @@ public struct Quarter: Sendable, Hashable, Comparable, CustomStringConvertible {
     }()
 
     /// The quarter `date` falls in.
-    public static func containing(_ date: Date) -> Quarter {
+    package static func containing(_ date: Date) -> Quarter {
         let parts = utc.dateComponents([.year, .month], from: date)
         return Quarter(year: parts.year!, number: (parts.month! - 1) / 3 + 1)!
     }
 
     /// Its first instant (inclusive).
-    public var start: Date {
+    package var start: Date {
         Self.utc.date(from: DateComponents(year: year, month: (number - 1) * 3 + 1, day: 1))!
     }
 
     /// The first instant of the next quarter (exclusive end).
-    public var end: Date { next.start }
+    package var end: Date { next.start }
 
-    public var next: Quarter {
+    package var next: Quarter {
         number == 4 ? Quarter(year: year + 1, number: 1)! : Quarter(year: year, number: number + 1)!
     }
 
-    public var previous: Quarter {
+    package var previous: Quarter {
         number == 1 ? Quarter(year: year - 1, number: 4)! : Quarter(year: year, number: number - 1)!
     }
 
-    public var description: String { "\(year)Q\(number)" }
+    package var description: String { "\(year)Q\(number)" }
 
-    public static func < (lhs: Quarter, rhs: Quarter) -> Bool {
+    package static func < (lhs: Quarter, rhs: Quarter) -> Bool {
         (lhs.year, lhs.number) < (rhs.year, rhs.number)
     }
 }

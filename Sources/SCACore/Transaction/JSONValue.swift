@@ -2,7 +2,7 @@
 ///
 /// Numbers are `Double`, as in I-JSON (RFC 7493) and RFC 8785: integers beyond 2^53 lose
 /// precision, so send such values (amounts, ids) as strings.
-public indirect enum JSONValue: Sendable, Equatable, Codable {
+package indirect enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -13,7 +13,7 @@ public indirect enum JSONValue: Sendable, Equatable, Codable {
     /// Decodes any JSON value.
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the value is none of the JSON kinds.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -37,7 +37,7 @@ public indirect enum JSONValue: Sendable, Equatable, Codable {
     ///
     /// - Throws: `EncodingError.invalidValue` from the encoder for a non-finite number, unless
     ///   the encoder is configured to write those.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -54,15 +54,15 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(floatLiteral value: Double) { self = .number(value) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
     /// A later duplicate key replaces an earlier one, as in `JSONDecoder`.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

@@ -1,16 +1,16 @@
 import Foundation
 
 /// `POST /admin/v1/users`.
-public struct CreateUserRequest: Codable, Sendable, Equatable {
-    public var email: String
-    public var password: String?
-    public var pin: String?
-    public var phone: String?
-    public var roles: [String]?
+package struct CreateUserRequest: Codable, Sendable, Equatable {
+    package var email: String
+    package var password: String?
+    package var pin: String?
+    package var phone: String?
+    package var roles: [String]?
     /// Whether one-time codes may be sent to the e-mail address (default true).
-    public var emailCodes: Bool?
+    package var emailCodes: Bool?
 
-    public init(
+    package init(
         email: String, password: String? = nil, pin: String? = nil, phone: String? = nil,
         roles: [String]? = nil, emailCodes: Bool? = nil
     ) {
@@ -30,17 +30,17 @@ package struct CreatedUserResponse: Codable, Sendable, Equatable {
 }
 
 /// `PATCH /admin/v1/users/{id}`: every field optional; absent fields are left alone.
-public struct UpdateUserRequest: Codable, Sendable, Equatable {
-    public var email: String?
-    public var password: String?
-    public var pin: String?
-    public var phone: String?
-    public var emailCodes: Bool?
+package struct UpdateUserRequest: Codable, Sendable, Equatable {
+    package var email: String?
+    package var password: String?
+    package var pin: String?
+    package var phone: String?
+    package var emailCodes: Bool?
     /// The number the user signs up or in with (`POST /v1/signup-or-in` by phone),
     /// E.164 as sign-up normalizes it; unique among users. Only an operator sets it.
-    public var loginPhone: String?
+    package var loginPhone: String?
 
-    public init(
+    package init(
         email: String? = nil, password: String? = nil, pin: String? = nil, phone: String? = nil,
         emailCodes: Bool? = nil, loginPhone: String? = nil
     ) {
@@ -57,7 +57,7 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
     /// Absent fields are left alone; `null` is refused (`emailCodes must not be null`), since
     /// the schema types every field without null and "leave alone" and "clear" must not be
     /// confused.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         for key in container.allKeys where try container.decodeNil(forKey: key) {
             throw DecodingError.valueNotFound(
@@ -73,14 +73,14 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
 }
 
 /// The lock state of a user, as an operator sees it.
-public struct LockStatus: Codable, Sendable, Equatable {
+package struct LockStatus: Codable, Sendable, Equatable {
     /// `none`, `temporary` or `permanent`.
-    public var state: String
-    public var failedAttempts: Int
-    public var temporaryBlocks: Int
-    public var lockedUntil: Date?
+    package var state: String
+    package var failedAttempts: Int
+    package var temporaryBlocks: Int
+    package var lockedUntil: Date?
 
-    public init(state: String, failedAttempts: Int, temporaryBlocks: Int, lockedUntil: Date?) {
+    package init(state: String, failedAttempts: Int, temporaryBlocks: Int, lockedUntil: Date?) {
         self.state = state
         self.failedAttempts = failedAttempts
         self.temporaryBlocks = temporaryBlocks
@@ -89,19 +89,19 @@ public struct LockStatus: Codable, Sendable, Equatable {
 }
 
 /// `GET /admin/v1/users/{id}`.
-public struct UserResponse: Codable, Sendable, Equatable {
-    public var userId: String
-    public var email: String
-    public var phone: String?
-    public var roles: [String]
-    public var methods: [AuthenticationMethod]
-    public var lock: LockStatus
-    public var devices: [DeviceResponse]
-    public var createdAt: Date
+package struct UserResponse: Codable, Sendable, Equatable {
+    package var userId: String
+    package var email: String
+    package var phone: String?
+    package var roles: [String]
+    package var methods: [AuthenticationMethod]
+    package var lock: LockStatus
+    package var devices: [DeviceResponse]
+    package var createdAt: Date
     /// The number the user signs in with, if any (sign-up by phone, or set by an operator).
-    public var loginPhone: String?
+    package var loginPhone: String?
 
-    public init(
+    package init(
         userId: String, email: String, phone: String?, roles: [String],
         methods: [AuthenticationMethod], lock: LockStatus, devices: [DeviceResponse] = [], createdAt: Date,
         loginPhone: String? = nil
@@ -119,11 +119,11 @@ public struct UserResponse: Codable, Sendable, Equatable {
 }
 
 /// `201` for a TOTP enrolment: the seed is shown this once.
-public struct TOTPEnrollmentResponse: Codable, Sendable, Equatable {
-    public var secret: String
-    public var otpauthUri: String
+package struct TOTPEnrollmentResponse: Codable, Sendable, Equatable {
+    package var secret: String
+    package var otpauthUri: String
 
-    public init(secret: String, otpauthUri: String) {
+    package init(secret: String, otpauthUri: String) {
         self.secret = secret
         self.otpauthUri = otpauthUri
     }

@@ -19,24 +19,24 @@ public struct DeviceReference: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/challenges`: what the client wants to do.
-public struct CreateChallengeRequest: Codable, Sendable, Equatable {
-    public var operation: OperationKind
-    public var user: UserReference
-    public var device: DeviceReference?
-    public var transaction: Transaction?
+package struct CreateChallengeRequest: Codable, Sendable, Equatable {
+    package var operation: OperationKind
+    package var user: UserReference
+    package var device: DeviceReference?
+    package var transaction: Transaction?
     // Risk and exemptions.
     /// `beneficiary_add` only: the payee to trust (IBAN required); bound like a transaction.
-    public var beneficiary: Transaction.Payee?
+    package var beneficiary: Transaction.Payee?
     /// `payment` only: the kind of payment, for fraud rates and TRA bands (default `credit_transfer`).
-    public var paymentType: PaymentType?
+    package var paymentType: PaymentType?
     /// `payment` only: the payment belongs to a series with the same amount and payee (RTS art. 14).
-    public var recurring: Bool?
+    package var recurring: Bool?
     // Passkeys.
     /// `passkey` with an empty `user` (no e-mail, no user id): a `login` challenge for a
     /// discoverable passkey, whose assertion names the user.
-    public var methodHint: AuthenticationMethod?
+    package var methodHint: AuthenticationMethod?
 
-    public init(
+    package init(
         operation: OperationKind, user: UserReference, device: DeviceReference? = nil,
         transaction: Transaction? = nil, beneficiary: Transaction.Payee? = nil, paymentType: PaymentType? = nil,
         recurring: Bool? = nil, methodHint: AuthenticationMethod? = nil
@@ -123,10 +123,10 @@ public struct ChallengeResponse: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/challenges/{id}/otp`: which code to send.
-public struct SendCodeRequest: Codable, Sendable, Equatable {
-    public var method: AuthenticationMethod
+package struct SendCodeRequest: Codable, Sendable, Equatable {
+    package var method: AuthenticationMethod
 
-    public init(method: AuthenticationMethod) { self.method = method }
+    package init(method: AuthenticationMethod) { self.method = method }
 }
 
 /// `202`: where the code went (masked) and when another may be asked for.

@@ -13,18 +13,18 @@ public struct ActivationCodeResponse: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/devices`: bind a device with an activation code and its P-256 keys.
-public struct RegisterDeviceRequest: Codable, Sendable, Equatable {
-    public var activationCode: String
-    public var name: String
-    public var platform: String
+package struct RegisterDeviceRequest: Codable, Sendable, Equatable {
+    package var activationCode: String
+    package var name: String
+    package var platform: String
     /// base64url X9.63 uncompressed point (65 bytes).
-    public var possessionKey: String
+    package var possessionKey: String
     /// base64url X9.63 uncompressed point of the biometry-gated key, if the device has one.
-    public var biometryKey: String?
+    package var biometryKey: String?
     /// base64url raw `r||s` signature by the possession key over `sca-v1|activation|<code>`.
-    public var proof: String
+    package var proof: String
 
-    public init(
+    package init(
         activationCode: String, name: String, platform: String, possessionKey: String, biometryKey: String?,
         proof: String
     ) {
@@ -38,12 +38,12 @@ public struct RegisterDeviceRequest: Codable, Sendable, Equatable {
 }
 
 /// `201` for a registered device.
-public struct RegisteredDeviceResponse: Codable, Sendable, Equatable {
-    public var deviceId: String
-    public var userId: String
-    public var status: DeviceStatus
+package struct RegisteredDeviceResponse: Codable, Sendable, Equatable {
+    package var deviceId: String
+    package var userId: String
+    package var status: DeviceStatus
 
-    public init(deviceId: String, userId: String, status: DeviceStatus) {
+    package init(deviceId: String, userId: String, status: DeviceStatus) {
         self.deviceId = deviceId
         self.userId = userId
         self.status = status
@@ -92,13 +92,13 @@ public struct DeviceResponse: Codable, Sendable, Equatable {
 }
 
 /// `PATCH /v1/me`: the user's own settings change, with a `settings_change` token.
-public struct SettingsChangeRequest: Codable, Sendable, Equatable {
-    public var email: String?
-    public var password: String?
-    public var pin: String?
-    public var phone: String?
+package struct SettingsChangeRequest: Codable, Sendable, Equatable {
+    package var email: String?
+    package var password: String?
+    package var pin: String?
+    package var phone: String?
 
-    public init(email: String? = nil, password: String? = nil, pin: String? = nil, phone: String? = nil) {
+    package init(email: String? = nil, password: String? = nil, pin: String? = nil, phone: String? = nil) {
         self.email = email
         self.password = password
         self.pin = pin

@@ -3,17 +3,17 @@ import Foundation
 // Decoupled operations: a backend asks, the bound phone answers.
 
 /// `POST /v1/operations`: an operation for the user to approve on their phone.
-public struct CreateOperationRequest: Codable, Sendable, Equatable {
-    public var user: UserReference
+package struct CreateOperationRequest: Codable, Sendable, Equatable {
+    package var user: UserReference
     /// `login`, `payment` (with `transaction`) or `settings_change`.
-    public var operation: OperationKind
-    public var transaction: Transaction?
+    package var operation: OperationKind
+    package var transaction: Transaction?
     /// Shown on the phone as it is: at most 64 characters, no control or invisible characters.
-    public var bindingMessage: String?
+    package var bindingMessage: String?
     /// Seconds until it expires: 1 to 900, default 300.
-    public var expiresIn: Int?
+    package var expiresIn: Int?
 
-    public init(
+    package init(
         user: UserReference, operation: OperationKind, transaction: Transaction? = nil, bindingMessage: String? = nil,
         expiresIn: Int? = nil
     ) {
@@ -26,18 +26,18 @@ public struct CreateOperationRequest: Codable, Sendable, Equatable {
 }
 
 /// An operation as its creator sees it (`201`, `GET`, `DELETE`).
-public struct OperationResponse: Codable, Sendable, Equatable {
-    public var operationId: String
-    public var status: OperationStatus
-    public var operation: OperationKind
-    public var expiresAt: Date
-    public var bindingMessage: String?
+package struct OperationResponse: Codable, Sendable, Equatable {
+    package var operationId: String
+    package var status: OperationStatus
+    package var operation: OperationKind
+    package var expiresAt: Date
+    package var bindingMessage: String?
     /// For `rejected`: what the user said.
-    public var rejectReason: OperationRejectReason?
+    package var rejectReason: OperationRejectReason?
     /// For `approved`: the operation-scoped access token (a payment's carries `txn`).
-    public var accessToken: String?
+    package var accessToken: String?
 
-    public init(
+    package init(
         operationId: String, status: OperationStatus, operation: OperationKind, expiresAt: Date,
         bindingMessage: String? = nil, rejectReason: OperationRejectReason? = nil, accessToken: String? = nil
     ) {

@@ -1,18 +1,18 @@
 import Foundation
 
 /// `POST /admin/v1/clients`: registers a partner application.
-public struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
-    public var name: String
+package struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
+    package var name: String
     /// Exact redirect URIs of the sign-in flow (see `RedirectURIRules`).
-    public var redirectUris: [String]
+    package var redirectUris: [String]
     /// Exact URLs a consent may send the user back to (same rules).
-    public var consentRedirectUris: [String]?
+    package var consentRedirectUris: [String]?
     /// Scopes the client may ask for; default `openid`, `offline`, `consents`.
-    public var scopes: [String]?
+    package var scopes: [String]?
     /// A public client (a native or browser app) has no secret and proves itself with PKCE only.
-    public var publicClient: Bool?
+    package var publicClient: Bool?
 
-    public init(
+    package init(
         name: String, redirectUris: [String], consentRedirectUris: [String]? = nil, scopes: [String]? = nil,
         publicClient: Bool? = nil
     ) {
@@ -26,18 +26,18 @@ public struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
 
 /// A partner client as the admin API shows it. The secret appears once, in the answer to its
 /// creation, and never again (only its hash is stored).
-public struct PartnerClientResponse: Codable, Sendable, Equatable {
-    public var clientId: String
-    public var name: String
-    public var redirectUris: [String]
-    public var consentRedirectUris: [String]
-    public var scopes: [String]
-    public var publicClient: Bool
-    public var createdAt: Date
+package struct PartnerClientResponse: Codable, Sendable, Equatable {
+    package var clientId: String
+    package var name: String
+    package var redirectUris: [String]
+    package var consentRedirectUris: [String]
+    package var scopes: [String]
+    package var publicClient: Bool
+    package var createdAt: Date
     /// Only in the `201` of `POST /admin/v1/clients` for a confidential client.
-    public var clientSecret: String?
+    package var clientSecret: String?
 
-    public init(
+    package init(
         clientId: String, name: String, redirectUris: [String], consentRedirectUris: [String], scopes: [String],
         publicClient: Bool, createdAt: Date, clientSecret: String? = nil
     ) {

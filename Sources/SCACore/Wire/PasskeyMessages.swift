@@ -133,12 +133,12 @@ public struct PasskeyRegistrationCredential: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/passkeys`: the new credential and the name its owner gives it.
-public struct RegisterPasskeyRequest: Codable, Sendable, Equatable {
+package struct RegisterPasskeyRequest: Codable, Sendable, Equatable {
     /// Shown in the passkey list; `Passkey` when absent.
-    public var name: String?
-    public var credential: PasskeyRegistrationCredential
+    package var name: String?
+    package var credential: PasskeyRegistrationCredential
 
-    public init(name: String? = nil, credential: PasskeyRegistrationCredential) {
+    package init(name: String? = nil, credential: PasskeyRegistrationCredential) {
         self.name = name
         self.credential = credential
     }

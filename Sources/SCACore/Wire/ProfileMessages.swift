@@ -1,11 +1,11 @@
 /// `PUT /v1/me/profile` and `PUT /admin/v1/users/{id}/profile`, and the profile
 /// part of `POST /v1/me/enrolment`: the name and custom attributes. An absent field is left
 /// alone; `attributes` replaces the whole map (`{}` clears it).
-public struct ProfileRequest: Codable, Sendable, Equatable {
-    public var name: String?
-    public var attributes: [String: String]?
+package struct ProfileRequest: Codable, Sendable, Equatable {
+    package var name: String?
+    package var attributes: [String: String]?
 
-    public init(name: String? = nil, attributes: [String: String]? = nil) {
+    package init(name: String? = nil, attributes: [String: String]? = nil) {
         self.name = name
         self.attributes = attributes
     }

@@ -1,17 +1,17 @@
 /// `POST /v1/challenges/{id}/proofs`: one factor.
-public struct ProofRequest: Codable, Sendable, Equatable {
-    public var method: AuthenticationMethod
+package struct ProofRequest: Codable, Sendable, Equatable {
+    package var method: AuthenticationMethod
     /// The password, PIN or code, for typed methods.
-    public var credential: String?
+    package var credential: String?
     /// The signing device, for device signatures.
-    public var deviceId: String?
+    package var deviceId: String?
     /// base64url raw `r||s` ECDSA signature, for device signatures.
-    public var signature: String?
+    package var signature: String?
     /// What `navigator.credentials.get` returned for the challenge's `passkey` options, for
     /// the `passkey` method.
-    public var assertion: PasskeyAssertionCredential?
+    package var assertion: PasskeyAssertionCredential?
 
-    public init(
+    package init(
         method: AuthenticationMethod, credential: String? = nil, deviceId: String? = nil,
         signature: String? = nil, assertion: PasskeyAssertionCredential? = nil
     ) {

@@ -28,14 +28,14 @@ package struct BeneficiaryResponse: Codable, Sendable, Equatable {
 }
 
 /// `POST /admin/v1/fraud-reports`: a payment found fraudulent or unauthorised (RTS art. 19).
-public struct FraudReportRequest: Codable, Sendable, Equatable {
+package struct FraudReportRequest: Codable, Sendable, Equatable {
     /// The payment's `txn` (transaction digest), when the server authorised it.
-    public var txn: String?
-    public var amount: String
-    public var currency: String
-    public var type: PaymentType
+    package var txn: String?
+    package var amount: String
+    package var currency: String
+    package var type: PaymentType
 
-    public init(txn: String? = nil, amount: String, currency: String, type: PaymentType) {
+    package init(txn: String? = nil, amount: String, currency: String, type: PaymentType) {
         self.txn = txn
         self.amount = amount
         self.currency = currency
@@ -44,13 +44,13 @@ public struct FraudReportRequest: Codable, Sendable, Equatable {
 }
 
 /// `201`: the report and the quarter it counts in.
-public struct FraudReportResponse: Codable, Sendable, Equatable {
-    public var reportId: String
-    public var quarter: String
+package struct FraudReportResponse: Codable, Sendable, Equatable {
+    package var reportId: String
+    package var quarter: String
     /// Whether `txn` named a payment this server authorised (its date sets the quarter).
-    public var matchedPayment: Bool
+    package var matchedPayment: Bool
 
-    public init(reportId: String, quarter: String, matchedPayment: Bool) {
+    package init(reportId: String, quarter: String, matchedPayment: Bool) {
         self.reportId = reportId
         self.quarter = quarter
         self.matchedPayment = matchedPayment
@@ -58,32 +58,32 @@ public struct FraudReportResponse: Codable, Sendable, Equatable {
 }
 
 /// `GET /admin/v1/risk/report`: the fraud rates of a quarter and the exemptions in force.
-public struct RiskReport: Codable, Sendable, Equatable {
-    public var quarter: String
-    public var types: [TypeRate]
+package struct RiskReport: Codable, Sendable, Equatable {
+    package var quarter: String
+    package var types: [TypeRate]
     /// Each exemption with whether it is applied now and why.
-    public var exemptions: [ExemptionStatus]
+    package var exemptions: [ExemptionStatus]
 
-    public init(quarter: String, types: [TypeRate], exemptions: [ExemptionStatus]) {
+    package init(quarter: String, types: [TypeRate], exemptions: [ExemptionStatus]) {
         self.quarter = quarter
         self.types = types
         self.exemptions = exemptions
     }
 
     /// The rate of one payment type in the quarter, against each TRA band.
-    public struct TypeRate: Codable, Sendable, Equatable {
-        public var type: PaymentType
+    package struct TypeRate: Codable, Sendable, Equatable {
+        package var type: PaymentType
         /// EUR value of all remote payments authorised in the quarter.
-        public var volume: String
+        package var volume: String
         /// EUR value reported fraudulent.
-        public var fraud: String
+        package var fraud: String
         /// Fraud over volume, in percent (6 decimals); `0` with no volume.
-        public var ratePercent: String
-        public var bands: [Band]
+        package var ratePercent: String
+        package var bands: [Band]
         /// Whether any TRA band of this type is stopped (art. 20) at the end of the quarter.
-        public var traSuspended: Bool
+        package var traSuspended: Bool
 
-        public init(type: PaymentType, volume: String, fraud: String, ratePercent: String, bands: [Band], traSuspended: Bool) {
+        package init(type: PaymentType, volume: String, fraud: String, ratePercent: String, bands: [Band], traSuspended: Bool) {
             self.type = type
             self.volume = volume
             self.fraud = fraud
@@ -94,16 +94,16 @@ public struct RiskReport: Codable, Sendable, Equatable {
     }
 
     /// One TRA band: payments up to `maxAmount` EUR when the rate is at most `referencePercent`.
-    public struct Band: Codable, Sendable, Equatable {
-        public var maxAmount: String
-        public var referencePercent: String
+    package struct Band: Codable, Sendable, Equatable {
+        package var maxAmount: String
+        package var referencePercent: String
         /// The quarter's rate is above the reference: flagged.
-        public var exceeded: Bool
+        package var exceeded: Bool
         /// TRA is stopped for this band at the end of the quarter: this quarter and the one
         /// before were both above the reference (art. 20); one quarter at or below resumes it.
-        public var suspended: Bool
+        package var suspended: Bool
 
-        public init(maxAmount: String, referencePercent: String, exceeded: Bool, suspended: Bool) {
+        package init(maxAmount: String, referencePercent: String, exceeded: Bool, suspended: Bool) {
             self.maxAmount = maxAmount
             self.referencePercent = referencePercent
             self.exceeded = exceeded
@@ -111,12 +111,12 @@ public struct RiskReport: Codable, Sendable, Equatable {
         }
     }
 
-    public struct ExemptionStatus: Codable, Sendable, Equatable {
-        public var exemption: Exemption
-        public var applied: Bool
-        public var reason: String
+    package struct ExemptionStatus: Codable, Sendable, Equatable {
+        package var exemption: Exemption
+        package var applied: Bool
+        package var reason: String
 
-        public init(exemption: Exemption, applied: Bool, reason: String) {
+        package init(exemption: Exemption, applied: Bool, reason: String) {
             self.exemption = exemption
             self.applied = applied
             self.reason = reason

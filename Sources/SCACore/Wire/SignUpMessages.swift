@@ -1,10 +1,10 @@
 /// `POST /v1/signup-or-in`: the address a one-time code is offered for. Exactly
 /// one of `email` and `phone`; this server signs up with e-mail addresses only.
-public struct SignUpOrInRequest: Codable, Sendable, Equatable {
-    public var email: String?
-    public var phone: String?
+package struct SignUpOrInRequest: Codable, Sendable, Equatable {
+    package var email: String?
+    package var phone: String?
 
-    public init(email: String? = nil, phone: String? = nil) {
+    package init(email: String? = nil, phone: String? = nil) {
         self.email = email
         self.phone = phone
     }
@@ -13,16 +13,16 @@ public struct SignUpOrInRequest: Codable, Sendable, Equatable {
 /// `POST /v1/me/enrolment` with an enrolment token: the one second element a new user adds.
 /// Exactly one of `password`, `pin`, `totp: true` (a seed is drawn and returned once) or
 /// `activationCode: true` (a code to bind a device with).
-public struct EnrolmentRequest: Codable, Sendable, Equatable {
-    public var password: String?
-    public var pin: String?
-    public var totp: Bool?
-    public var activationCode: Bool?
+package struct EnrolmentRequest: Codable, Sendable, Equatable {
+    package var password: String?
+    package var pin: String?
+    package var totp: Bool?
+    package var activationCode: Bool?
     /// The new user's name and custom attributes, set with the element (optional).
-    public var name: String?
-    public var attributes: [String: String]?
+    package var name: String?
+    package var attributes: [String: String]?
 
-    public init(
+    package init(
         password: String? = nil, pin: String? = nil, totp: Bool? = nil, activationCode: Bool? = nil, name: String? = nil,
         attributes: [String: String]? = nil
     ) {
@@ -37,13 +37,13 @@ public struct EnrolmentRequest: Codable, Sendable, Equatable {
 
 /// What an enrolment added: the user's methods after it, and the TOTP seed or activation
 /// code when that was the element (shown once).
-public struct EnrolmentResponse: Codable, Sendable, Equatable {
-    public var userId: String
-    public var methods: [AuthenticationMethod]
-    public var totp: TOTPEnrollmentResponse?
-    public var activationCode: ActivationCodeResponse?
+package struct EnrolmentResponse: Codable, Sendable, Equatable {
+    package var userId: String
+    package var methods: [AuthenticationMethod]
+    package var totp: TOTPEnrollmentResponse?
+    package var activationCode: ActivationCodeResponse?
 
-    public init(
+    package init(
         userId: String, methods: [AuthenticationMethod], totp: TOTPEnrollmentResponse? = nil,
         activationCode: ActivationCodeResponse? = nil
     ) {

@@ -1,24 +1,24 @@
 import Foundation
 
 /// `PUT /admin/v1/clients/{clientId}/webhook`: where the partner's operation events go.
-public struct SetPartnerWebhookRequest: Codable, Sendable, Equatable {
+package struct SetPartnerWebhookRequest: Codable, Sendable, Equatable {
     /// https, or http on localhost / 127.0.0.1 for development.
-    public var url: String
+    package var url: String
 
-    public init(url: String) {
+    package init(url: String) {
         self.url = url
     }
 }
 
 /// A partner client's webhook. `signingSecret` is in the answer that sets it, once.
-public struct PartnerWebhookResponse: Codable, Sendable, Equatable {
-    public var clientId: String
-    public var url: String
+package struct PartnerWebhookResponse: Codable, Sendable, Equatable {
+    package var clientId: String
+    package var url: String
     /// The HMAC-SHA256 key the events are signed with; shown once.
-    public var signingSecret: String?
-    public var createdAt: Date
+    package var signingSecret: String?
+    package var createdAt: Date
 
-    public init(clientId: String, url: String, signingSecret: String? = nil, createdAt: Date) {
+    package init(clientId: String, url: String, signingSecret: String? = nil, createdAt: Date) {
         self.clientId = clientId
         self.url = url
         self.signingSecret = signingSecret

@@ -2,7 +2,7 @@ import Foundation
 
 /// Which limit of RTS art. 16 bounds low-value payments since the last SCA: the cumulative
 /// amount (art. 16(b)) or the number of payments (art. 16(c)). The RTS lets the provider choose.
-public enum LowValueLimit: String, Sendable, CaseIterable, Codable {
+package enum LowValueLimit: String, Sendable, CaseIterable, Codable {
     case cumulative
     case count
 }
