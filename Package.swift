@@ -187,3 +187,38 @@ let package = Package(
         ),
     ]
 )
+
+// The micro-benchmarks (ordo-one's Benchmark): the primitives a flow pays for, and whole flows
+// through the in-process router. They use this package's own declarations, so they are its
+// targets, added with their dependency only when SCA_BENCHMARKS is set: the default build and CI
+// never compile them (docs/benchmarks.md, "Reproduce").
+if Context.environment["SCA_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets += [
+        .executableTarget(
+            name: "SCAFlows",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "SCAServer",
+                "SCACore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Benchmarks/SCAFlows",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The cryptography each flow pays for: P-256 verify, ES256 JWT sign and verify, TOTP,
+        // the transaction digest, scrypt at default cost.
+        .executableTarget(
+            name: "Primitives",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "SCACore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/Primitives",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+}
