@@ -192,7 +192,7 @@ package struct SCAServices: Sendable {
             messages: messages, webhooks: webhooks, neutralPushText: configuration.pushNeutralText)
         let oauth = OAuthService(
             store: store, partners: partners, tokens: tokens, box: box, configuration: configuration, runtime: runtime,
-            audit: audit, metrics: metrics)
+            audit: audit)
         let consents = ConsentService(
             store: store, tokens: tokens, challenges: challenges, operations: operations, box: box,
             configuration: configuration, runtime: runtime, audit: audit, webhooks: webhooks)

@@ -15,8 +15,6 @@ struct OAuthService: Sendable {
     let configuration: ServerConfiguration
     let runtime: ServerRuntime
     let audit: AuditTrail
-    /// Failed client authentications are counted here as well as audited.
-    let metrics: ServerMetrics
 
     /// Seconds an authorization code lives (RFC 6749 §4.1.2 recommends at most ten minutes).
     static let codeLifetime: TimeInterval = 60
