@@ -77,7 +77,7 @@ struct HostedConsent: Sendable {
         }
         do {
             switch try await consents.prove(proof, consentID: id) {
-            case .decided(let consent): return backToPartner(consent)
+            case .decided(let consent): return Self.backToPartner(consent, consents: consents, cookies: cookies)
             case .closed(let consent): return try await finished(consent)
             case .moreNeeded: state.notice = "Thank you. One more step."
             }
@@ -91,14 +91,15 @@ struct HostedConsent: Sendable {
     func refuse(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard let state = verified(id, request: request, form: form, action: "refuse") else { return sessionEnded(id) }
         switch try await consents.refuse(id, phoneOperation: phone == nil ? nil : state.operationID) {
-        case .decided(let consent): return backToPartner(consent)
+        case .decided(let consent): return Self.backToPartner(consent, consents: consents, cookies: cookies)
         case .closed(let consent): return try await finished(consent)
         case .moreNeeded: return PageRenderer.redirect(to: Self.base(id))  // a refusal is never half done
         }
     }
 
-    /// `303` to the partner's consent redirect with the decided status; the visit ends.
-    func backToPartner(_ consent: ConsentRecord) -> Response {
+    /// `303` to the partner's consent redirect with the decided status; the visit ends. The
+    /// factor forms and the phone's page both end a decided consent here.
+    static func backToPartner(_ consent: ConsentRecord, consents: ConsentService, cookies: PageCookies) -> Response {
         PageRenderer.redirect(
             to: consents.redirect(for: consent), formTarget: PageRenderer.formTarget(for: consent.redirectURL),
             cookie: cookies.clear(PageCookies.consent))

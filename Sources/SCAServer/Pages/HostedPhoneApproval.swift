@@ -78,9 +78,7 @@ struct HostedPhoneApproval: Sendable {
         case .waiting(let consent, let operation, let clientName, let deviceName):
             return try waiting(consent, operation: operation, clientName: clientName, deviceName: deviceName, state: state)
         case .accepted(let consent):
-            return PageRenderer.redirect(
-                to: consents.redirect(for: consent), formTarget: PageRenderer.formTarget(for: consent.redirectURL),
-                cookie: cookies.clear(PageCookies.consent))
+            return HostedConsent.backToPartner(consent, consents: consents, cookies: cookies)
         case .notMe(let refused, let clientName):
             // The account holder says they did not ask for it: refused, and no other way offered.
             let (what, outcome) = refused.operation == .payment ? ("payment", "nothing was paid") : ("change", "nothing was changed")
