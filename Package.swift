@@ -75,14 +75,17 @@ let package = Package(
             ]
         ),
         // Services and HTTP routes.
+        // The server in four modules, each depending only on those before it (docs/architecture.md):
+        // the engine (factors, challenges, tokens, devices, operations, webhooks, and their routes);
+        // partner access (OAuth, consents, CIBA), which reaches the engine only through its API;
+        // the hosted pages; and the composition root that assembles them into one server.
         .target(
-            name: "SCAServer",
+            name: "SCAEngine",
             dependencies: [
                 "SCACore",
                 "SCAWebAuthn",
                 "SCAStorage",
                 "SCAStorageSQLite",
-                "SCAStoragePostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -91,9 +94,50 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 // Outbound requests (webhooks, gateways): redirects and the connected address under our control.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "SCAPartners",
+            dependencies: [
+                "SCAEngine",
+                "SCACore",
+                "SCAStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "SCAPages",
+            dependencies: [
+                "SCAPartners",
+                "SCAEngine",
+                "SCACore",
+                "SCAStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .target(
+            name: "SCAServer",
+            dependencies: [
+                "SCAPages",
+                "SCAPartners",
+                "SCAEngine",
+                "SCACore",
+                "SCAStorage",
+                "SCAStorageSQLite",
+                "SCAStoragePostgres",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/openapi.yaml")]
         ),
@@ -101,6 +145,7 @@ let package = Package(
             name: "sca-server",
             dependencies: [
                 "SCAServer",
+                "SCAEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -127,6 +172,7 @@ let package = Package(
             dependencies: [
                 "SCAClient",
                 "SCAServer",
+                "SCAEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -161,6 +207,7 @@ let package = Package(
                 "SCATestSupport",
                 "SCAClient",
                 "SCAServer",
+                "SCAEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -170,6 +217,8 @@ let package = Package(
             dependencies: [
                 "SCATestSupport",
                 "SCAServer",
+                "SCAEngine",
+                "SCAPartners",
                 // The phone's side of the hosted "Approve on your phone" tests is the real SDK.
                 "SCAClient",
                 "SCAStoragePostgres",
@@ -201,6 +250,7 @@ if Context.environment["SCA_BENCHMARKS"] != nil {
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "SCAServer",
+                "SCAEngine",
                 "SCACore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SCACore
+import SCAEngine
 import SCAServer
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import SCAEngine
 
 /// The work a server does beside answering requests. `serve` runs all of it; a test or an
 /// admin command runs what it needs (a test that drives the webhook outbox by hand leaves its
@@ -57,5 +58,21 @@ extension SCAServices {
             try await tasks.waitForAll()
             return try result.get()
         }
+    }
+}
+
+extension SCAServices {
+    /// ``SCAServices/deliverWebhooks()`` every second.
+    var webhookDeliveries: PeriodicWork {
+        PeriodicWork(
+            description: "PeriodicWebhookDeliveries", interval: .seconds(1), logger: logger,
+            failure: "webhook deliveries not sent") { [self] in try await deliverWebhooks() }
+    }
+
+    /// ``SCAServices/forgetExpiredSignatures()`` every minute.
+    var signatureSweep: PeriodicWork {
+        PeriodicWork(
+            description: "PeriodicSignatureSweep", interval: .seconds(60), logger: logger,
+            failure: "expired signatures not swept") { [self] in try await forgetExpiredSignatures() }
     }
 }

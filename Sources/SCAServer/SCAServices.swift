@@ -8,11 +8,14 @@ import Logging
 import SCACore
 import SCAStorage
 import SCAStorageSQLite
+import SCAEngine
+import SCAPartners
+import SCAPages
 
 /// The assembled server: configuration, store, services, and the HTTP router over them.
 /// Executables and tests build one of these; nothing else wires services together.
 package struct SCAServices: Sendable {
-    package let configuration: ServerConfiguration
+    package let configuration: SCAEngine.ServerConfiguration
     package let store: any SCAStore
     package let runtime: ServerRuntime
     package let users: UserService
@@ -77,7 +80,7 @@ package struct SCAServices: Sendable {
     ///   - messageSender: overrides the configured sender (tests may capture messages).
     /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
     package static func make(
-        configuration: ServerConfiguration, store: (any SCAStore)? = nil, runtime: ServerRuntime = ServerRuntime(),
+        configuration: SCAEngine.ServerConfiguration, store: (any SCAStore)? = nil, runtime: ServerRuntime = ServerRuntime(),
         messageSender: (any MessageSender)? = nil,
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
     ) async throws -> SCAServices {
@@ -101,7 +104,7 @@ package struct SCAServices: Sendable {
     /// `body` with them while the database's pool runs; closes the pool afterwards, whether
     /// `body` returns or throws. For work that uses the services once: an admin command, a test.
     package static func withServices<Result: Sendable>(
-        configuration: ServerConfiguration, runtime: ServerRuntime = ServerRuntime(),
+        configuration: SCAEngine.ServerConfiguration, runtime: ServerRuntime = ServerRuntime(),
         messageSender: (any MessageSender)? = nil,
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo),
         _ body: (SCAServices) async throws -> Result
@@ -118,7 +121,7 @@ package struct SCAServices: Sendable {
 
     /// The services over an open store.
     private static func assemble(
-        configuration: ServerConfiguration, store: any SCAStore, runtime: ServerRuntime,
+        configuration: SCAEngine.ServerConfiguration, store: any SCAStore, runtime: ServerRuntime,
         messageSender: (any MessageSender)?, logger: Logger
     ) async throws -> SCAServices {
         let box = SecretBox(key: try ServerKey.load(configuration: configuration, random: runtime.random))
@@ -253,12 +256,14 @@ package struct SCAServices: Sendable {
         MetricsRoutes(metrics: metrics).register(on: routes)
         // Hosted pages for partners.
         PartnerRoutes(
-            partners: partners, oauth: oauth, consents: consents, signIn: pages.signIn, consentPages: pages.consent,
-            access: adminAccess, maxBodySize: configuration.maxBodySize
+            partners: partners, oauth: oauth, consents: consents, access: adminAccess, maxBodySize: configuration.maxBodySize
         ).register(on: routes)
-        // Decoupled operations.
+        HostedPageRoutes(signIn: pages.signIn, consentPages: pages.consent, maxBodySize: configuration.maxBodySize)
+            .register(on: routes)
+        // Decoupled operations, asked for by the backend or a partner client.
         OperationRoutes(
-            operations: operations, devices: deviceRequests, access: adminAccess, partners: partners,
+            operations: operations, devices: deviceRequests, access: adminAccess,
+            authenticateClient: { [partners] in try await partners.admittedClientID($0, secret: $1) },
             maxBodySize: configuration.maxBodySize
         ).register(on: routes)
         CIBARoutes(oauth: oauth, ciba: ciba, operations: operations, maxBodySize: configuration.maxBodySize)

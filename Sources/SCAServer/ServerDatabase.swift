@@ -4,6 +4,7 @@ import SCAStorage
 import SCAStoragePostgres
 import SCAStorageSQLite
 import ServiceLifecycle
+import SCAEngine
 
 /// The store a server runs on, and what has to run for it to answer.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SCACore
+import SCAEngine
 import SCAServer
 import ServiceLifecycle
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SCACore
+import SCAEngine
 import SCAServer
 
 /// `sca-server audit …`: checking and exporting the hash-chained audit trail.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SCACore
+import SCAEngine
 import SCAServer
 
 /// `sca-server client …`: partner clients of the hosted pages, on the server's database.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import SCAServer
+import SCAEngine
 
 /// `sca-server config reference`: the configuration table in markdown, the reference section of
 /// docs/configuration.md.

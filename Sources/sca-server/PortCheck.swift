@@ -1,8 +1,8 @@
 import Foundation
-import SCAServer
 
 #if canImport(Glibc)
 import Glibc
+import SCAEngine
 #endif
 
 /// Whether `serve` can listen where it is told to, asked before anything is printed or

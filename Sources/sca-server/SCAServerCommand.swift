@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import SCAServer
+import SCAEngine
 
 @main
 struct SCAServerCommand: AsyncParsableCommand {

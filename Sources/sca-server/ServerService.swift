@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import SCAEngine
 import SCAServer
 import ServiceLifecycle
 

@@ -1,6 +1,6 @@
 import Foundation
 import SCAClient
-import SCAServer
+import SCAEngine
 import Testing
 
 /// Logins with typed factors, through the SDK's loop against the real server over HTTP.

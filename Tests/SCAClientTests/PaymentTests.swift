@@ -1,6 +1,5 @@
 import Foundation
 import SCAClient
-import SCAServer
 import Testing
 
 /// Payments signed by the device's keys, bound to amount and payee.

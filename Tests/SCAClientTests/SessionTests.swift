@@ -1,6 +1,5 @@
 import Foundation
 import SCAClient
-import SCAServer
 import Testing
 
 /// The stored session: refresh before expiry, sign-out.

@@ -1,7 +1,6 @@
 import Foundation
 import SCAClient
 import SCACore
-import SCAServer
 import Testing
 
 /// `SCAClient.signUpOrIn(phone:)` (`signUp` `phone`) against the real server over HTTP.

@@ -1,7 +1,6 @@
 import Foundation
 import SCAClient
 import SCACore
-import SCAServer
 import Synchronization
 import Testing
 

@@ -8,6 +8,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SCAEngine
 #endif
 
 /// The real server, built in-process over a fresh SQLite directory with an injected clock, served

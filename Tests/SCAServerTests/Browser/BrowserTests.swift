@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import JWTKit
 import SCACore
+import SCAEngine
 import SCAServer
 import SCATestSupport
 import Testing

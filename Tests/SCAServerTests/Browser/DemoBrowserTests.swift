@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import SCACore
+import SCAEngine
+import SCAPartners
 import SCAServer
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SCACore
+import SCAEngine
 import SCAServer
 import Testing
 

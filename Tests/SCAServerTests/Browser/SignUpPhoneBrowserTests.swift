@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SCACore
-import SCAServer
 import Testing
 
 /// "New here? Continue with your phone number" in a real headless Chromium: a new

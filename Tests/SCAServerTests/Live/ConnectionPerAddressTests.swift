@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// One client address cannot take every connection (`maxConnectionsPerAddress`): its excess

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import SCAClient
 import SCACore
-import SCAServer
 import Testing
 
 /// "Approve on your phone" on the hosted consent page, through the real routes on a

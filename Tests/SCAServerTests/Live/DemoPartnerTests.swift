@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SCACore
+import SCAEngine
+import SCAPartners
 import SCAServer
 import Testing
 

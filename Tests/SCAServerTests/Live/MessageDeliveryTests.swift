@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
 import HummingbirdTesting
+import Logging
 import SCACore
+import SCAEngine
 import SCAServer
 import SCAStorage
+import ServiceLifecycle
 import Synchronization
 import Testing
 

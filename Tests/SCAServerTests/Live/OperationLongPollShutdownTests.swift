@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Logging
 import SCACore
-import SCAServer
 import ServiceLifecycle
 import Testing
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import SCACore
+import SCAEngine
 import SCAServer
 import SCAStorage
 import Synchronization

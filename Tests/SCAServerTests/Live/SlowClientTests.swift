@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SCACore
+import SCAEngine
 import SCAServer
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import SCACore
+import SCAEngine
 import SCAServer
 import SCAStoragePostgres
 import Testing

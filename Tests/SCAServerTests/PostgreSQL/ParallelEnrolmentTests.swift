@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import SCACore
-import SCAServer
 import Testing
 
 /// Parallel writes to one user: enrolments are a compare-and-set on the user's

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// `sca-server audit checkpoint` and `audit verify --checkpoint`, as processes on a real data

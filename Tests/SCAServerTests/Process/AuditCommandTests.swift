@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCAEngine
 import SCAServer
 import Testing
 

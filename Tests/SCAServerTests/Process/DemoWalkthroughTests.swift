@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// What a newcomer meets walking docs/getting-started.md on `serve --demo`: budgets that let the

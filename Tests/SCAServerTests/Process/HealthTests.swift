@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// `--log-level` / `SCA_LOG_LEVEL` / `logLevel`.

@@ -1,10 +1,10 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SCAEngine
 #endif
 
 /// Secrets in the configuration never reach a description, a mirror or a log line, at any

@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// `sca signup` and `sca me` run as a process against a live server: the e-mail codes

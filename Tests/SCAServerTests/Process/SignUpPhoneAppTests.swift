@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// `sca signup --phone` (`signUp` `phone`) run as a process against a live server: the

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// `sca`, the terminal banking app, run as a real process against a live server on loopback,

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// Binding a device needs a dedicated SCA (RTS art. 24): `POST /v1/activations`

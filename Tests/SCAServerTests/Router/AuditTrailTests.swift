@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import SCACore
-import SCAServer
+import SCAEngine
 import SCAStorage
 import Testing
 

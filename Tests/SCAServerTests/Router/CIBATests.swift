@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// OpenID CIBA poll mode over decoupled operations: every answer of

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import SCAStorageSQLite
 import Synchronization
 import Testing

@@ -4,7 +4,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SCACore
-import SCAServer
 import Testing
 
 /// The HTTP contract, through the real routes: 405 with `Allow`, 415 for bodies

@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// Decoys: an unknown address typed the same way as a real one gets answers of the

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 @Suite("Unknown users get a decoy challenge (no account enumeration)")

@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// Under the deferred verdict one round (the proofs collected until the verdict) is one

@@ -1,8 +1,9 @@
 import Foundation
-import Logging
 import HTTPTypes
+import Logging
 import NIOCore
 import SCACore
+import SCAEngine
 import SCAServer
 import SCAStorage
 import SCAStoragePostgres

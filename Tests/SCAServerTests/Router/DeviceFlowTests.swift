@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 @Suite("Devices: activation, cold start, signed payments")

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// Texts a user is shown: a payee or device name that could show other than

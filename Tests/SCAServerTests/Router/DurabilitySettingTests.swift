@@ -1,5 +1,5 @@
 import Foundation
-import SCAServer
+import SCAEngine
 import SCAStorageSQLite
 import Testing
 

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SCACore
-import SCAServer
+import SCAEngine
 import SCAStorage
 import SCAStoragePostgres
 import Testing

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import SCACore
-import SCAServer
+import SCAEngine
 import Synchronization
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// "New here? Continue with your phone number" on the hosted sign-in, through the

@@ -1,7 +1,6 @@
 import Foundation
 import JWTKit
 import SCACore
-import SCAServer
 import Testing
 
 /// "New here? Continue with your e-mail" on the hosted sign-in, through the real

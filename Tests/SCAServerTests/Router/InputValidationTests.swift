@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 @Suite("Bad input: a clear problem code, and nothing written")

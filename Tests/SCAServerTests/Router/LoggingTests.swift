@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SCACore
+import SCAEngine
 import SCAServer
 import Testing
 

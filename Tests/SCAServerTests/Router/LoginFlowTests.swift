@@ -1,7 +1,7 @@
 import Foundation
 import JWTKit
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 @Suite("Login flows through the real routes")

@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 @Suite("Prometheus metrics at /metrics")

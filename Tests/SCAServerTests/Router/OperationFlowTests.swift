@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import SCACore
-import SCAServer
 import SCAStorage
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// `reject` with `not_me` feeds the risk engine: the user's next payments raise

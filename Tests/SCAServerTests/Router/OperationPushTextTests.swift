@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// `pushNeutralText`: a payment's push can leave the amount and payee out, so they

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// Operations have their own budget per backend: a bank's backend on one address

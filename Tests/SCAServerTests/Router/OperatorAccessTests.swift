@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// Back-office operators on the admin API with their own tokens: the permission from their

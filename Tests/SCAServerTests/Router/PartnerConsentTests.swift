@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 @Suite("Consents on the hosted page, with their documented statuses")

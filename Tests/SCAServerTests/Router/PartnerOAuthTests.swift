@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import JWTKit
 import SCACore
-import SCAServer
 import Testing
 
 @Suite("Partner clients and the OAuth 2.0 code flow with PKCE")

@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import SCATestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import SCAStorage
 import SCATestSupport
 import Testing

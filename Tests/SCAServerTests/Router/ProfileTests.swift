@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// Names and custom attributes, `tokenClaims` and `GET /v1/me`.

@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// The server writes its answers with ``WireJSONEncoder``; through the real routes, every body is

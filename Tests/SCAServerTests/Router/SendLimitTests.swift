@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// OTP pumping: codes are limited per destination, user, client address and in all,

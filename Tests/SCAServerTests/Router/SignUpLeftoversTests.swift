@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import SCAServer
 import Testing
 
 /// Two sign-up details through the routes against the real store: an operator sets a user's

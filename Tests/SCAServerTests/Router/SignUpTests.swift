@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import SCACore
-import SCAServer
+import SCAEngine
 import SCAStorage
 import SCAStoragePostgres
 import Synchronization

@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// A device signature counts once on its challenge, whatever the timing: its burn is part of the

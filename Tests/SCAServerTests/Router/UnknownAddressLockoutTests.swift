@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// An address that matches no user has failure counters of its own (keyed by a keyed hash of

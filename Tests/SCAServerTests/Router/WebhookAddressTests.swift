@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import SCACore
-import SCAServer
 import SCAStorage
 import Testing
 

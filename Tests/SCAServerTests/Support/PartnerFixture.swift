@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SCACore
-import SCAServer
 import Testing
 
 /// A partner client, a user and the steps of the hosted pages, driven over the router like a

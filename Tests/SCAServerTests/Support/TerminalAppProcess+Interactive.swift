@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import SCAServer
 import Testing
+import SCAEngine
 
 extension TerminalAppProcess {
     /// One line of a conversation with the child: written once `ready` holds (asked again

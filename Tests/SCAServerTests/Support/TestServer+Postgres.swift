@@ -1,4 +1,5 @@
 import Logging
+import SCAEngine
 import SCAServer
 import SCAStoragePostgres
 

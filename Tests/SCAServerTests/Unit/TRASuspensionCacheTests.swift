@@ -1,6 +1,6 @@
 import Foundation
 import SCACore
-import SCAServer
+import SCAEngine
 import Testing
 
 /// The stopped TRA bands answer from memory for a minute of the server's clock, and only for

@@ -1,0 +1,101 @@
+import Hummingbird
+import SCACore
+import SCAStorage
+
+/// `/admin/v1`: user and device management for operators. Every request is authenticated by
+/// ``AdminAuthMiddleware`` (bootstrap key, scoped key or operator token) and every route
+/// declares the one ``AdminScope`` it needs with `requiring(_:)`.
+package struct AdminRoutes<Context: RequestContext> {
+    /// Records each change it makes in the audit trail, as ``DeviceService`` does.
+    let users: UserService
+    let devices: DeviceService
+    let access: AdminAccess
+    /// The trail `GET /admin/v1/audit` reads (scope `audit:read`).
+    let audit: AuditTrail
+    let maxBodySize: Int
+
+    package init(users: UserService, devices: DeviceService, access: AdminAccess, audit: AuditTrail, maxBodySize: Int) {
+        self.users = users
+        self.devices = devices
+        self.access = access
+        self.audit = audit
+        self.maxBodySize = maxBodySize
+    }
+
+    struct Unblocked: Encodable { var userId: String; var unblocked = true }
+
+    /// A page of the audit trail, each entry as `sca-server audit export` writes it.
+    struct AuditPage: Encodable {
+        var entries: [JSONValue]
+        /// The `after` of the next page; nil at the end.
+        var next: Int64?
+    }
+
+    package func register(on router: some RouterMethods<Context>) {
+        let admin = router.group("admin/v1").add(middleware: AdminAuthMiddleware<Context>(access: access))
+        admin.requiring(.usersWrite).post("users") { request, _ in
+            let body = try await request.decodeJSON(CreateUserRequest.self, limit: maxBodySize)
+            let user = try await users.create(body)
+            return try Response.json(CreatedUserResponse(userId: user.id), status: .created)
+        }
+        admin.requiring(.usersRead).get("users") { _, _ in
+            var described: [UserResponse] = []
+            for user in try await users.list() { described.append(try await users.describe(user)) }
+            return try Response.json(described)
+        }
+        admin.requiring(.usersRead).get("users/:id") { _, context in
+            try Response.json(try await users.describe(try await user(context)))
+        }
+        admin.requiring(.usersWrite).patch("users/:id") { request, context in
+            let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
+            return try Response.json(try await users.describe(try await users.update(userID: try await user(context).id, body)))
+        }
+        admin.requiring(.usersRoles).put("users/:id/roles") { request, context in
+            let body = try await request.decodeJSON(SetRolesRequest.self, limit: maxBodySize)
+            let target = try await user(context)
+            var operatorID: String?
+            if case .operator(let id, _) = AdminCaller.current?.principal { operatorID = id }
+            let updated = try await users.setRoles(userID: target.id, body.roles, byOperator: operatorID)
+            return try Response.json(try await users.describe(updated))
+        }
+        admin.requiring(.usersWrite).post("users/:id/totp") { _, context in
+            try Response.json(try await users.enrollTOTP(userID: try await user(context).id), status: .created)
+        }
+        admin.requiring(.usersUnblock).post("users/:id/unblock") { _, context in
+            let user = try await user(context)
+            try await users.unblock(userID: user.id)
+            return try Response.json(Unblocked(userId: user.id))
+        }
+        admin.requiring(.devicesWrite).post("users/:id/activations") { _, context in
+            try Response.json(try await devices.issueActivationCode(for: try await user(context).id), status: .created)
+        }
+        admin.requiring(.devicesWrite).post("devices/:id/block") { _, context in
+            try Response.json(try await devices.setStatus(of: context.parameters.require("id"), to: .blocked))
+        }
+        admin.requiring(.devicesWrite).post("devices/:id/unblock") { _, context in
+            try Response.json(try await devices.setStatus(of: context.parameters.require("id"), to: .active))
+        }
+        admin.requiring(.devicesWrite).delete("devices/:id") { _, context in
+            try Response.json(try await devices.setStatus(of: context.parameters.require("id"), to: .removed))
+        }
+        admin.requiring(.auditRead).get("audit") { request, _ in
+            let query = request.uri.queryParameters
+            let after = query.get("after").map { Int64($0) } ?? 0
+            let limit = query.get("limit").map { Int($0) } ?? 100
+            guard let after, after >= 0, let limit, (1...1_000).contains(limit) else {
+                throw Problem.invalidRequest("after must be a sequence number (0 or more) and limit 1 to 1000")
+            }
+            let entries = try await audit.store.auditEntries(after: after, limit: limit)
+            return try Response.json(
+                AuditPage(entries: entries.map(\.exportJSON), next: entries.count == limit ? entries.last?.sequence : nil))
+        }
+    }
+
+    private func user(_ context: Context) async throws -> UserRecord {
+        let id = try context.parameters.require("id")
+        guard InputRules.isWellFormedID(id, prefix: "usr"), let user = try await users.find(id) else {
+            throw Problem.userNotFound
+        }
+        return user
+    }
+}

@@ -1,0 +1,57 @@
+import Hummingbird
+import SCACore
+
+/// `/v1/passkeys`: registering a passkey after SCA, and the user's own passkeys.
+package struct PasskeyRoutes<Context: RequestContext> {
+    let passkeys: PasskeyService
+    let maxBodySize: Int
+
+    package init(passkeys: PasskeyService, maxBodySize: Int) {
+        self.passkeys = passkeys
+        self.maxBodySize = maxBodySize
+    }
+
+    package func register(on router: some RouterMethods<Context>) {
+        router.post("v1/passkeys/registration/options") { request, _ in
+            try Response.json(try await passkeys.registrationOptions(authorization: request.headers[.authorization]))
+        }
+        router.post("v1/passkeys") { request, _ in
+            let body = try await request.decodeJSON(RegisterPasskeyRequest.self, limit: maxBodySize)
+            return try Response.json(
+                try await passkeys.register(body, authorization: request.headers[.authorization]), status: .created)
+        }
+        router.get("v1/passkeys") { request, _ in
+            try Response.json(try await passkeys.passkeys(authorization: request.headers[.authorization]))
+        }
+        router.delete("v1/passkeys/:id") { request, context in
+            try Response.json(
+                try await passkeys.remove(context.parameters.require("id"), authorization: request.headers[.authorization]))
+        }
+    }
+}
+
+/// `/admin/v1`'s passkey routes, behind the admin API key like ``AdminRoutes``.
+package struct PasskeyAdminRoutes<Context: RequestContext> {
+    let passkeys: PasskeyService
+    let users: UserService
+    /// Who may use the admin API: passkeys are authenticators, under the `devices` scopes.
+    let access: AdminAccess
+
+    package init(passkeys: PasskeyService, users: UserService, access: AdminAccess) {
+        self.passkeys = passkeys
+        self.users = users
+        self.access = access
+    }
+
+    package func register(on router: some RouterMethods<Context>) {
+        let group = router.group("admin/v1").add(middleware: AdminAuthMiddleware<Context>(access: access))
+        group.requiring(.devicesRead).get("users/:id/passkeys") { _, context in
+            let id = try context.parameters.require("id")
+            guard InputRules.isWellFormedID(id, prefix: "usr"), try await users.find(id) != nil else { throw Problem.userNotFound }
+            return try Response.json(try await passkeys.passkeys(of: id))
+        }
+        group.requiring(.devicesWrite).delete("passkeys/:id") { _, context in
+            try Response.json(try await passkeys.remove(context.parameters.require("id")))
+        }
+    }
+}

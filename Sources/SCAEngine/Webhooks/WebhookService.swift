@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+import SCACore
+import SCAStorage
+
+/// Partner webhooks: a partner client registers a URL and gets a signing secret;
+/// every final status of an operation it created is written to a durable outbox
+/// (`webhook_deliveries`) in the same store transaction as that status, and posted, signed, by ``deliverDue()`` from a
+/// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up
+/// (audited) after the last attempt. Each attempt is claimed by compare-and-set with a lease,
+/// so of several instances one sends it.
+package struct WebhookService: Sendable {
+    let store: any SCAStore
+    let box: SecretBox
+    let runtime: ServerRuntime
+    let audit: AuditTrail
+    let logger: Logger
+    /// Posts without following redirects, to an address it resolved and checked itself.
+    let outbound: OutboundHTTP
+
+    /// `webhookAllowPrivateAddresses`: whether a webhook may point at loopback, private and
+    /// other special-purpose addresses (development and tests only).
+    var allowPrivateAddresses = false
+
+    static let sealingContext = "partner-webhook-secret"
+    static let eventType = "operation.finished"
+    /// Deliveries (and overdue operations) handled per pass.
+    package static let batch = 50
+    static let timeout = Duration.seconds(10)
+
+    package init(
+        store: any SCAStore, box: SecretBox, runtime: ServerRuntime, audit: AuditTrail, logger: Logger,
+        outbound: OutboundHTTP, allowPrivateAddresses: Bool = false
+    ) {
+        self.store = store
+        self.box = box
+        self.runtime = runtime
+        self.audit = audit
+        self.logger = logger
+        self.outbound = outbound
+        self.allowPrivateAddresses = allowPrivateAddresses
+    }
+
+    // MARK: Registration
+
+    /// Sets (or replaces) the client's webhook with a fresh signing secret, shown once.
+    /// - Throws: `Problem.clientNotFound`; `Problem.invalidRequest` naming the rule the URL breaks.
+    package func set(clientID: String, _ request: SetPartnerWebhookRequest) async throws -> PartnerWebhookResponse {
+        guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.partnerClient(id: clientID) != nil else {
+            throw Problem.clientNotFound
+        }
+        if let problem = Self.urlProblem(request.url) { throw Problem.invalidRequest("url \(problem)") }
+        if !allowPrivateAddresses, let host = URLComponents(string: request.url)?.host,
+            let kind = SpecialPurposeAddress.kind(ofHost: host)
+        {
+            throw Problem.webhookAddressRefused(kind)
+        }
+        let secret = runtime.makeSecret()
+        let record = PartnerWebhookRecord(
+            clientID: clientID, url: request.url,
+            sealedSecret: try box.seal(Array(secret.utf8), context: Self.sealingContext), createdAt: runtime.now())
+        try await store.setPartnerWebhook(record)
+        await audit.record(.partnerWebhookChanged, details: ["clientId": clientID])
+        return PartnerWebhookResponse(clientId: clientID, url: record.url, signingSecret: secret, createdAt: record.createdAt)
+    }
+
+    /// - Throws: `Problem.clientNotFound` when the client has no webhook.
+    package func remove(clientID: String) async throws {
+        guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.removePartnerWebhook(clientID: clientID) else {
+            throw Problem.clientNotFound
+        }
+        await audit.record(.partnerWebhookChanged, outcome: "removed", details: ["clientId": clientID])
+    }
+
+    /// Why `url` cannot be a webhook, or nil: the redirect URI rules (https, or http on
+    /// localhost / 127.0.0.1), without private-use schemes, which cannot be posted to.
+    package static func urlProblem(_ url: String) -> String? {
+        if let problem = RedirectURIRules.problem(url) { return problem }
+        let scheme = URLComponents(string: url)?.scheme?.lowercased()
+        guard scheme == "https" || scheme == "http" else { return "must be https, or http on localhost or 127.0.0.1" }
+        return nil
+    }
+
+    // MARK: Outbox
+
+    /// The event announcing `operation`'s final status, to be written by the store in the same
+    /// transaction as that status (`updateOperation(_:expectedVersion:enqueueing:)`): nil when
+    /// it is not final or not a partner's. The store drops it when the partner has no webhook.
+    func event(for operation: OperationRecord) -> WebhookDeliveryRecord? {
+        guard let clientID = operation.clientID, operation.status.isFinal else { return nil }
+        let now = runtime.now()
+        let id = runtime.makeID(prefix: "evt")
+        let event = WebhookEvent(
+            type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
+            occurredAt: operation.finishedAt ?? now)
+        return delivery(id: id, clientID: clientID, subjectID: operation.id, event: event, now: now)
+    }
+
+    /// The outbox record posting `event` (its body fixed now, so every retry sends the same bytes).
+    func delivery(id: String, clientID: String, subjectID: String, event: some Encodable, now: Date) -> WebhookDeliveryRecord? {
+        do {
+            let body = String(decoding: try WireJSON.encode(event), as: UTF8.self)
+            return WebhookDeliveryRecord(
+                id: id, clientID: clientID, subjectID: subjectID, body: body, nextAttemptAt: now, createdAt: now)
+        } catch {
+            // Unreachable for these plain types; the status change goes on without its event.
+            logger.error("webhook event not encoded", metadata: ["subject": "\(subjectID)", "error": "\(type(of: error))"])
+            return nil
+        }
+    }
+
+    // MARK: Delivery
+
+    /// One pass: sends every delivery that is due. Run every second in the background
+    /// (``SCAServices/webhookDeliveries``), after the overdue operations and consents are expired
+    /// so that their events are written first.
+    /// - Returns: how many attempts were made.
+    @discardableResult
+    package func deliverDue() async throws -> Int {
+        var attempts = 0
+        for due in try await store.dueWebhookDeliveries(now: runtime.now(), limit: Self.batch) {
+            var claimed = due
+            guard claimed.claim(now: runtime.now()),
+                try await store.updateWebhookDelivery(claimed, expectedVersion: due.version)
+            else { continue }
+            claimed.version += 1
+            let status = await attempt(claimed)
+            attempts += 1
+            var next = claimed
+            next.record(httpStatus: status, now: runtime.now())
+            guard try await store.updateWebhookDelivery(next, expectedVersion: claimed.version) else { continue }
+            if next.status == .abandoned {
+                logger.warning("webhook event given up", metadata: ["event": "\(next.id)", "client": "\(next.clientID)"])
+                await audit.record(
+                    .webhookAbandoned, outcome: "abandoned",
+                    details: [
+                        "eventId": next.id, "subjectId": next.subjectID, "clientId": next.clientID,
+                        "lastStatus": next.lastHTTPStatus.map(String.init) ?? "unreachable",
+                    ])
+            }
+        }
+        return attempts
+    }
+
+    /// Posts the delivery once. A redirect is an answer like any other that is not 2xx: a
+    /// failed attempt, retried; it is never followed.
+    /// - Returns: the receiver's HTTP status; nil when it was not reached, its address was
+    ///   refused, or the webhook was removed meanwhile (retried like an unreachable receiver,
+    ///   so the back-off bounds it).
+    private func attempt(_ delivery: WebhookDeliveryRecord) async -> Int? {
+        var host = "-"
+        do {
+            guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
+                let url = URL(string: webhook.url)
+            else { return nil }
+            host = url.host ?? "-"
+            let secret = String(decoding: try box.open(webhook.sealedSecret, context: Self.sealingContext), as: UTF8.self)
+            let body = Array(delivery.body.utf8)
+            let timestamp = Int(runtime.now().timeIntervalSince1970)
+            let headers = [
+                ("Content-Type", "application/json"),
+                (WebhookSignature.idHeader, delivery.id),
+                (WebhookSignature.timestampHeader, String(timestamp)),
+                (WebhookSignature.signatureHeader, WebhookSignature.sign(body: body, timestamp: timestamp, secret: secret)),
+            ]
+            // Checked at each attempt, on the addresses the connection goes to, so a name that
+            // was public at registration and now points inside is refused.
+            let check: @Sendable ([UInt8]) -> SpecialPurposeAddress.Kind? = { SpecialPurposeAddress.kind(of: $0) }
+            return try await outbound.post(
+                url, headers: headers, body: body, timeout: Self.timeout, refusing: allowPrivateAddresses ? nil : check)
+        } catch OutboundRefusal.address(let refused) {
+            logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
+            await audit.record(
+                .webhookAddressRefused, outcome: refused.rawValue,
+                details: ["eventId": delivery.id, "clientId": delivery.clientID, "host": host])
+            return nil
+        } catch {
+            logger.info("webhook attempt failed", metadata: ["event": "\(delivery.id)", "error": "\(type(of: error))"])
+            return nil
+        }
+    }
+}

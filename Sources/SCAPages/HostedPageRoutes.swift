@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SCACore
+import SCAPartners
+import SCAEngine
+
+/// The hosted pages' routes: the OAuth authorization endpoint (which shows the sign-in page),
+/// the sign-in forms, the consent pages with "Approve on your phone", and their assets.
+package struct HostedPageRoutes<Context: RequestContext> {
+    let signIn: HostedSignIn
+    let consentPages: HostedConsent
+    let maxBodySize: Int
+
+    package init(signIn: HostedSignIn, consentPages: HostedConsent, maxBodySize: Int) {
+        self.signIn = signIn
+        self.consentPages = consentPages
+        self.maxBodySize = maxBodySize
+    }
+
+    package func register(on router: some RouterMethods<Context>) {
+        // The OAuth 2.0 authorization endpoint: a page, not JSON.
+        router.get("oauth2/authorize") { request, _ in
+            guard let query = FormBody.parse(request.uri.query ?? "") else {
+                return signIn.renderer.page(
+                    "error", title: "Sign-in not possible",
+                    ["heading": "Sign-in not possible", "message": "The request was malformed: a parameter appears twice."],
+                    status: .badRequest)
+            }
+            return try await signIn.authorize(query)
+        }
+
+        // Hosted sign-in pages.
+        router.get("hosted/style.css") { _, _ in PageRenderer.stylesheet() }
+        router.get("hosted/passkey.js") { _, _ in PageRenderer.passkeyScript() }
+        router.post("signin/passkey") { request, _ in try await signIn.passkey(request, form: try await pageForm(request)) }
+        router.get("signin") { request, _ in try await signIn.show(request) }
+        router.post("signin/email") { request, _ in try await signIn.email(request, form: try await pageForm(request)) }
+        router.post("signin/send") { request, _ in try await signIn.send(request, form: try await pageForm(request)) }
+        router.post("signin/proof") { request, _ in try await signIn.proof(request, form: try await pageForm(request)) }
+        router.post("signin/cancel") { request, _ in try await signIn.cancel(request, form: try await pageForm(request)) }
+
+        // Hosted consent pages.
+        router.get("consents/:id") { request, context in
+            try await consentPages.show(try context.parameters.require("id"), request: request)
+        }
+        router.post("consents/:id/send") { request, context in
+            try await consentPages.send(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+        }
+        router.post("consents/:id/proof") { request, context in
+            try await consentPages.proof(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+        }
+        router.post("consents/:id/refuse") { request, context in
+            try await consentPages.refuse(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+        }
+
+        // "Approve on your phone" on the consent page.
+        if let phone = consentPages.phone {
+            router.get("hosted/phone.js") { _, _ in PageRenderer.phoneScript() }
+            router.post("consents/:id/phone") { request, context in
+                try await phone.start(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+            }
+            router.get("consents/:id/phone") { request, context in
+                try await phone.show(try context.parameters.require("id"), request: request)
+            }
+            router.post("consents/:id/phone/status") { request, context in
+                try await phone.status(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+            }
+            router.post("consents/:id/phone/cancel") { request, context in
+                try await phone.cancel(try context.parameters.require("id"), request: request, form: try await pageForm(request))
+            }
+        }
+    }
+
+    /// A form body of a hosted page; anything else reads as an empty form (which no CSRF check passes).
+    private func pageForm(_ request: Request) async throws -> [String: String] {
+        guard FormBody.isForm(request.headers[.contentType]) else { return [:] }
+        let buffer = try await request.body.collect(upTo: maxBodySize)
+        return FormBody.parse(String(buffer: buffer)) ?? [:]
+    }
+}

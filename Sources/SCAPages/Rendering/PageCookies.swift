@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+import Hummingbird
+import SCACore
+import SCAEngine
+
+/// Seals ``PageState`` into cookies and checks the CSRF token of every form.
+package struct PageCookies: Sendable {
+    let box: SecretBox
+    /// `Secure` when the pages are served over https (`publicBaseURL`).
+    let secure: Bool
+
+    static let signIn = "sca_signin"
+    static let consent = "sca_consent"
+    private static let sealingContext = "hosted-page"
+
+    package init(box: SecretBox, secure: Bool) {
+        self.box = box
+        self.secure = secure
+    }
+
+    /// The state in the request's cookie `name`, or nil when there is none or it does not open.
+    func state(_ name: String, in request: Request) -> PageState? {
+        guard let header = request.headers[.cookie] else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == name, let sealed = Base64URL.decode(String(parts[1])),
+                let plain = try? box.open(sealed, context: Self.sealingContext)
+            else { continue }
+            return try? JSONDecoder().decode(PageState.self, from: Data(plain))
+        }
+        return nil
+    }
+
+    /// The `Set-Cookie` value that stores `state`: a session cookie (no expiry: the challenge
+    /// and the consent carry the deadlines), `HttpOnly`, `SameSite=Lax`, `Secure` over https.
+    func cookie(_ name: String, _ state: PageState) throws -> String {
+        let sealed = try box.seal(Array(try JSONEncoder().encode(state)), context: Self.sealingContext)
+        return "\(name)=\(Base64URL.encode(sealed)); Path=/; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    /// The `Set-Cookie` value that removes cookie `name`.
+    func clear(_ name: String) -> String {
+        "\(name)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    /// A fresh visit key.
+    static func newSecret(_ runtime: ServerRuntime) -> String { runtime.makeSecret() }
+
+    /// The CSRF token of the form posting to `action`: HMAC-SHA256 under the visit's key, so
+    /// each form has its own and none is valid in another visit.
+    static func csrfToken(_ state: PageState, action: String) -> String {
+        let key = SymmetricKey(data: Base64URL.decode(state.secret) ?? [])
+        return Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(action.utf8), using: key)))
+    }
+
+    static func checkCSRF(_ state: PageState, action: String, presented: String?) -> Bool {
+        guard let presented else { return false }
+        return ConstantTime.equals(Array(csrfToken(state, action: action).utf8), Array(presented.utf8))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import SCAEngine
+import SCAPartners
+
+/// What a browser's visit to a hosted page carries from one request to the next, sealed with
+/// the server key in an `HttpOnly` cookie: nothing in it can be read or changed by the page or
+/// the user, and any instance on the database can open it.
+struct PageState: Codable, Sendable {
+    /// The key of this visit's CSRF tokens (32 random bytes, base64url).
+    var secret: String
+    /// Sign-in: the authorization request being answered.
+    var authorization: AuthorizationRequest?
+    var clientName: String?
+    var email: String?
+    var challengeID: String?
+    /// Consent: the consent this visit is about.
+    var consentID: String?
+    /// Consent: the operation sent to the user's phone ("Approve on your phone"), while the
+    /// page waits for it.
+    var operationID: String?
+    /// Shown once on the next page, then dropped.
+    var notice: String?
+    var error: String?
+    // Sign up or in.
+    /// A new user's enrolment token, between their code and their password (sealed like the rest).
+    var enrolmentToken: String?
+    /// The number typed for "Continue with your phone number" (instead of `email`).
+    var phone: String?
+}

@@ -1,0 +1,214 @@
+import SCAEngine
+/// The mustache templates of the hosted pages. `{{ }}` escapes HTML; the only unescaped value
+/// is the layout's `{{{content}}}`, which is a page already rendered (and escaped) here.
+enum PageTemplates {
+    static let all: [String: String] = [
+        "layout": layout, "error": error, "email": email, "factors": factors, "finished": finished,
+    ]
+
+    static let layout = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="no-referrer">
+        <title>{{title}}</title>
+        <link rel="stylesheet" href="/hosted/style.css">
+        </head>
+        <body{{#bodyClass}} class="{{bodyClass}}"{{/bodyClass}}>
+        <header class="brand"><span class="mark" aria-hidden="true"></span>{{brand}}</header>
+        <main class="card">
+        {{{content}}}
+        </main>
+        <footer>{{footer}}</footer>
+        </body>
+        </html>
+        """
+
+    static let error = """
+        <h1>{{heading}}</h1>
+        <p class="error" role="alert">{{message}}</p>
+        {{#returnURL}}<p><a class="button secondary" href="{{returnURL}}">Return to {{clientName}}</a></p>{{/returnURL}}
+        """
+
+    static let email = """
+        <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
+        <h1>Sign in</h1>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/signin/email">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="email">E-mail address</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
+        <button type="submit">Continue</button>
+        </form>
+        {{#passkeyCsrf}}
+        <section class="factor" data-passkey hidden>
+        <form method="post" action="/signin/passkey">
+        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
+        <button type="submit" class="secondary">Sign in with a passkey</button>
+        </form>
+        </section>
+        <script src="/hosted/passkey.js" defer></script>
+        {{/passkeyCsrf}}
+        {{#signUpLink}}{{> signUpLink}}{{/signUpLink}}
+        <form method="post" action="/signin/cancel" class="inline">
+        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
+        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
+        </form>
+        """
+
+    static let factors = """
+        {{#consent}}
+        <p class="lead"><strong>{{clientName}}</strong> asks you to approve:</p>
+        <h1>{{headline}}</h1>
+        <dl class="operation">
+        {{#details}}<div><dt>{{label}}</dt><dd class="{{style}}">{{value}}</dd></div>{{/details}}
+        </dl>
+        <p class="hint">Confirm it is you to approve. The code we send names the same {{what}}.</p>
+        {{/consent}}
+        {{^consent}}
+        <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
+        <h1>Confirm it is you</h1>
+        {{#email}}<p class="hint">Signing in as <strong>{{email}}</strong>.</p>{{/email}}
+        {{/consent}}
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        {{#phone}}{{>phone-offer}}{{/phone}}
+        <p class="progress">{{progress}}</p>
+        {{#passkey}}
+        <section class="factor" data-passkey hidden>
+        <h2>Passkey</h2>
+        <p class="error" role="alert" data-passkey-error hidden>The passkey did not answer. Please try again, or use another way below.</p>
+        <form method="post" action="{{proofAction}}" data-passkey-form data-options="{{options}}">
+        <input type="hidden" name="csrf" value="{{proofCsrf}}">
+        <input type="hidden" name="method" value="passkey">
+        <input type="hidden" name="assertion" value="">
+        <button type="submit">{{label}}</button>
+        </form>
+        </section>
+        <script src="/hosted/passkey.js" defer></script>
+        {{/passkey}}
+        {{#methods}}
+        <section class="factor">
+        <h2>{{heading}}</h2>
+        {{#sendable}}
+        <form method="post" action="{{sendAction}}" class="send">
+        <input type="hidden" name="csrf" value="{{sendCsrf}}">
+        <input type="hidden" name="method" value="{{method}}">
+        <button type="submit" class="secondary">{{sendLabel}}</button>
+        </form>
+        {{/sendable}}
+        <form method="post" action="{{proofAction}}">
+        <input type="hidden" name="csrf" value="{{proofCsrf}}">
+        <input type="hidden" name="method" value="{{method}}">
+        <label for="{{method}}">{{label}}</label>
+        <input id="{{method}}" name="credential" type="{{inputType}}" autocomplete="{{autocomplete}}"{{#numeric}} inputmode="numeric" pattern="[0-9]*"{{/numeric}} required>
+        <button type="submit">{{submitLabel}}</button>
+        </form>
+        </section>
+        {{/methods}}
+        <form method="post" action="{{cancelAction}}" class="inline">
+        <input type="hidden" name="csrf" value="{{cancelCsrf}}">
+        <button type="submit" class="link">{{cancelLabel}}</button>
+        </form>
+        """
+
+    static let finished = """
+        <h1>{{heading}}</h1>
+        <p>{{message}}</p>
+        {{#returnURL}}<p><a class="button" href="{{returnURL}}">Return to {{clientName}}</a></p>{{/returnURL}}
+        """
+
+    static let style = """
+        *{box-sizing:border-box}
+        html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:17px;line-height:1.45;color:#1b1f24;background:#eef1f5}
+        body{margin:0;padding:16px;min-height:100vh}
+        .brand{max-width:30rem;margin:8px auto 16px;font-weight:600;color:#27446b;display:flex;align-items:center;gap:10px}
+        .mark{width:22px;height:22px;border-radius:6px;background:#27446b;display:inline-block}
+        .card{max-width:30rem;margin:0 auto;background:#fff;border-radius:14px;padding:22px 20px 18px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+        h1{font-size:1.45rem;line-height:1.25;margin:.2rem 0 1rem}
+        h2{font-size:1rem;margin:0 0 .5rem}
+        .lead{margin:0 0 .4rem;color:#4a5563}
+        .hint{color:#4a5563;font-size:.93rem}
+        .progress{font-size:.9rem;color:#4a5563;margin:.2rem 0 .8rem}
+        label{display:block;font-weight:600;margin:.6rem 0 .3rem}
+        input{display:block;width:100%;font-size:1.1rem;padding:.65rem .7rem;border:1px solid #9aa5b4;border-radius:8px;background:#fff}
+        input:focus{outline:3px solid #9cc0f0;border-color:#27446b}
+        button,.button{display:block;width:100%;margin-top:.8rem;font-size:1.05rem;font-weight:600;padding:.7rem 1rem;border-radius:8px;border:0;background:#27446b;color:#fff;cursor:pointer;text-align:center;text-decoration:none}
+        button.secondary,.button.secondary{background:#e3e9f2;color:#1b2f4d}
+        button.link{background:none;color:#27446b;text-decoration:underline;font-weight:500;padding:.4rem 0;width:auto;margin:1rem auto 0}
+        form.inline{text-align:center}
+        .factor{border-top:1px solid #e1e5eb;padding:1rem 0 .6rem}
+        .factor form.send button{margin-top:0}
+        .operation{margin:0 0 1rem;border:1px solid #e1e5eb;border-radius:10px;padding:.4rem .8rem}
+        .operation div{display:flex;justify-content:space-between;gap:1rem;padding:.45rem 0;border-bottom:1px solid #eef1f5}
+        .operation div:last-child{border-bottom:0}
+        .operation dt{color:#4a5563}
+        .operation dd{margin:0;font-weight:600;text-align:right}
+        .operation dd.amount{font-size:1.2rem}
+        .operation dd.iban{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:500;letter-spacing:.02em}
+        .error{background:#fdecec;color:#8a1c1c;border-radius:8px;padding:.6rem .8rem}
+        .notice{background:#e8f3ea;color:#1d5b2c;border-radius:8px;padding:.6rem .8rem}
+        footer{max-width:30rem;margin:16px auto;color:#5d6876;font-size:.82rem;text-align:center}
+        @media (min-width:700px){body{padding:40px}.card{padding:30px 32px 24px}}
+        """
+
+    /// `/hosted/passkey.js`: shows the passkey sections, which are hidden without
+    /// script, and answers a passkey form with `navigator.credentials.get` over the options in
+    /// its `data-options`, posting the assertion (WebAuthn's JSON form) through the form, so
+    /// the CSRF token and the redirect after it are the typed factors' own.
+    static let passkeyScript = """
+        "use strict";
+        (function () {
+          if (!window.PublicKeyCredential || !navigator.credentials) { return; }
+          function decode(text) {
+            var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+            while (base64.length % 4) { base64 += "="; }
+            var binary = atob(base64), bytes = new Uint8Array(binary.length);
+            for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
+            return bytes.buffer;
+          }
+          function encode(buffer) {
+            var bytes = new Uint8Array(buffer), binary = "";
+            for (var i = 0; i < bytes.length; i++) { binary += String.fromCharCode(bytes[i]); }
+            return btoa(binary).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+          }
+          document.querySelectorAll("[data-passkey]").forEach(function (section) {
+            section.hidden = false;
+            var form = section.querySelector("form[data-passkey-form]");
+            if (!form) { return; }
+            var failure = section.querySelector("[data-passkey-error]");
+            form.addEventListener("submit", function (event) {
+              event.preventDefault();
+              var options = JSON.parse(form.getAttribute("data-options"));
+              var publicKey = {
+                challenge: decode(options.challenge), timeout: options.timeout, rpId: options.rpId,
+                userVerification: options.userVerification,
+                allowCredentials: options.allowCredentials.map(function (credential) {
+                  return { type: credential.type, id: decode(credential.id) };
+                })
+              };
+              navigator.credentials.get({ publicKey: publicKey }).then(function (credential) {
+                var response = credential.response;
+                var assertion = {
+                  id: credential.id, rawId: encode(credential.rawId), type: credential.type,
+                  response: {
+                    clientDataJSON: encode(response.clientDataJSON),
+                    authenticatorData: encode(response.authenticatorData),
+                    signature: encode(response.signature)
+                  }
+                };
+                if (response.userHandle && response.userHandle.byteLength > 0) {
+                  assertion.response.userHandle = encode(response.userHandle);
+                }
+                form.querySelector("input[name=assertion]").value = JSON.stringify(assertion);
+                form.submit();
+              }).catch(function () {
+                if (failure) { failure.hidden = false; }
+              });
+            });
+          });
+        })();
+        """
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SCACore
+import SCAStorage
+import SCAEngine
+
+/// What the hosted consent page shows on a visit (``ConsentService/visit(_:waitingForPhone:)``).
+package enum ConsentVisit: Sendable {
+    /// Open: the challenge its factor forms prove, and the phone that may approve it instead.
+    case open(ConsentRecord, clientName: String, challenge: ChallengeResponse, phone: DeviceRecord?)
+    /// This visit waits for the phone: the phone's page shows where that stands.
+    case waitingForPhone
+    /// No longer open, decided now or before: the page says what became of it.
+    case closed(ConsentRecord, clientName: String)
+}
+
+/// What a step on the hosted consent page did.
+package enum ConsentStep: Sendable {
+    /// A factor was accepted and another one is needed.
+    case moreNeeded
+    /// This step decided the consent (accepted, refused): the user goes back to the partner.
+    case decided(ConsentRecord)
+    /// It was decided before this step: the page says what became of it.
+    case closed(ConsentRecord)
+}
+
+// The hosted page's decisions: the page renders what one of these returned.
+extension ConsentService {
+    /// A visit of the consent page: the consent expired if its time is up, refused at once for a
+    /// blocked user (who cannot pass SCA), and otherwise open with a challenge the page's forms
+    /// can prove, made now on the first visit or when the last one ran out (or was the phone's).
+    /// - Parameter waitingForPhone: the visit asked the phone and waits for its answer.
+    /// - Throws: `Problem.consentNotFound`.
+    package func visit(_ id: String, waitingForPhone: Bool) async throws -> ConsentVisit {
+        var consent = try await load(id)
+        let clientName = try await partnerName(of: consent)
+        guard consent.status.isOpen else { return .closed(consent, clientName: clientName) }
+        if let user = try await store.user(id: consent.userID), user.lockout.isBlocked(at: runtime.now()) {
+            return .closed(try await move(consent, to: .credentialRefused), clientName: clientName)
+        }
+        if waitingForPhone { return .waitingForPhone }
+        if let challengeID = consent.challengeID, let challenge = try await challenges.provableOnPage(challengeID) {
+            return .open(consent, clientName: clientName, challenge: challenge, phone: try await approvingPhone(for: consent))
+        }
+        let created: ChallengeResponse
+        do {
+            // The partner's challenge: its token is the partner's alone, for this consent, and a
+            // beneficiary is bound into the proofs as a payment's transaction is.
+            created = try await challenges.create(
+                CreateChallengeRequest(
+                    operation: consent.operation.operation, user: UserReference(userId: consent.userID),
+                    transaction: consent.transaction,
+                    beneficiary: consent.beneficiary.map { Transaction.Payee(name: $0.name, iban: $0.iban) }),
+                delegation: delegation(for: consent, clientName: clientName))
+        } catch let problem as Problem where problem.code == .categoriesUnavailable {
+            // More categories than the page can collect (a device would be needed).
+            return .closed(try await move(consent, to: .failed), clientName: clientName)
+        }
+        consent = try await attach(created.challengeId, to: consent)
+        return .open(consent, clientName: clientName, challenge: created, phone: try await approvingPhone(for: consent))
+    }
+
+    /// One factor of the consent's challenge from the page's forms. The last one accepts the
+    /// consent; a failure that leaves the user blocked refuses it (`CredentialRefused`).
+    /// - Throws: the proof's `Problem` for a wrong or refused factor that does not block.
+    package func prove(_ proof: ProofRequest, consentID: String) async throws -> ConsentStep {
+        let consent = try await load(consentID)
+        guard consent.status.isOpen, let challengeID = consent.challengeID else { return .closed(consent) }
+        do {
+            let response = try await challenges.submit(proof, to: challengeID)
+            guard let tokens = response.tokens else { return .moreNeeded }
+            return try await accept(consent, completing: challengeID, with: tokens.accessToken)
+        } catch let problem as Problem where Self.blocksUser(problem) {
+            return .decided(try await move(consent, to: .credentialRefused))
+        }
+    }
+
+    /// Whether a refused proof leaves the user unable to finish: blocked now, or no attempt left.
+    static func blocksUser(_ problem: Problem) -> Bool {
+        problem.code == .userLocked
+            || ((problem.code == .proofRejected || problem.code == .authenticationFailed) && problem.remainingAttempts == 0)
+    }
+
+    /// The one way a consent is accepted, from the page's forms or the phone: `challengeID`
+    /// completed with `accessToken` (checked to be the partner's and stored sealed), and it is
+    /// still the consent's challenge when the acceptance is written. Of two visits that see the
+    /// same completion, one accepts and both are told it was decided.
+    /// - Returns: `.closed` when the consent went on without this challenge, or was decided
+    ///   otherwise meanwhile.
+    func accept(_ consent: ConsentRecord, completing challengeID: String, with accessToken: String) async throws -> ConsentStep {
+        guard consent.challengeID == challengeID else { return .closed(consent) }
+        let sealed = try await seal(accessToken, for: consent)
+        do {
+            return .decided(try await move(consent, to: .accepted) { record in
+                guard record.challengeID == challengeID else { throw Problem.consentClosed(record.status) }
+                record.sealedToken = sealed
+            })
+        } catch let problem as Problem where problem.code == .consentClosed {
+            let current = try await load(consent.id)
+            return current.status == .accepted && current.challengeID == challengeID ? .decided(current) : .closed(current)
+        }
+    }
+
+    /// The user refused on the page: the phone's request (if any) is withdrawn, the challenge
+    /// cancelled, and the consent `CustomerRefused`.
+    package func refuse(_ id: String, phoneOperation operationID: String?) async throws -> ConsentStep {
+        let consent = try await load(id)
+        guard consent.status.isOpen else { return .closed(consent) }
+        if let operationID { await withdraw(operationID, of: consent) }
+        if let challengeID = consent.challengeID { _ = try? await challenges.cancel(challengeID) }
+        return .decided(try await move(consent, to: .customerRefused))
+    }
+
+    /// Makes `challengeID` the consent's challenge: `Started` with the first one, replaced after.
+    func attach(_ challengeID: String, to consent: ConsentRecord) async throws -> ConsentRecord {
+        if consent.status == .created {
+            return try await move(consent, to: .started) { $0.challengeID = challengeID }
+        }
+        return try await replaceChallenge(consent, with: challengeID)
+    }
+
+    /// The name of the consent's partner client, as the pages show it.
+    package func partnerName(of consent: ConsentRecord) async throws -> String {
+        try await store.partnerClient(id: consent.clientID)?.name ?? "the application"
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import JWTKit
+import SCACore
+import SCAEngine
+
+/// A validated authorization request (`GET /oauth2/authorize`), carried through the sign-in
+/// pages in the sealed page cookie.
+package struct AuthorizationRequest: Codable, Sendable, Equatable {
+    var clientID: String
+    package var redirectURI: String
+    var scopes: [String]
+    package var state: String?
+    var nonce: String?
+    var codeChallenge: String
+    /// `prompt`, `max_age` and `acr_values` as asked (OpenID Connect Core §3.1.2.1); the
+    /// `acr` values are checked again against what the sign-in earned.
+    var acrValues: [String]? = nil
+
+    /// What the sign-in grants the client: its tokens are the client's, within these scopes.
+    package func delegation(clientName: String) -> Delegation {
+        Delegation(clientID: clientID, clientName: clientName, scopes: scopes, grant: .signIn)
+    }
+}
+
+/// An RFC 6749 error: `error` and `error_description`, as JSON from the token endpoint
+/// (§5.2) or as query parameters of a redirect (§4.1.2.1).
+package struct OAuthError: Error, Sendable, Equatable {
+    var status: Int
+    package var error: String
+    package var description: String
+    /// The client tried HTTP Basic: a `401` then names that scheme (RFC 6749 §5.2).
+    var basicChallenge = false
+    /// Seconds before trying again, answered as `Retry-After` (a throttled client).
+    var retryAfter: Int? = nil
+
+    static func invalidRequest(_ description: String) -> OAuthError {
+        OAuthError(status: 400, error: "invalid_request", description: description)
+    }
+    static func invalidGrant(_ description: String) -> OAuthError {
+        OAuthError(status: 400, error: "invalid_grant", description: description)
+    }
+    static func invalidClient(basic: Bool) -> OAuthError {
+        OAuthError(status: 401, error: "invalid_client", description: "client authentication failed", basicChallenge: basic)
+    }
+}
+
+/// The JSON body of an RFC 6749 error.
+struct OAuthErrorBody: Encodable {
+    var error: String
+    var errorDescription: String
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+}
+
+/// A successful answer of `POST /oauth2/token` (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3).
+package struct OAuthTokenResponse: Encodable, Sendable {
+    package var accessToken: String
+    var tokenType = "Bearer"
+    var expiresIn: Int
+    package var refreshToken: String?
+    package var idToken: String?
+    var scope: String
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case idToken = "id_token"
+        case scope
+    }
+}
+
+/// `GET /oauth2/userinfo`.
+struct UserInfoResponse: Encodable, Sendable {
+    var sub: String
+    var email: String?
+}
+
+/// The claims of an OpenID Connect id_token, signed ES256 with the keys of the JWKS.
+struct IDTokenClaims: JWTPayload, Equatable {
+    var iss: IssuerClaim
+    var sub: SubjectClaim
+    /// The client id.
+    var aud: AudienceClaim
+    var azp: String
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
+    var authTime: Int
+    var nonce: String?
+    var acr: String
+    var amr: [String]
+    var sid: String
+    /// The user's roles and what they grant, as in the access token: a partner
+    /// authorises from the id_token without calling back.
+    var roles: [String]
+    var permissions: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, azp, iat, exp, nonce, acr, amr, sid, roles, permissions
+        case authTime = "auth_time"
+    }
+
+    /// Signature only; the partner checks the rest.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// `GET /.well-known/openid-configuration` and `/.well-known/oauth-authorization-server`.
+struct OpenIDConfiguration: Encodable, Sendable {
+    var issuer: String
+    var authorizationEndpoint: String
+    var tokenEndpoint: String
+    var revocationEndpoint: String
+    var userinfoEndpoint: String
+    var jwksURI: String
+    var responseTypesSupported = ["code"]
+    var grantTypesSupported = ["authorization_code", "refresh_token", CIBAService.grantType]
+    var codeChallengeMethodsSupported = [PKCE.method]
+    var tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
+    var revocationEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
+    var scopesSupported = ["openid", "offline", "offline_access", "email", "consents"]
+    var subjectTypesSupported = ["public"]
+    var idTokenSigningAlgValuesSupported = ["ES256"]
+    var claimsSupported = ["iss", "sub", "aud", "azp", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "email", "roles", "permissions"]
+    var responseModesSupported = ["query"]
+    /// The `acr` values a sign-in can earn; one asked in `acr_values` and not earned is refused.
+    var acrValuesSupported = Self.supportedACRValues
+    static let supportedACRValues = [TokenResponse.scaACR, TokenResponse.singleFactorACR]
+    var claimsParameterSupported = false
+    var requestParameterSupported = false
+    var authorizationResponseIssParameterSupported = true
+    // CIBA poll mode.
+    var backchannelAuthenticationEndpoint: String
+    var backchannelTokenDeliveryModesSupported = ["poll"]
+    var backchannelUserCodeParameterSupported = false
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case revocationEndpoint = "revocation_endpoint"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case jwksURI = "jwks_uri"
+        case responseTypesSupported = "response_types_supported"
+        case grantTypesSupported = "grant_types_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+        case scopesSupported = "scopes_supported"
+        case subjectTypesSupported = "subject_types_supported"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case claimsSupported = "claims_supported"
+        case responseModesSupported = "response_modes_supported"
+        case acrValuesSupported = "acr_values_supported"
+        case claimsParameterSupported = "claims_parameter_supported"
+        case requestParameterSupported = "request_parameter_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
+        case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"
+        case backchannelUserCodeParameterSupported = "backchannel_user_code_parameter_supported"
+    }
+}

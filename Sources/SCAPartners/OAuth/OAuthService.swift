@@ -1,0 +1,329 @@
+import Foundation
+import HTTPTypes
+import JWTKit
+import SCACore
+import SCAStorage
+import SCAEngine
+
+/// The OAuth 2.0 authorization code flow with PKCE and OpenID Connect for partner clients:
+/// checks authorization requests, turns a sign-in into a single-use code, exchanges codes and
+/// refresh tokens, revokes, and answers userinfo.
+package struct OAuthService: Sendable {
+    let store: any SCAStore
+    let partners: PartnerService
+    let tokens: TokenService
+    let box: SecretBox
+    let configuration: ServerConfiguration
+    let runtime: ServerRuntime
+    let audit: AuditTrail
+
+    /// Seconds an authorization code lives (RFC 6749 §4.1.2 recommends at most ten minutes).
+    static let codeLifetime: TimeInterval = 60
+    /// Seconds an id_token is valid.
+    static let idTokenLifetime: TimeInterval = 300
+    static let sealingContext = "authorization-grant"
+
+    package init(
+        store: any SCAStore, partners: PartnerService, tokens: TokenService, box: SecretBox,
+        configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail
+    ) {
+        self.store = store
+        self.partners = partners
+        self.tokens = tokens
+        self.box = box
+        self.configuration = configuration
+        self.runtime = runtime
+        self.audit = audit
+    }
+
+    /// What to do with an authorization request.
+    package enum AuthorizeDecision: Sendable {
+        /// The client or redirect URI cannot be trusted: an error page, never a redirect.
+        /// `404` for a client that does not exist, `403` for one asking to send the user to an
+        /// address it did not register (the server refuses to act for it there).
+        case errorPage(String, status: HTTPResponse.Status)
+        /// Another error, told to the registered redirect URI (RFC 6749 §4.1.2.1).
+        case redirect(String)
+        /// Go on to the sign-in page.
+        case signIn(AuthorizationRequest, clientName: String)
+    }
+
+    var issuer: String { configuration.baseURL }
+
+    /// Checks the client and its exact redirect URI first; only then may anything be told to
+    /// that URI.
+    package func authorize(_ query: [String: String]) async throws -> AuthorizeDecision {
+        guard let clientID = query["client_id"], let client = try await partners.find(clientID) else {
+            return .errorPage("The application that sent you here is not known to us.", status: .notFound)
+        }
+        guard let redirectURI = query["redirect_uri"], RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
+            return .errorPage(
+                "The application that sent you here gave an address to return to that it has not registered.", status: .forbidden)
+        }
+        let state = query["state"]
+        func refuse(_ error: String, _ description: String) -> AuthorizeDecision {
+            .redirect(errorRedirect(redirectURI, error: error, description: description, state: state))
+        }
+        guard query["response_type"] == "code" else {
+            return refuse("unsupported_response_type", "response_type must be code")
+        }
+        let scopes = (query["scope"] ?? "").split(separator: " ").map(String.init)
+        guard !scopes.isEmpty else {
+            return refuse("invalid_scope", "scope is required")
+        }
+        guard scopes.allSatisfy(client.scopes.contains) else {
+            return refuse("invalid_scope", "scope names a scope the client may not ask for")
+        }
+        guard let challenge = query["code_challenge"] else {
+            return refuse("invalid_request", "code_challenge (PKCE, S256) is required")
+        }
+        guard query["code_challenge_method"] == PKCE.method else {
+            return refuse("invalid_request", "code_challenge_method must be S256; plain is not accepted")
+        }
+        guard PKCE.isWellFormedChallenge(challenge) else {
+            return refuse("invalid_request", "code_challenge must be 43 base64url characters")
+        }
+        if let state, state.utf8.count > 512 { return refuse("invalid_request", "state is too long") }
+        if let nonce = query["nonce"], nonce.utf8.count > 512 { return refuse("invalid_request", "nonce is too long") }
+        // OpenID Connect Core §3.1.2.1. Every sign-in here is a new one (there is no sign-in
+        // session to reuse), so `prompt=login` and any `max_age` are always met, and
+        // `prompt=none` never can be.
+        let prompts = Set((query["prompt"] ?? "").split(separator: " ").map(String.init))
+        guard prompts.isSubset(of: ["none", "login", "consent", "select_account"]) else {
+            return refuse("invalid_request", "prompt must be none, login, consent or select_account")
+        }
+        if prompts.contains("none") {
+            guard prompts.count == 1 else { return refuse("invalid_request", "prompt=none cannot be combined with other values") }
+            return refuse("login_required", "the user must sign in")
+        }
+        if let maxAge = query["max_age"], Int(maxAge).map({ $0 < 0 }) ?? true {
+            return refuse("invalid_request", "max_age must be a whole number of seconds")
+        }
+        var acrValues: [String]?
+        if let asked = query["acr_values"] {
+            let values = asked.split(separator: " ").map(String.init)
+            // Only values this server can earn; an unknown one is not silently dropped.
+            guard !values.isEmpty, values.contains(where: OpenIDConfiguration.supportedACRValues.contains) else {
+                return refuse("unmet_authentication_requirements", "acr_values names no value this server can meet")
+            }
+            acrValues = values
+        }
+        return .signIn(
+            AuthorizationRequest(
+                clientID: client.id, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
+                codeChallenge: challenge, acrValues: acrValues),
+            clientName: client.name)
+    }
+
+    /// `redirectURI` with an RFC 6749 §4.1.2.1 error, `state` and `iss` (RFC 9207).
+    package func errorRedirect(_ redirectURI: String, error: String, description: String, state: String?) -> String {
+        var parameters = [("error", error), ("error_description", description)]
+        if let state { parameters.append(("state", state)) }
+        parameters.append(("iss", issuer))
+        return RedirectURIRules.appending(parameters, to: redirectURI)
+    }
+
+    /// A sign-in completed: keeps its tokens sealed under a fresh single-use code and returns
+    /// the redirect that hands the code to the client.
+    package func grant(_ request: AuthorizationRequest, tokens issued: TokenResponse) async throws -> String {
+        let claims = try await tokens.handOff(issued.accessToken, to: request.clientID)
+        let userID = claims.sub.value
+        if let acrValues = request.acrValues, !acrValues.contains(claims.acr) {
+            // Asked for more than the sign-in earned: refused, never handed over as less.
+            try await store.revokeSession(id: claims.sid, now: runtime.now())
+            await audit.record(
+                .authorizationCodeRefused, outcome: "acr_unmet", userID: userID, sessionID: claims.sid,
+                details: ["clientId": request.clientID, "acr": claims.acr])
+            return errorRedirect(
+                request.redirectURI, error: "unmet_authentication_requirements",
+                description: "the sign-in did not meet the acr_values asked for", state: request.state)
+        }
+        let code = runtime.makeSecret()
+        let now = runtime.now()
+        let sealed = try box.seal(Array(try WireJSON.encoder().encode(issued)), context: Self.sealingContext)
+        try await store.insertAuthorizationGrant(AuthorizationGrantRecord(
+            codeHash: TokenService.hash(code), clientID: request.clientID, redirectURI: request.redirectURI, userID: userID,
+            sessionID: claims.sid, scopes: request.scopes, nonce: request.nonce, codeChallenge: request.codeChallenge,
+            authTime: now, sealedTokens: sealed, expiresAt: now.addingTimeInterval(Self.codeLifetime)))
+        await audit.record(
+            .authorizationCodeIssued, userID: userID, sessionID: claims.sid, details: ["clientId": request.clientID])
+        var parameters = [("code", code)]
+        if let state = request.state { parameters.append(("state", state)) }
+        parameters.append(("iss", issuer))
+        return RedirectURIRules.appending(parameters, to: request.redirectURI)
+    }
+
+    // MARK: Token endpoint
+
+    /// `POST /oauth2/token`.
+    package func token(_ form: [String: String], authorization: String?) async throws -> OAuthTokenResponse {
+        let client = try await authenticate(form, authorization: authorization)
+        switch form["grant_type"] {
+        case "authorization_code": return try await exchange(form, client: client)
+        case "refresh_token": return try await refresh(form, client: client)
+        // CIBA poll mode.
+        case CIBAService.grantType:
+            return try await CIBAService(
+                store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit
+            ).token(form, client: client)
+        case nil: throw OAuthError.invalidRequest("grant_type is required")
+        default: throw OAuthError(status: 400, error: "unsupported_grant_type", description: "grant_type must be authorization_code or refresh_token")
+        }
+    }
+
+    private func exchange(_ form: [String: String], client: PartnerClientRecord) async throws -> OAuthTokenResponse {
+        guard let code = form["code"], let redirectURI = form["redirect_uri"] else {
+            throw OAuthError.invalidRequest("code and redirect_uri are required")
+        }
+        guard let verifier = form["code_verifier"] else { throw OAuthError.invalidRequest("code_verifier (PKCE) is required") }
+        let now = runtime.now()
+        let grant: AuthorizationGrantRecord
+        switch try await store.redeemAuthorizationCode(codeHash: TokenService.hash(code), now: now) {
+        case .unknown:
+            throw OAuthError.invalidGrant("the code is not valid")
+        case .alreadyRedeemed(let used):
+            // A code seen twice was copied: whatever it gave is withdrawn (RFC 6749 §4.1.2).
+            try await refuse(used, reason: "reused", now: now)
+            throw OAuthError.invalidGrant("the code was used already; the tokens issued from it are revoked")
+        case .redeemed(let redeemed):
+            grant = redeemed
+        }
+        // The code is spent either way: a wrong try with a stolen code must not leave it usable.
+        guard grant.clientID == client.id, grant.redirectURI == redirectURI else {
+            try await refuse(grant, reason: "client_mismatch", now: now)
+            throw OAuthError.invalidGrant("the code was issued to another client or redirect_uri")
+        }
+        guard now < grant.expiresAt else {
+            try await refuse(grant, reason: "expired", now: now)
+            throw OAuthError.invalidGrant("the code has expired")
+        }
+        guard PKCE.verify(verifier, against: grant.codeChallenge) else {
+            try await refuse(grant, reason: "pkce_mismatch", now: now)
+            throw OAuthError.invalidGrant("code_verifier does not match the code_challenge")
+        }
+        let issued = try WireJSON.decoder().decode(
+            TokenResponse.self, from: Data(try box.open(grant.sealedTokens, context: Self.sealingContext)))
+        let claims = try await tokens.handOff(issued.accessToken, to: client.id)
+        await audit.record(
+            .authorizationCodeRedeemed, userID: grant.userID, sessionID: grant.sessionID, details: ["clientId": client.id])
+        return OAuthTokenResponse(
+            accessToken: issued.accessToken,
+            expiresIn: max(0, Int(claims.exp.value.timeIntervalSince(now))),
+            refreshToken: Self.wantsRefreshToken(grant.scopes) ? issued.refreshToken : nil,
+            idToken: grant.scopes.contains("openid") ? try await idToken(for: grant, claims: claims, now: now) : nil,
+            scope: grant.scopes.joined(separator: " "))
+    }
+
+    private func refresh(_ form: [String: String], client: PartnerClientRecord) async throws -> OAuthTokenResponse {
+        guard let refreshToken = form["refresh_token"] else { throw OAuthError.invalidRequest("refresh_token is required") }
+        guard let sessionID = try await store.sessionID(forRefreshTokenHash: TokenService.hash(refreshToken)),
+            let grant = try await store.authorizationGrant(sessionID: sessionID), grant.clientID == client.id,
+            Self.wantsRefreshToken(grant.scopes)
+        else { throw OAuthError.invalidGrant("the refresh token is not valid for this client") }
+        let refreshed: TokenResponse
+        do {
+            refreshed = try await tokens.refresh(refreshToken, issuedTo: client.id)
+        } catch let problem as Problem {
+            throw OAuthError.invalidGrant(problem.code == .tokenReused ? "the refresh token was used already; the session is revoked" : problem.title)
+        }
+        return OAuthTokenResponse(
+            accessToken: refreshed.accessToken, expiresIn: refreshed.expiresIn, refreshToken: refreshed.refreshToken,
+            idToken: nil, scope: grant.scopes.joined(separator: " "))
+    }
+
+    /// Ends the session a refused code opened, so no token of it stays usable.
+    private func refuse(_ grant: AuthorizationGrantRecord, reason: String, now: Date) async throws {
+        try await store.revokeSession(id: grant.sessionID, now: now)
+        await audit.record(
+            .authorizationCodeRefused, outcome: reason, userID: grant.userID, sessionID: grant.sessionID,
+            details: ["clientId": grant.clientID])
+    }
+
+    private func idToken(for grant: AuthorizationGrantRecord, claims: AccessTokenClaims, now: Date) async throws -> String {
+        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let roles = try await tokens.roles(of: grant.userID)
+        return try tokens.signer.sign(IDTokenClaims(
+            iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.userID), aud: AudienceClaim(value: [grant.clientID]),
+            azp: grant.clientID, iat: IssuedAtClaim(value: issuedAt),
+            exp: ExpirationClaim(value: issuedAt.addingTimeInterval(Self.idTokenLifetime)),
+            authTime: Int(grant.authTime.timeIntervalSince1970), nonce: grant.nonce, acr: claims.acr,
+            amr: claims.amr.map(\.rawValue), sid: grant.sessionID, roles: roles.roles, permissions: roles.permissions))
+    }
+
+    static func wantsRefreshToken(_ scopes: [String]) -> Bool {
+        scopes.contains("offline") || scopes.contains("offline_access")
+    }
+
+    // MARK: Client authentication
+
+    /// `client_secret_basic`, `client_secret_post`, or a public client naming itself (PKCE
+    /// then proves it). One method per request.
+    func authenticate(_ form: [String: String], authorization: String?) async throws -> PartnerClientRecord {
+        var clientID = form["client_id"]
+        var secret = form["client_secret"]
+        var basic = false
+        switch BasicCredentials.presented(in: authorization) {
+        case .none:
+            break
+        case .malformed:
+            throw OAuthError.invalidClient(basic: true)
+        case .credentials(let credentials):
+            // One method per request: a secret in the form too, or another client named there, is refused.
+            guard secret == nil, clientID == nil || clientID == credentials.user else { throw OAuthError.invalidClient(basic: true) }
+            basic = true
+            clientID = credentials.user
+            secret = credentials.password
+        }
+        switch try await partners.authenticate(clientID: clientID, secret: secret) {
+        case .admitted(let client):
+            return client
+        case .unknown, .refused:
+            throw OAuthError.invalidClient(basic: basic)
+        case .throttled(let seconds):
+            throw OAuthError(
+                status: 429, error: "slow_down", description: "too many failed client authentications; try again later",
+                retryAfter: max(1, Int(seconds.rounded(.up))))
+        }
+    }
+
+    // MARK: Revocation and userinfo
+
+    /// `POST /oauth2/revoke` (RFC 7009): ends the session of a token issued to this client;
+    /// anything else is ignored with the same answer.
+    func revoke(_ form: [String: String], authorization: String?) async throws {
+        let client = try await authenticate(form, authorization: authorization)
+        guard let token = form["token"] else { throw OAuthError.invalidRequest("token is required") }
+        var sessionID: String?
+        if token.utf8.count <= 8_192, let claims = try? await tokens.signer.verify(token) {
+            sessionID = claims.sid
+        } else {
+            sessionID = try await store.sessionID(forRefreshTokenHash: TokenService.hash(token))
+        }
+        // Any token of a session issued to this client: a sign-in's, a consent's, an operation's.
+        guard let sessionID, let session = try await store.session(id: sessionID), session.clientID == client.id else {
+            return
+        }
+        try await store.revokeSession(id: sessionID, now: runtime.now())
+        await audit.record(.tokenRevoked, userID: session.userID, sessionID: sessionID, details: ["clientId": client.id])
+    }
+
+    /// `GET /oauth2/userinfo` with a partner's access token of scope `openid`: what its scopes
+    /// let it read of the user, and nothing more.
+    /// - Throws: `Problem` 401 for a token that is not valid, 403 for a first-party token or
+    ///   one without `openid`.
+    func userinfo(authorization: String?) async throws -> UserInfoResponse {
+        let claims = try await tokens.authorize(authorization, for: [.login], at: .partner(scope: "openid"), consume: false)
+        guard let user = try await store.user(id: claims.sub.value) else { throw Problem.tokenInvalid }
+        let scopes = claims.holder.scopes
+        return UserInfoResponse(sub: user.id, email: scopes.contains("email") ? user.email : nil)
+    }
+
+    func discovery() -> OpenIDConfiguration {
+        OpenIDConfiguration(
+            issuer: issuer, authorizationEndpoint: issuer + "/oauth2/authorize", tokenEndpoint: issuer + "/oauth2/token",
+            revocationEndpoint: issuer + "/oauth2/revoke", userinfoEndpoint: issuer + "/oauth2/userinfo",
+            jwksURI: issuer + "/.well-known/jwks.json",
+            // CIBA poll mode.
+            backchannelAuthenticationEndpoint: issuer + "/oauth2/bc-authorize")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SCACore
+import SCAEngine
+
+/// Partner integration's API: OpenID discovery, the OAuth 2.0 endpoints (the authorization
+/// endpoint is a hosted page's), the consents API, and partner clients under the admin API.
+package struct PartnerRoutes<Context: RequestContext> {
+    let partners: PartnerService
+    let oauth: OAuthService
+    let consents: ConsentService
+    /// Who may use the admin API: partner clients need `clients:read` / `clients:write`.
+    let access: AdminAccess
+    let maxBodySize: Int
+
+    package init(
+        partners: PartnerService, oauth: OAuthService, consents: ConsentService, access: AdminAccess, maxBodySize: Int
+    ) {
+        self.partners = partners
+        self.oauth = oauth
+        self.consents = consents
+        self.access = access
+        self.maxBodySize = maxBodySize
+    }
+
+    struct Removed: Encodable { var clientId: String; var removed = true }
+    struct StatusReport: Decodable { var status: ConsentStatus }
+
+    package func register(on router: some RouterMethods<Context>) {
+        // Discovery.
+        router.get(".well-known/openid-configuration") { _, _ in try Response.json(oauth.discovery()) }
+        router.get(".well-known/oauth-authorization-server") { _, _ in try Response.json(oauth.discovery()) }
+
+        // OAuth 2.0 endpoints: RFC 6749 error JSON, not problem JSON.
+        router.post("oauth2/token") { request, _ in
+            await OAuthEndpoint.answer {
+                let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
+                return try Response.json(try await oauth.token(form, authorization: request.headers[.authorization]))
+            }
+        }
+        router.post("oauth2/revoke") { request, _ in
+            await OAuthEndpoint.answer {
+                let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
+                try await oauth.revoke(form, authorization: request.headers[.authorization])
+                return Response(status: .ok, headers: [.cacheControl: "no-store"])
+            }
+        }
+        router.get("oauth2/userinfo") { request, _ in
+            do {
+                return try Response.json(try await oauth.userinfo(authorization: request.headers[.authorization]))
+            } catch let problem as Problem where problem.status == 401 {
+                var response = Response.problem(problem)
+                response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
+                return response
+            }
+        }
+
+        // Consents API (a partner's bearer token).
+        let api = router.group("v1/consents")
+        api.post { request, _ in
+            let body = try await request.decodeJSON(CreateConsentRequest.self, limit: maxBodySize)
+            return try Response.json(
+                try await consents.create(body, authorization: request.headers[.authorization]), status: .created)
+        }
+        api.get(":id") { request, context in
+            try Response.json(try await consents.get(try context.parameters.require("id"), authorization: request.headers[.authorization]))
+        }
+        api.delete(":id") { request, context in
+            try Response.json(try await consents.cancel(try context.parameters.require("id"), authorization: request.headers[.authorization]))
+        }
+        api.post(":id/status") { request, context in
+            let body = try await request.decodeJSON(StatusReport.self, limit: maxBodySize)
+            return try Response.json(try await consents.report(
+                try context.parameters.require("id"), status: body.status, authorization: request.headers[.authorization]))
+        }
+
+        // Partner clients (admin API, scopes clients:read / clients:write).
+        let admin = router.group("admin/v1/clients").add(middleware: AdminAuthMiddleware<Context>(access: access))
+        admin.requiring(.clientsWrite).post { request, _ in
+            let body = try await request.decodeJSON(CreatePartnerClientRequest.self, limit: maxBodySize)
+            return try Response.json(try await partners.create(body), status: .created)
+        }
+        admin.requiring(.clientsRead).get { _, _ in try Response.json(try await partners.list()) }
+        admin.requiring(.clientsWrite).delete(":id") { _, context in
+            let id = try context.parameters.require("id")
+            try await partners.remove(clientID: id)
+            return try Response.json(Removed(clientId: id))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import SCACore
+import SCAStorage
+import SCAEngine
+
+/// Keys, the API description and health.
+struct MetadataRoutes<Context: RequestContext> {
+    let tokens: TokenService
+    let store: any SCAStore
+
+    struct Health: Encodable { var status: String }
+
+    func register(on router: some RouterMethods<Context>) {
+        router.get(".well-known/jwks.json") { _, _ in
+            try Response.json(tokens.jwks)
+        }
+        router.get("openapi.yaml") { _, _ in
+            guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
+                let data = FileManager.default.contents(atPath: url.path)
+            else { throw Problem.notFound }
+            return Response(
+                status: .ok, headers: [.contentType: "application/yaml"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        router.get("health/live") { _, _ in
+            try Response.json(Health(status: "ok"))
+        }
+        router.get("health/ready") { _, _ in
+            do {
+                try await store.checkHealth()
+                return try Response.json(Health(status: "ok"))
+            } catch {
+                return Response.problem(Problem(status: 503, code: .serverBusy, title: "Database unreachable"))
+            }
+        }
+    }
+}

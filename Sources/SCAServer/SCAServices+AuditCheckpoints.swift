@@ -1,0 +1,19 @@
+import Foundation
+import SCAEngine
+
+// Audit checkpoints over the assembled services, for `serve` and `sca-server audit`.
+extension AuditCheckpoints {
+    /// Uses the services' store, clock, server key and published keys.
+    package init(services: SCAServices) {
+        self.init(store: services.store, box: services.box, runtime: services.runtime, tokens: services.tokens)
+    }
+}
+
+extension PeriodicAuditCheckpoints {
+    /// nil when no `auditCheckpointFile` is configured.
+    package init?(services: SCAServices) {
+        self.init(
+            configuration: services.configuration, checkpoints: AuditCheckpoints(services: services),
+            logger: services.logger)
+    }
+}
