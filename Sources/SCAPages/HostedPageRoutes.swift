@@ -7,18 +7,12 @@ import SCAEngine
 
 /// The hosted pages' routes: the OAuth authorization endpoint (which shows the sign-in page),
 /// the sign-in forms, the consent pages with "Approve on your phone", and their assets.
-package struct HostedPageRoutes<Context: RequestContext> {
+struct HostedPageRoutes<Context: RequestContext> {
     let signIn: HostedSignIn
     let consentPages: HostedConsent
     let maxBodySize: Int
 
-    package init(signIn: HostedSignIn, consentPages: HostedConsent, maxBodySize: Int) {
-        self.signIn = signIn
-        self.consentPages = consentPages
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         // The OAuth 2.0 authorization endpoint: a page, not JSON.
         router.get("oauth2/authorize") { request, _ in
             guard let query = FormBody.parse(request.uri.query ?? "") else {

@@ -1,27 +1,52 @@
 import Foundation
+import Hummingbird
 import SCAEngine
 import SCAPartners
 
 /// The hosted pages, built once: the sign-in and its "New here?" sign-up share one renderer
-/// and one sealed cookie, and the consent page carries its "Approve on your phone".
+/// and one sealed cookie, and the consent page carries its "Approve on your phone"; with
+/// `serve --demo`, the demo partner's pages too.
 package struct HostedPages: Sendable {
-    package let signIn: HostedSignIn
-    package let signUp: HostedSignUp
-    package let consent: HostedConsent
+    let signIn: HostedSignIn
+    let signUp: HostedSignUp
+    let consent: HostedConsent
     /// The pages' templates, compiled once.
-    package var renderer: PageRenderer { signIn.renderer }
+    var renderer: PageRenderer { signIn.renderer }
+    let partnerAccess: PartnerAccess
+    let baseURL: String
+    let maxBodySize: Int
 
-    package init(
-        oauth: OAuthService, challenges: ChallengeService, consents: ConsentService, operations: OperationService,
-        signUp: SignUpService, signUpMode: SignUpMode, renderer: PageRenderer, cookies: PageCookies, runtime: ServerRuntime
-    ) {
+    /// The pages over the engine's services and partner access.
+    /// - Throws: when a page template does not compile.
+    package init(engine: Engine, partnerAccess: PartnerAccess) throws {
+        let configuration = engine.configuration
+        let renderer = try PageRenderer()
+        let cookies = PageCookies(box: engine.box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
+        let runtime = engine.runtime
         signIn = HostedSignIn(
-            oauth: oauth, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime,
-            signUpMode: signUpMode)
-        self.signUp = HostedSignUp(signIn: signIn, signUp: signUp)
+            oauth: partnerAccess.oauth, challenges: engine.challenges, renderer: renderer, cookies: cookies,
+            runtime: runtime, signUpMode: configuration.signUp.mode)
+        signUp = HostedSignUp(signIn: signIn, signUp: engine.signUp)
         consent = HostedConsent(
-            consents: consents, challenges: challenges, renderer: renderer, cookies: cookies, runtime: runtime,
+            consents: partnerAccess.consents, challenges: engine.challenges, renderer: renderer, cookies: cookies,
+            runtime: runtime,
             phone: HostedPhoneApproval(
-                consents: consents, operations: operations, renderer: renderer, cookies: cookies, runtime: runtime))
+                consents: partnerAccess.consents, operations: engine.operations, renderer: renderer, cookies: cookies,
+                runtime: runtime))
+        self.partnerAccess = partnerAccess
+        baseURL = configuration.baseURL
+        maxBodySize = configuration.maxBodySize
+    }
+
+    /// The pages' routes: the authorization endpoint with the sign-in, sign-up and consent
+    /// pages, and the demo partner's pages when it runs.
+    package func register<Context: RequestContext>(on routes: RouteRecorder<Context>) {
+        HostedPageRoutes(signIn: signIn, consentPages: consent, maxBodySize: maxBodySize).register(on: routes)
+        HostedSignUpRoutes(pages: signUp, maxBodySize: maxBodySize).register(on: routes)
+        if let demo = partnerAccess.demoPartner {
+            DemoRoutes(
+                demo: demo, oauth: partnerAccess.oauth, consents: partnerAccess.consents, renderer: renderer, base: baseURL
+            ).register(on: routes)
+        }
     }
 }

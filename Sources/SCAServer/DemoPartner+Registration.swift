@@ -9,14 +9,14 @@ extension SCAServices {
     /// returns what to print.
     /// - Throws: `ConfigurationError` when the server does not run in demo mode.
     package func registerDemoPartner() async throws -> DemoPartner.Instructions {
-        guard let demoPartner else { throw ConfigurationError("the demo partner exists in demo mode only") }
-        let base = configuration.baseURL
+        guard let demoPartner = partnerAccess.demoPartner else { throw ConfigurationError("the demo partner exists in demo mode only") }
+        let base = engine.configuration.baseURL
         // A previous start's client has this start's name but perhaps another port.
-        for client in try await partners.list()
+        for client in try await partnerAccess.partners.list()
         where client.name == DemoPartner.name && client.redirectUris.allSatisfy({ $0.hasSuffix(DemoPartner.callbackPath) }) {
-            try await partners.remove(clientID: client.clientId)
+            try await partnerAccess.partners.remove(clientID: client.clientId)
         }
-        let client = try await partners.create(CreatePartnerClientRequest(
+        let client = try await partnerAccess.partners.create(CreatePartnerClientRequest(
             name: DemoPartner.name, redirectUris: [base + DemoPartner.callbackPath],
             consentRedirectUris: [base + DemoPartner.consentDonePath], publicClient: true))
         await demoPartner.registered(client.clientId)

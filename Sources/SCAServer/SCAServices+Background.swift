@@ -30,7 +30,7 @@ extension SCAServices {
         if work.contains(.auditCheckpoints), let checkpoints = PeriodicAuditCheckpoints(services: self) {
             services.append(checkpoints)
         }
-        if work.contains(.messages) { services.append(MessageDeliveries(dispatcher: messages)) }
+        if work.contains(.messages) { services.append(MessageDeliveries(dispatcher: engine.messages)) }
         if work.contains(.webhooks) { services.append(webhookDeliveries) }
         if work.contains(.signatureSweep) { services.append(signatureSweep) }
         return services
@@ -45,7 +45,7 @@ extension SCAServices {
     ) async throws -> Result {
         let services = backgroundServices(work)
         guard !services.isEmpty else { return try await body() }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: engine.logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             let result: Swift.Result<Result, any Error>
@@ -65,14 +65,14 @@ extension SCAServices {
     /// ``SCAServices/deliverWebhooks()`` every second.
     var webhookDeliveries: PeriodicWork {
         PeriodicWork(
-            description: "PeriodicWebhookDeliveries", interval: .seconds(1), logger: logger,
+            description: "PeriodicWebhookDeliveries", interval: .seconds(1), logger: engine.logger,
             failure: "webhook deliveries not sent") { [self] in try await deliverWebhooks() }
     }
 
     /// ``SCAServices/forgetExpiredSignatures()`` every minute.
     var signatureSweep: PeriodicWork {
         PeriodicWork(
-            description: "PeriodicSignatureSweep", interval: .seconds(60), logger: logger,
+            description: "PeriodicSignatureSweep", interval: .seconds(60), logger: engine.logger,
             failure: "expired signatures not swept") { [self] in try await forgetExpiredSignatures() }
     }
 }

@@ -6,11 +6,11 @@ extension SCAServices {
     /// Creates an operation as an admin caller (`POST /v1/operations`).
     /// - Throws: as the route does, as `Problem`.
     package func createOperation(_ request: CreateOperationRequest) async throws -> OperationResponse {
-        try await operations.create(request, by: .admin)
+        try await engine.operations.create(request, by: .admin)
     }
 
     /// An operation's status and, once approved, its token (`GET /v1/operations/{id}`).
     package func operation(id: String) async throws -> OperationResponse {
-        try await operations.get(id, by: .admin)
+        try await engine.operations.get(id, by: .admin)
     }
 }

@@ -7,6 +7,6 @@ extension SCAServices {
     /// - Returns: how many were forgotten.
     @discardableResult
     package func forgetExpiredSignatures() async throws -> Int {
-        try await store.forgetUsedSignatures(expiredBefore: runtime.now())
+        try await engine.store.forgetUsedSignatures(expiredBefore: engine.runtime.now())
     }
 }

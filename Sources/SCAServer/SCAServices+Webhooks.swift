@@ -9,13 +9,13 @@ extension SCAServices {
     /// - Returns: how many delivery attempts were made.
     @discardableResult
     package func deliverWebhooks() async throws -> Int {
-        let now = runtime.now()
-        for overdue in try await store.overdueOperations(now: now, limit: WebhookService.batch) {
-            _ = try? await operations.load(overdue.id)
+        let now = engine.runtime.now()
+        for overdue in try await engine.store.overdueOperations(now: now, limit: WebhookService.batch) {
+            _ = try? await engine.operations.load(overdue.id)
         }
-        for overdue in try await store.overdueConsents(now: now, limit: WebhookService.batch) {
-            _ = try? await consents.load(overdue.id)
+        for overdue in try await engine.store.overdueConsents(now: now, limit: WebhookService.batch) {
+            _ = try? await partnerAccess.consents.load(overdue.id)
         }
-        return try await webhooks.deliverDue()
+        return try await engine.webhooks.deliverDue()
     }
 }

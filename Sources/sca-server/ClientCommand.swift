@@ -32,7 +32,7 @@ struct ClientCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withServices(common) { services in
-                let client = try await services.partners.create(CreatePartnerClientRequest(
+                let client = try await services.partnerAccess.partners.create(CreatePartnerClientRequest(
                     name: name, redirectUris: redirectURIs, consentRedirectUris: consentRedirectURIs,
                     scopes: scope.isEmpty ? nil : scope, publicClient: publicClient))
                 print("client_id: \(client.clientId)")
@@ -53,7 +53,7 @@ struct ClientCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withServices(common) { services in
-                for client in try await services.partners.list() {
+                for client in try await services.partnerAccess.partners.list() {
                     print("\(client.clientId)  \(client.name)  \(client.publicClient ? "public" : "confidential")  "
                         + "redirects: \(client.redirectUris.joined(separator: " "))")
                 }
@@ -68,7 +68,7 @@ struct ClientCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withServices(common) { services in
-                try await services.partners.remove(clientID: clientID)
+                try await services.partnerAccess.partners.remove(clientID: clientID)
                 print("removed \(clientID)")
             }
         }

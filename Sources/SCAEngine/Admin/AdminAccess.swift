@@ -23,7 +23,7 @@ package struct AdminAccess: Sendable {
     let audit: AuditTrail
     let logger: Logger
 
-    package init(
+    init(
         store: any SCAStore, tokens: TokenService, configuration: ServerConfiguration, runtime: ServerRuntime,
         audit: AuditTrail, logger: Logger
     ) {

@@ -10,12 +10,6 @@ package struct AdminKeyService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
 
-    package init(store: any SCAStore, runtime: ServerRuntime, audit: AuditTrail) {
-        self.store = store
-        self.runtime = runtime
-        self.audit = audit
-    }
-
     /// A key just created: the record, and the key itself, which nothing keeps.
     package struct Created: Sendable {
         package let record: AdminKeyRecord

@@ -5,7 +5,7 @@ import SCAStorage
 /// `/admin/v1`: user and device management for operators. Every request is authenticated by
 /// ``AdminAuthMiddleware`` (bootstrap key, scoped key or operator token) and every route
 /// declares the one ``AdminScope`` it needs with `requiring(_:)`.
-package struct AdminRoutes<Context: RequestContext> {
+struct AdminRoutes<Context: RequestContext> {
     /// Records each change it makes in the audit trail, as ``DeviceService`` does.
     let users: UserService
     let devices: DeviceService
@@ -13,14 +13,6 @@ package struct AdminRoutes<Context: RequestContext> {
     /// The trail `GET /admin/v1/audit` reads (scope `audit:read`).
     let audit: AuditTrail
     let maxBodySize: Int
-
-    package init(users: UserService, devices: DeviceService, access: AdminAccess, audit: AuditTrail, maxBodySize: Int) {
-        self.users = users
-        self.devices = devices
-        self.access = access
-        self.audit = audit
-        self.maxBodySize = maxBodySize
-    }
 
     struct Unblocked: Encodable { var userId: String; var unblocked = true }
 
@@ -31,7 +23,7 @@ package struct AdminRoutes<Context: RequestContext> {
         var next: Int64?
     }
 
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let admin = router.group("admin/v1").add(middleware: AdminAuthMiddleware<Context>(access: access))
         admin.requiring(.usersWrite).post("users") { request, _ in
             let body = try await request.decodeJSON(CreateUserRequest.self, limit: maxBodySize)

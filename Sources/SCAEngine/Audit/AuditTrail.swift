@@ -26,13 +26,6 @@ package struct AuditTrail: Sendable {
     /// `cli` outside one): the admin API sets `admin` for its requests.
     @TaskLocal package static var actor: String?
 
-    package init(store: any SCAStore, metrics: ServerMetrics, runtime: ServerRuntime, logger: Logger) {
-        self.store = store
-        self.metrics = metrics
-        self.runtime = runtime
-        self.logger = logger
-    }
-
     /// Records one event: counts it, then appends it to the trail.
     /// - Parameters:
     ///   - outcome: `success`, `accepted`, `rejected`, `temporary`, `permanent`, …

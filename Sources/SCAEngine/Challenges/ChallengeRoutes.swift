@@ -3,16 +3,11 @@ import SCACore
 
 /// `/v1/challenges`: the three phases over HTTP. Each route decodes, calls one service
 /// method and encodes.
-package struct ChallengeRoutes<Context: RequestContext> {
+struct ChallengeRoutes<Context: RequestContext> {
     let challenges: ChallengeService
     let maxBodySize: Int
 
-    package init(challenges: ChallengeService, maxBodySize: Int) {
-        self.challenges = challenges
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("v1/challenges")
         group.post { request, _ in
             let body = try await request.decodeJSON(CreateChallengeRequest.self, limit: maxBodySize)

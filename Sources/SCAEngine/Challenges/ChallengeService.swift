@@ -26,26 +26,6 @@ package struct ChallengeService: Sendable {
     /// Whether a sign-in page may offer "Sign in with a passkey" before the user is named.
     package var offersPasskeyLogin: Bool { passkeyProofs.offersDiscoverableLogin }
 
-    package init(
-        store: any SCAStore, verifier: FactorVerifier, tokens: TokenService, codes: CodeService,
-        lockout: LockoutService, risk: RiskPolicy, configuration: ServerConfiguration, runtime: ServerRuntime,
-        logger: Logger, audit: AuditTrail, limiter: RateLimiter, riskEngine: RiskService, passkeyProofs: PasskeyProofs
-    ) {
-        self.store = store
-        self.verifier = verifier
-        self.tokens = tokens
-        self.codes = codes
-        self.lockout = lockout
-        self.risk = risk
-        self.configuration = configuration
-        self.runtime = runtime
-        self.logger = logger
-        self.audit = audit
-        self.limiter = limiter
-        self.riskEngine = riskEngine
-        self.passkeyProofs = passkeyProofs
-    }
-
     // MARK: Phase 1
 
     /// An unknown user gets a decoy: the configured default profile (`decoyMethods`) filtered

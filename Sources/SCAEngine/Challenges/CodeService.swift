@@ -5,7 +5,7 @@ import SCAStorage
 
 /// SMS and e-mail one-time codes: 6 CSPRNG digits, stored as a keyed hash bound to the
 /// challenge (and the transaction), single use, limited in lifetime, resends and sends.
-package struct CodeService: Sendable {
+struct CodeService: Sendable {
     let store: any SCAStore
     let box: SecretBox
     /// Every message goes through it, delivered in the background.
@@ -16,20 +16,6 @@ package struct CodeService: Sendable {
     let audit: AuditTrail
     /// The budgets across challenges.
     let limiter: RateLimiter
-
-    package init(
-        store: any SCAStore, box: SecretBox, messages: MessageDispatcher, configuration: ServerConfiguration,
-        runtime: ServerRuntime, logger: Logger, audit: AuditTrail, limiter: RateLimiter
-    ) {
-        self.store = store
-        self.box = box
-        self.messages = messages
-        self.configuration = configuration
-        self.runtime = runtime
-        self.logger = logger
-        self.audit = audit
-        self.limiter = limiter
-    }
 
     /// - Parameter user: nil for a decoy challenge: the code is stored (so resend limits answer
     ///   the same) and the budgets are drawn from, keyed by what was typed, but nothing is sent.

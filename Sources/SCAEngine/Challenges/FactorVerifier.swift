@@ -6,7 +6,7 @@ import SCAStorage
 /// Checks one typed factor against what is enrolled. A one-time factor is judged on what was
 /// read, without a write: a right one comes back with its ``FactorUse``, which the proof's commit
 /// applies as a compare-and-set (``SCAStore/commitProof(_:)``), so "once" still holds.
-package struct FactorVerifier: Sendable {
+struct FactorVerifier: Sendable {
     let store: any SCAStore
     let hasher: PasswordHasher
     /// Where scrypt runs: bounded, so a burst of password proofs queues or is refused.
@@ -17,19 +17,6 @@ package struct FactorVerifier: Sendable {
     /// A hash of a random secret with the configured parameters: decoys verify against it so an
     /// unknown user costs the same time as a known one.
     let decoyHash: String
-
-    package init(
-        store: any SCAStore, hasher: PasswordHasher, hashing: PasswordHashingPool, box: SecretBox,
-        runtime: ServerRuntime, maxDeviceFailures: Int, decoyHash: String
-    ) {
-        self.store = store
-        self.hasher = hasher
-        self.hashing = hashing
-        self.box = box
-        self.runtime = runtime
-        self.maxDeviceFailures = maxDeviceFailures
-        self.decoyHash = decoyHash
-    }
 
     /// The shape a credential must have before it is worth an attempt; a malformed one is a
     /// bad request, not a guess.

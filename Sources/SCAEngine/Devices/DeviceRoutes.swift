@@ -2,18 +2,12 @@ import Hummingbird
 import SCACore
 
 /// `/v1/activations` and `/v1/devices`: device binding and the user's own devices.
-package struct DeviceRoutes<Context: RequestContext> {
+struct DeviceRoutes<Context: RequestContext> {
     let devices: DeviceService
     let account: AccountService
     let maxBodySize: Int
 
-    package init(devices: DeviceService, account: AccountService, maxBodySize: Int) {
-        self.devices = devices
-        self.account = account
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.post("v1/activations") { request, _ in
             try Response.json(
                 try await account.issueActivationCode(authorization: request.headers[.authorization]), status: .created)

@@ -14,18 +14,6 @@ package struct DeviceService: Sendable {
     let logger: Logger
     let audit: AuditTrail
 
-    package init(
-        store: any SCAStore, box: SecretBox, configuration: ServerConfiguration, runtime: ServerRuntime, logger: Logger,
-        audit: AuditTrail
-    ) {
-        self.store = store
-        self.box = box
-        self.configuration = configuration
-        self.runtime = runtime
-        self.logger = logger
-        self.audit = audit
-    }
-
     /// Issues a single-use activation code for `userID`.
     /// - Throws: `Problem.userNotFound`.
     package func issueActivationCode(for userID: String) async throws -> ActivationCodeResponse {

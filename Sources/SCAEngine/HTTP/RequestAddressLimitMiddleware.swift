@@ -29,11 +29,11 @@ package struct RequestAddressLimitMiddleware<Context: RequestContext>: RouterMid
 
     let limit: Int
 
-    let inFlight = InFlight()
-
     package init(limit: Int) {
         self.limit = limit
     }
+
+    let inFlight = InFlight()
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !request.uri.path.hasPrefix("/health/"), let address = RequestInfo.current?.clientAddress else {

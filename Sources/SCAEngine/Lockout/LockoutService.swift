@@ -5,7 +5,7 @@ import SCAStorage
 
 /// Consecutive failed attempts per user, across challenges (RTS art. 4(3)(b)): at the limit a
 /// temporary block that doubles each time, then a permanent one, announced to the user first.
-package struct LockoutService: Sendable {
+struct LockoutService: Sendable {
     let store: any SCAStore
     let policy: LockoutPolicy
     /// Alerts are delivered in the background: no attempt's answer waits for them.
@@ -13,18 +13,6 @@ package struct LockoutService: Sendable {
     let runtime: ServerRuntime
     let logger: Logger
     let audit: AuditTrail
-
-    package init(
-        store: any SCAStore, policy: LockoutPolicy, alerts: MessageDispatcher, runtime: ServerRuntime, logger: Logger,
-        audit: AuditTrail
-    ) {
-        self.store = store
-        self.policy = policy
-        self.alerts = alerts
-        self.runtime = runtime
-        self.logger = logger
-        self.audit = audit
-    }
 
     /// Counts one attempt before it is evaluated.
     /// - Throws: `Problem.userLocked` or `Problem.attemptsInProgress`.

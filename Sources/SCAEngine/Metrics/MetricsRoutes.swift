@@ -5,14 +5,10 @@ import Hummingbird
 /// Unauthenticated, like the health probes: it carries counts by route, operation, method and
 /// outcome, never an id. Deployments that expose the server publicly should keep `/metrics`
 /// to their internal network at the proxy.
-package struct MetricsRoutes<Context: RequestContext> {
+struct MetricsRoutes<Context: RequestContext> {
     let metrics: ServerMetrics
 
-    package init(metrics: ServerMetrics) {
-        self.metrics = metrics
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -11,7 +11,7 @@ import SCAStorage
 /// A nonce is stateless (its expiry, 16 random bytes and a MAC under the server key, so every
 /// instance sharing the key accepts it) and burnt on first use, so a signed request is good for
 /// one request, once, within ``nonceLifetime``.
-package struct DeviceRequestAuthenticator: Sendable {
+struct DeviceRequestAuthenticator: Sendable {
     let store: any SCAStore
     let box: SecretBox
     let runtime: ServerRuntime
@@ -23,13 +23,6 @@ package struct DeviceRequestAuthenticator: Sendable {
     static let nonceHeader = "SCA-Device-Nonce"
     static let signatureHeader = "SCA-Device-Signature"
     private static let macPurpose = "device-request-nonce"
-
-    package init(store: any SCAStore, box: SecretBox, runtime: ServerRuntime, audit: AuditTrail) {
-        self.store = store
-        self.box = box
-        self.runtime = runtime
-        self.audit = audit
-    }
 
     /// A fresh nonce for one device-signed request.
     func issueNonce() -> DeviceNonceResponse {

@@ -9,7 +9,7 @@ import SCAStorage
 /// `operations:read` to read) or a partner client's own credentials (`Authorization: Basic`,
 /// `client_secret_basic`). The phone's side (nonce, pending, approve, reject) is authenticated
 /// by a request the bound device signs (``DeviceRequestAuthenticator``).
-package struct OperationRoutes<Context: RequestContext> {
+struct OperationRoutes<Context: RequestContext> {
     let operations: OperationService
     let devices: DeviceRequestAuthenticator
     let access: AdminAccess
@@ -22,18 +22,7 @@ package struct OperationRoutes<Context: RequestContext> {
     /// The longest `wait` of `GET /v1/operations/pending`, in seconds.
     static var maximumWait: Int { 25 }
 
-    package init(
-        operations: OperationService, devices: DeviceRequestAuthenticator, access: AdminAccess,
-        authenticateClient: @escaping @Sendable (_ clientID: String, _ secret: String) async throws -> String, maxBodySize: Int
-    ) {
-        self.operations = operations
-        self.devices = devices
-        self.access = access
-        self.authenticateClient = authenticateClient
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("v1/operations")
         group.post { request, _ in
             try await asCaller(of: request, scope: .operationsWrite) { caller in

@@ -38,21 +38,6 @@ package struct OperationService: Sendable {
     /// The operations a phone can approve.
     static let kinds: [OperationKind] = [.login, .payment, .settingsChange]
 
-    package init(
-        store: any SCAStore, challenges: ChallengeService, box: SecretBox, runtime: ServerRuntime, audit: AuditTrail,
-        logger: Logger, messages: MessageDispatcher, webhooks: WebhookService, neutralPushText: Bool = false
-    ) {
-        self.store = store
-        self.challenges = challenges
-        self.box = box
-        self.runtime = runtime
-        self.audit = audit
-        self.logger = logger
-        self.messages = messages
-        self.webhooks = webhooks
-        self.neutralPushText = neutralPushText
-    }
-
     // MARK: Backend
 
     /// `POST /v1/operations`.

@@ -11,16 +11,12 @@ import SCAWebAuthn
 /// The WebAuthn challenge is derived from ours (``webAuthnChallenge(for:)``), so nothing more
 /// is stored: an assertion is bound to one challenge, its operation and, for a payment, the
 /// transaction digest (amount and payee), and is worth nothing once the challenge is closed.
-package struct PasskeyProofs: Sendable {
+struct PasskeyProofs: Sendable {
     let passkeys: PasskeyService
 
     var store: any SCAStore { passkeys.store }
     var configuration: ServerConfiguration { passkeys.configuration }
     var runtime: ServerRuntime { passkeys.runtime }
-
-    package init(passkeys: PasskeyService) {
-        self.passkeys = passkeys
-    }
 
     /// What checking an assertion found, and what it proved besides possession.
     struct Outcome: Sendable {

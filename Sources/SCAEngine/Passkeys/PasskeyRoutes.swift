@@ -2,16 +2,11 @@ import Hummingbird
 import SCACore
 
 /// `/v1/passkeys`: registering a passkey after SCA, and the user's own passkeys.
-package struct PasskeyRoutes<Context: RequestContext> {
+struct PasskeyRoutes<Context: RequestContext> {
     let passkeys: PasskeyService
     let maxBodySize: Int
 
-    package init(passkeys: PasskeyService, maxBodySize: Int) {
-        self.passkeys = passkeys
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.post("v1/passkeys/registration/options") { request, _ in
             try Response.json(try await passkeys.registrationOptions(authorization: request.headers[.authorization]))
         }
@@ -31,19 +26,13 @@ package struct PasskeyRoutes<Context: RequestContext> {
 }
 
 /// `/admin/v1`'s passkey routes, behind the admin API key like ``AdminRoutes``.
-package struct PasskeyAdminRoutes<Context: RequestContext> {
+struct PasskeyAdminRoutes<Context: RequestContext> {
     let passkeys: PasskeyService
     let users: UserService
     /// Who may use the admin API: passkeys are authenticators, under the `devices` scopes.
     let access: AdminAccess
 
-    package init(passkeys: PasskeyService, users: UserService, access: AdminAccess) {
-        self.passkeys = passkeys
-        self.users = users
-        self.access = access
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("admin/v1").add(middleware: AdminAuthMiddleware<Context>(access: access))
         group.requiring(.devicesRead).get("users/:id/passkeys") { _, context in
             let id = try context.parameters.require("id")

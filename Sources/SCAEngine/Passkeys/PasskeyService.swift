@@ -27,19 +27,6 @@ package struct PasskeyService: Sendable {
 
     var relyingParty: RelyingParty? { configuration.relyingParty }
 
-    package init(
-        store: any SCAStore, box: SecretBox, tokens: TokenService, configuration: ServerConfiguration,
-        runtime: ServerRuntime, logger: Logger, audit: AuditTrail
-    ) {
-        self.store = store
-        self.box = box
-        self.tokens = tokens
-        self.configuration = configuration
-        self.runtime = runtime
-        self.logger = logger
-        self.audit = audit
-    }
-
     // MARK: Registration
 
     /// `PublicKeyCredentialCreationOptions` for the token's user. The token is not spent here

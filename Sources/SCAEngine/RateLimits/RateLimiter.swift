@@ -12,20 +12,12 @@ import SCAStorage
 /// instance), never by a phone number, address or client address in clear. A decoy challenge
 /// draws from the same budgets, keyed by what was typed, so where a limit bites says nothing
 /// about whether the user exists.
-package struct RateLimiter: Sendable {
+struct RateLimiter: Sendable {
     let store: any SCAStore
     let box: SecretBox
     let limits: RateLimits
     let runtime: ServerRuntime
     let audit: AuditTrail
-
-    package init(store: any SCAStore, box: SecretBox, limits: RateLimits, runtime: ServerRuntime, audit: AuditTrail) {
-        self.store = store
-        self.box = box
-        self.limits = limits
-        self.runtime = runtime
-        self.audit = audit
-    }
 
     /// Whose budgets a send draws from, as keyed hashes.
     struct SendSubjects: Sendable, Equatable {

@@ -2,16 +2,11 @@ import Hummingbird
 import SCACore
 
 /// `/v1/me/beneficiaries`: the user's trusted beneficiaries (RTS art. 13).
-package struct BeneficiaryRoutes<Context: RequestContext> {
+struct BeneficiaryRoutes<Context: RequestContext> {
     let beneficiaries: BeneficiaryService
     let maxBodySize: Int
 
-    package init(beneficiaries: BeneficiaryService, maxBodySize: Int) {
-        self.beneficiaries = beneficiaries
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.post("v1/me/beneficiaries") { request, _ in
             let body = try await request.decodeJSON(AddBeneficiaryRequest.self, limit: maxBodySize)
             return try Response.json(

@@ -5,18 +5,11 @@ import SCAStorage
 /// A user's trusted beneficiaries (RTS art. 13). Adding one needs the token of a completed
 /// `beneficiary_add` challenge, bound to that payee and used once; listing and removing need
 /// only a signed-in session, since removing takes trust away.
-package struct BeneficiaryService: Sendable {
+struct BeneficiaryService: Sendable {
     let store: any SCAStore
     let tokens: TokenService
     let runtime: ServerRuntime
     let audit: AuditTrail
-
-    package init(store: any SCAStore, tokens: TokenService, runtime: ServerRuntime, audit: AuditTrail) {
-        self.store = store
-        self.tokens = tokens
-        self.runtime = runtime
-        self.audit = audit
-    }
 
     /// The payee as a `beneficiary_add` challenge binds it (name in NFC, IBAN compact).
     /// - Throws: `Problem.invalidRequest`.

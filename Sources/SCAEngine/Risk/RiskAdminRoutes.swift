@@ -4,18 +4,12 @@ import SCACore
 
 /// `/admin/v1/fraud-reports` and `/admin/v1/risk/report`: fraud reporting and the fraud rates
 /// (RTS art. 19–21), behind ``AdminAuthMiddleware`` with the `risk` scopes.
-package struct RiskAdminRoutes<Context: RequestContext> {
+struct RiskAdminRoutes<Context: RequestContext> {
     let risk: RiskService
     let access: AdminAccess
     let maxBodySize: Int
 
-    package init(risk: RiskService, access: AdminAccess, maxBodySize: Int) {
-        self.risk = risk
-        self.access = access
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("admin/v1").add(middleware: AdminAuthMiddleware<Context>(access: access))
         group.requiring(.riskWrite).post("fraud-reports") { request, _ in
             let body = try await request.decodeJSON(FraudReportRequest.self, limit: maxBodySize)

@@ -19,14 +19,14 @@ protocol RiskRule: Sendable {
 
 /// Decides the categories a challenge needs: the operation's configured base, raised by any
 /// rule. The place where exemptions (PSD2 art. 10–18) will lower it, later, by explicit rules.
-package struct RiskPolicy: Sendable {
+struct RiskPolicy: Sendable {
     var rules: [any RiskRule]
 
     func requiredCategories(base: Int, for context: RiskContext) -> Int {
         rules.compactMap { $0.requiredCategories(for: context) }.reduce(base, max)
     }
 
-    package static func standard(_ configuration: ServerConfiguration) -> RiskPolicy {
+    static func standard(_ configuration: ServerConfiguration) -> RiskPolicy {
         let posix = Locale(identifier: "en_US_POSIX")
         return RiskPolicy(rules: [
             HighValuePaymentRule(

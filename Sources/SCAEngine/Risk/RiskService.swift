@@ -21,7 +21,7 @@ package struct RiskService: Sendable {
     /// The stopped TRA bands, worked out at most once a minute rather than for every payment.
     let suspensions = TRASuspensionCache()
 
-    package init(store: any SCAStore, configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail, logger: Logger) {
+    init(store: any SCAStore, configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail, logger: Logger) {
         self.store = store
         self.settings = configuration.risk
         let posix = Locale(identifier: "en_US_POSIX")

@@ -3,16 +3,11 @@ import SCACore
 
 /// Sign up or in with a one-time code: `POST /v1/signup-or-in` opens the challenge,
 /// `POST /v1/me/enrolment` adds a new user's second element with the enrolment token.
-package struct SignUpRoutes<Context: RequestContext> {
+struct SignUpRoutes<Context: RequestContext> {
     let signUp: SignUpService
     let maxBodySize: Int
 
-    package init(signUp: SignUpService, maxBodySize: Int) {
-        self.signUp = signUp
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.post("v1/signup-or-in") { request, _ in
             let body = try await request.decodeJSON(SignUpOrInRequest.self, limit: maxBodySize)
             return try Response.json(try await signUp.start(body), status: .created)

@@ -25,20 +25,6 @@ package struct SignUpService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
 
-    package init(
-        challenges: ChallengeService, tokens: TokenService, users: UserService, devices: DeviceService,
-        store: any SCAStore, configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail
-    ) {
-        self.challenges = challenges
-        self.tokens = tokens
-        self.users = users
-        self.devices = devices
-        self.store = store
-        self.configuration = configuration
-        self.runtime = runtime
-        self.audit = audit
-    }
-
     /// - Throws: `Problem.invalidRequest` (neither or both of e-mail and phone, a malformed
     ///   address or number), `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
     /// - Parameter delegation: the partner a hosted sign-in is for (its tokens are that

@@ -4,11 +4,11 @@ import SCACore
 
 /// The key that seals secrets at rest (TOTP seeds, signing keys) and keys the hashes of
 /// one-time codes. Instances sharing a database must share it.
-package enum ServerKey {
+enum ServerKey {
     /// From configuration when given, otherwise from `<data-dir>/server.key`, created on first
     /// start with mode 0600.
     /// - Throws: `ConfigurationError` for a key that is not 32 bytes of base64url.
-    package static func load(configuration: ServerConfiguration, random: any RandomSource) throws -> SymmetricKey {
+    static func load(configuration: ServerConfiguration, random: any RandomSource) throws -> SymmetricKey {
         if let text = configuration.serverKey {
             return try parse(text, source: "serverKey")
         }

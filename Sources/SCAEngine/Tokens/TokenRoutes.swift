@@ -2,19 +2,14 @@ import Hummingbird
 import SCACore
 
 /// `/v1/tokens`: refresh, revoke, introspect.
-package struct TokenRoutes<Context: RequestContext> {
+struct TokenRoutes<Context: RequestContext> {
     let tokens: TokenService
     let maxBodySize: Int
-
-    package init(tokens: TokenService, maxBodySize: Int) {
-        self.tokens = tokens
-        self.maxBodySize = maxBodySize
-    }
 
     /// The answer to a revocation: always the same, whether the token was known or not.
     struct Revoked: Encodable { var revoked = true }
 
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("v1/tokens")
         group.post("refresh") { request, _ in
             let body = try await request.decodeJSON(RefreshRequest.self, limit: maxBodySize)

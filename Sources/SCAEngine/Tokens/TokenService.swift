@@ -13,17 +13,6 @@ package struct TokenService: Sendable {
     let runtime: ServerRuntime
     let audit: AuditTrail
 
-    package init(
-        store: any SCAStore, signer: TokenSigner, configuration: ServerConfiguration, runtime: ServerRuntime,
-        audit: AuditTrail
-    ) {
-        self.store = store
-        self.signer = signer
-        self.configuration = configuration
-        self.runtime = runtime
-        self.audit = audit
-    }
-
     /// Operations whose tokens open a session that may be extended with a refresh token.
     /// One-shot operations (a payment, a settings change) get an access token alone.
     static func isSessionOperation(_ operation: OperationKind) -> Bool {

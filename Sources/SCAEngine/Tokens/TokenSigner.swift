@@ -20,7 +20,7 @@ package struct TokenSigner: Sendable {
 
     /// Loads the keys, generating the first one when the store has none. Instances sharing a
     /// database end up with the same key.
-    package static func load(store: any SCAStore, box: SecretBox, now: Date) async throws -> TokenSigner {
+    static func load(store: any SCAStore, box: SecretBox, now: Date) async throws -> TokenSigner {
         let fresh = P256.Signing.PrivateKey()
         let candidate = SigningKeyRecord(
             keyID: keyID(of: fresh.publicKey), algorithm: "ES256",

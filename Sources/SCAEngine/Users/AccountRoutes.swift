@@ -2,16 +2,11 @@ import Hummingbird
 import SCACore
 
 /// `/v1/me`: the user's own account settings, changed with a `settings_change` token.
-package struct AccountRoutes<Context: RequestContext> {
+struct AccountRoutes<Context: RequestContext> {
     let account: AccountService
     let maxBodySize: Int
 
-    package init(account: AccountService, maxBodySize: Int) {
-        self.account = account
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.patch("v1/me") { request, _ in
             let body = try await request.decodeJSON(SettingsChangeRequest.self, limit: maxBodySize)
             return try Response.json(try await account.changeSettings(body, authorization: request.headers[.authorization]))

@@ -15,12 +15,6 @@ package struct AccountService: Sendable {
     /// for minutes, is not enough. A `settings_change` token serves too. Each token issues one code.
     static let activationOperations: Set<OperationKind> = [.deviceActivation, .settingsChange]
 
-    package init(tokens: TokenService, users: UserService, devices: DeviceService) {
-        self.tokens = tokens
-        self.users = users
-        self.devices = devices
-    }
-
     /// - Throws: `Problem` 401 (`auth.unauthorized`, `token.invalid`, also for a token used
     ///   before, `session.expired`), 403 `auth.forbidden` naming the operation needed.
     package func issueActivationCode(authorization: String?) async throws -> ActivationCodeResponse {

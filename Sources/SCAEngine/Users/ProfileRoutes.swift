@@ -3,18 +3,12 @@ import SCACore
 
 /// A user's profile: `GET /v1/me`, `PUT /v1/me/profile`, and the operator's
 /// `PUT /admin/v1/users/{id}/profile` (scope `users:write`).
-package struct ProfileRoutes<Context: RequestContext> {
+struct ProfileRoutes<Context: RequestContext> {
     let profiles: ProfileService
     let access: AdminAccess
     let maxBodySize: Int
 
-    package init(profiles: ProfileService, access: AdminAccess, maxBodySize: Int) {
-        self.profiles = profiles
-        self.access = access
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.get("v1/me") { request, _ in
             try Response.json(try await profiles.me(authorization: request.headers[.authorization]))
         }

@@ -12,13 +12,6 @@ package struct ProfileService: Sendable {
     let configuration: ServerConfiguration
     let audit: AuditTrail
 
-    package init(store: any SCAStore, tokens: TokenService, configuration: ServerConfiguration, audit: AuditTrail) {
-        self.store = store
-        self.tokens = tokens
-        self.configuration = configuration
-        self.audit = audit
-    }
-
     /// The validated profile `request` makes of `current`.
     /// - Throws: `Problem.invalidRequest` naming the first bad field.
     static func applying(_ request: ProfileRequest, to current: UserProfile) throws -> UserProfile {

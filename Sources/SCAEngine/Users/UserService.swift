@@ -20,19 +20,6 @@ package struct UserService: Sendable {
     let issuer: String
     let audit: AuditTrail
 
-    package init(
-        store: any SCAStore, hasher: PasswordHasher, hashing: PasswordHashingPool, box: SecretBox,
-        runtime: ServerRuntime, issuer: String, audit: AuditTrail
-    ) {
-        self.store = store
-        self.hasher = hasher
-        self.hashing = hashing
-        self.box = box
-        self.runtime = runtime
-        self.issuer = issuer
-        self.audit = audit
-    }
-
     /// An operator's act, recorded as `admin.user_created` with the methods enrolled.
     /// - Throws: `Problem` (`request.invalid`, `user.exists`); nothing is recorded then.
     package func create(_ request: CreateUserRequest) async throws -> UserRecord {

@@ -3,20 +3,14 @@ import Hummingbird
 import SCACore
 
 /// `PUT` / `DELETE /admin/v1/clients/{clientId}/webhook`, scope `clients:write`.
-package struct PartnerWebhookRoutes<Context: RequestContext> {
+struct PartnerWebhookRoutes<Context: RequestContext> {
     let webhooks: WebhookService
     let access: AdminAccess
     let maxBodySize: Int
 
-    package init(webhooks: WebhookService, access: AdminAccess, maxBodySize: Int) {
-        self.webhooks = webhooks
-        self.access = access
-        self.maxBodySize = maxBodySize
-    }
-
     struct Removed: Encodable { var clientId: String; var removed = true }
 
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let admin = router.group("admin/v1/clients").add(middleware: AdminAuthMiddleware<Context>(access: access))
         admin.requiring(.clientsWrite).put(":id/webhook") { request, context in
             let body = try await request.decodeJSON(SetPartnerWebhookRequest.self, limit: maxBodySize)

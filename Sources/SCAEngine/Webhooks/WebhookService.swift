@@ -28,19 +28,6 @@ package struct WebhookService: Sendable {
     package static let batch = 50
     static let timeout = Duration.seconds(10)
 
-    package init(
-        store: any SCAStore, box: SecretBox, runtime: ServerRuntime, audit: AuditTrail, logger: Logger,
-        outbound: OutboundHTTP, allowPrivateAddresses: Bool = false
-    ) {
-        self.store = store
-        self.box = box
-        self.runtime = runtime
-        self.audit = audit
-        self.logger = logger
-        self.outbound = outbound
-        self.allowPrivateAddresses = allowPrivateAddresses
-    }
-
     // MARK: Registration
 
     /// Sets (or replaces) the client's webhook with a fresh signing secret, shown once.

@@ -9,7 +9,7 @@ import SCAPartners
 /// consent's user bound to that operation (a payment's transaction goes into the challenge, so
 /// the code message names amount and payee and the token carries `txn`), and sends the user
 /// back to the partner with `consentId`, `status` and `resourceId`.
-package struct HostedConsent: Sendable {
+struct HostedConsent: Sendable {
     let consents: ConsentService
     /// Codes are sent for the consent's challenge as on every factors page.
     let challenges: ChallengeService

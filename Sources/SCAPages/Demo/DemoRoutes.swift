@@ -7,22 +7,12 @@ import SCAPartners
 /// The demo partner's pages (only with `serve --demo`): where its sign-in and consents come
 /// back, and the command that creates a payment consent. They go through the same services as
 /// any partner: the token endpoint and the consents API.
-package struct DemoRoutes<Context: RequestContext> {
+struct DemoRoutes<Context: RequestContext> {
     let demo: DemoPartner
     let oauth: OAuthService
     let consents: ConsentService
     let renderer: PageRenderer
     let base: String
-
-    package init(
-        demo: DemoPartner, oauth: OAuthService, consents: ConsentService, renderer: PageRenderer, base: String
-    ) {
-        self.demo = demo
-        self.oauth = oauth
-        self.consents = consents
-        self.renderer = renderer
-        self.base = base
-    }
 
     /// The payment the demo consent asks for.
     static var payment: Transaction {
@@ -31,7 +21,7 @@ package struct DemoRoutes<Context: RequestContext> {
             reference: "Invoice 42")
     }
 
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.get("demo/callback") { request, _ in
             await callback(FormBody.parse(request.uri.query ?? "") ?? [:])
         }

@@ -5,7 +5,7 @@ import SCACore
 import SCAEngine
 
 /// Seals ``PageState`` into cookies and checks the CSRF token of every form.
-package struct PageCookies: Sendable {
+struct PageCookies: Sendable {
     let box: SecretBox
     /// `Secure` when the pages are served over https (`publicBaseURL`).
     let secure: Bool
@@ -13,11 +13,6 @@ package struct PageCookies: Sendable {
     static let signIn = "sca_signin"
     static let consent = "sca_consent"
     private static let sealingContext = "hosted-page"
-
-    package init(box: SecretBox, secure: Bool) {
-        self.box = box
-        self.secure = secure
-    }
 
     /// The state in the request's cookie `name`, or nil when there is none or it does not open.
     func state(_ name: String, in request: Request) -> PageState? {

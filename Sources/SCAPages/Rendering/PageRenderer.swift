@@ -6,13 +6,13 @@ import SCACore
 import SCAEngine
 
 /// Renders the hosted pages and gives every page answer its security headers.
-package struct PageRenderer: Sendable {
+struct PageRenderer: Sendable {
     private let library: MustacheLibrary
 
     /// Compiles every template once, at start-up.
     /// - Throws: the parser's error for a broken template, so the server refuses to start
     ///   rather than crash on the first page.
-    package init() throws {
+    init() throws {
         var templates: [String: MustacheTemplate] = [:]
         // The demo partner's page (`serve --demo`) compiles with the others.
         let pages = PageTemplates.all.merging(DemoPageTemplates.all, uniquingKeysWith: { first, _ in first })

@@ -7,7 +7,7 @@ import SCAPartners
 /// The hosted sign-in pages of the authorization code flow: the e-mail step, then one form per
 /// factor the challenge engine offers (same lockout, deferred verdict, resend and lifetime as
 /// the JSON API), then a redirect to the client with a single-use code.
-package struct HostedSignIn: Sendable {
+struct HostedSignIn: Sendable {
     let oauth: OAuthService
     let challenges: ChallengeService
     let renderer: PageRenderer

@@ -16,7 +16,7 @@ import SCAEngine
 /// SCA of that user (the password just chosen, and a fresh code of the same kind) and ends at
 /// the client with a code like any hosted sign-in. Each way answers only when `signUp` allows
 /// it (`email`, `phone`, `email,phone`).
-package struct HostedSignUp: Sendable {
+struct HostedSignUp: Sendable {
     let signIn: HostedSignIn
     let signUp: SignUpService
 

@@ -6,16 +6,11 @@ import SCAPartners
 /// The hosted sign-up pages (``HostedSignUp``): `GET`/`POST /signin/signup` (e-mail),
 /// `GET`/`POST /signin/signup/phone` and `GET`/`POST /signin/password`. Each answers 404 unless
 /// `signUp` allows its way.
-package struct HostedSignUpRoutes<Context: RequestContext> {
+struct HostedSignUpRoutes<Context: RequestContext> {
     let pages: HostedSignUp
     let maxBodySize: Int
 
-    package init(pages: HostedSignUp, maxBodySize: Int) {
-        self.pages = pages
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.get("signin/signup") { request, _ in try pages.show(request) }
         router.post("signin/signup") { request, _ in try await pages.start(request, form: try await pageForm(request)) }
         router.get("signin/signup/phone") { request, _ in try pages.showPhone(request) }

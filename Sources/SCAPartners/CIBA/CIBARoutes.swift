@@ -6,20 +6,13 @@ import SCAEngine
 
 /// `POST /oauth2/bc-authorize`: OpenID CIBA in poll mode over decoupled operations.
 /// Answers, like the other OAuth endpoints, RFC 6749 error JSON rather than problems.
-package struct CIBARoutes<Context: RequestContext> {
+struct CIBARoutes<Context: RequestContext> {
     let oauth: OAuthService
     let ciba: CIBAService
     let operations: OperationService
     let maxBodySize: Int
 
-    package init(oauth: OAuthService, ciba: CIBAService, operations: OperationService, maxBodySize: Int) {
-        self.oauth = oauth
-        self.ciba = ciba
-        self.operations = operations
-        self.maxBodySize = maxBodySize
-    }
-
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.post("oauth2/bc-authorize") { request, _ in
             await OAuthEndpoint.answer {
                 let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)

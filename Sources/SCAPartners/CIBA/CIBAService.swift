@@ -12,7 +12,7 @@ import SCAEngine
 ///
 /// `auth_req_id` is the operation id with the granted scopes and a MAC under the server key, so
 /// the token endpoint needs nothing stored beyond the operation (on any instance).
-package struct CIBAService: Sendable {
+struct CIBAService: Sendable {
     let store: any SCAStore
     let tokens: TokenService
     let box: SecretBox
@@ -24,18 +24,6 @@ package struct CIBAService: Sendable {
     /// Seconds a client waits between polls; faster is `slow_down`.
     static let interval = 5
     private static let macPurpose = "ciba-auth-req-id"
-
-    package init(
-        store: any SCAStore, tokens: TokenService, box: SecretBox, configuration: ServerConfiguration,
-        runtime: ServerRuntime, audit: AuditTrail
-    ) {
-        self.store = store
-        self.tokens = tokens
-        self.box = box
-        self.configuration = configuration
-        self.runtime = runtime
-        self.audit = audit
-    }
 
     /// `POST /oauth2/bc-authorize` after client authentication.
     /// - Parameter create: creates the operation for this client with the scopes its approval

@@ -12,13 +12,6 @@ package struct PartnerService: Sendable {
     let audit: AuditTrail
     let metrics: ServerMetrics
 
-    package init(store: any SCAStore, runtime: ServerRuntime, audit: AuditTrail, metrics: ServerMetrics) {
-        self.store = store
-        self.runtime = runtime
-        self.audit = audit
-        self.metrics = metrics
-    }
-
     /// What checking a client's credentials found (``authenticate(clientID:secret:)``).
     enum Authentication: Sendable {
         case admitted(PartnerClientRecord)

@@ -22,22 +22,6 @@ package struct ConsentService: Sendable {
 
     static let sealingContext = "consent-token"
 
-    package init(
-        store: any SCAStore, tokens: TokenService, challenges: ChallengeService, operations: OperationService,
-        box: SecretBox, configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail,
-        webhooks: WebhookService
-    ) {
-        self.store = store
-        self.tokens = tokens
-        self.challenges = challenges
-        self.operations = operations
-        self.box = box
-        self.configuration = configuration
-        self.runtime = runtime
-        self.audit = audit
-        self.webhooks = webhooks
-    }
-
     // MARK: Partner API
 
     /// `POST /v1/consents`.

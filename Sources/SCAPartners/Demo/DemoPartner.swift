@@ -54,7 +54,7 @@ package actor DemoPartner {
     private var accessToken: String?
     private var refreshToken: String?
 
-    package init(runtime: ServerRuntime) {
+    init(runtime: ServerRuntime) {
         verifier = runtime.makeSecret()
         state = runtime.makeSecret()
         nonce = runtime.makeSecret()

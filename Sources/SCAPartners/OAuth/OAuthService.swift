@@ -23,19 +23,6 @@ package struct OAuthService: Sendable {
     static let idTokenLifetime: TimeInterval = 300
     static let sealingContext = "authorization-grant"
 
-    package init(
-        store: any SCAStore, partners: PartnerService, tokens: TokenService, box: SecretBox,
-        configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail
-    ) {
-        self.store = store
-        self.partners = partners
-        self.tokens = tokens
-        self.box = box
-        self.configuration = configuration
-        self.runtime = runtime
-        self.audit = audit
-    }
-
     /// What to do with an authorization request.
     package enum AuthorizeDecision: Sendable {
         /// The client or redirect URI cannot be trusted: an error page, never a redirect.

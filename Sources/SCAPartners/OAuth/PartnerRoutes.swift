@@ -6,7 +6,7 @@ import SCAEngine
 
 /// Partner integration's API: OpenID discovery, the OAuth 2.0 endpoints (the authorization
 /// endpoint is a hosted page's), the consents API, and partner clients under the admin API.
-package struct PartnerRoutes<Context: RequestContext> {
+struct PartnerRoutes<Context: RequestContext> {
     let partners: PartnerService
     let oauth: OAuthService
     let consents: ConsentService
@@ -14,20 +14,10 @@ package struct PartnerRoutes<Context: RequestContext> {
     let access: AdminAccess
     let maxBodySize: Int
 
-    package init(
-        partners: PartnerService, oauth: OAuthService, consents: ConsentService, access: AdminAccess, maxBodySize: Int
-    ) {
-        self.partners = partners
-        self.oauth = oauth
-        self.consents = consents
-        self.access = access
-        self.maxBodySize = maxBodySize
-    }
-
     struct Removed: Encodable { var clientId: String; var removed = true }
     struct StatusReport: Decodable { var status: ConsentStatus }
 
-    package func register(on router: some RouterMethods<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         // Discovery.
         router.get(".well-known/openid-configuration") { _, _ in try Response.json(oauth.discovery()) }
         router.get(".well-known/oauth-authorization-server") { _, _ in try Response.json(oauth.discovery()) }

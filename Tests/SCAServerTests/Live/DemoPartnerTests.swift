@@ -31,7 +31,7 @@ struct DemoPartnerTests {
 
         // A second start replaces the first start's client instead of piling them up.
         let again = try await server.services.registerDemoPartner()
-        let clients = try await server.services.partners.list().filter { $0.name == DemoPartner.name }
+        let clients = try await server.services.partnerAccess.partners.list().filter { $0.name == DemoPartner.name }
         #expect(clients.map(\.clientId) == [again.clientID])
         #expect(clients.first?.publicClient == true)
 
@@ -116,7 +116,7 @@ struct DemoPartnerTests {
     @Test("without --demo there is no demo partner and no demo route")
     func onlyInDemoMode() async throws {
         try await TestServer().run { api in
-            #expect(api.services.demoPartner == nil)
+            #expect(api.services.partnerAccess.demoPartner == nil)
             await #expect(throws: ConfigurationError.self) { try await api.services.registerDemoPartner() }
             let absent = try await api.send(.post, Self.consentPath)
             #expect(absent.status == 404)

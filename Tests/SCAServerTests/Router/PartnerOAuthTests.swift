@@ -42,7 +42,7 @@ struct PartnerOAuthTests {
                 "/admin/v1/clients", CreatePartnerClientRequest(name: " Cafe\u{301} ", redirectUris: ["https://shop.example/cb"]),
                 admin: true)
             #expect(try spaced.decode(PartnerClientResponse.self).name == "Caf\u{E9}", "trimmed and in NFC")
-            #expect(try await api.services.partners.list().count == 2, "the refused ones stored nothing")
+            #expect(try await api.services.partnerAccess.partners.list().count == 2, "the refused ones stored nothing")
             for good in ["http://localhost:5173/cb", "http://127.0.0.1:9/cb", "com.example.app:/cb", "https://a.example/x?y=1"] {
                 #expect(RedirectURIRules.problem(good) == nil, "\(good)")
             }
