@@ -80,7 +80,7 @@ package struct Catalogue: Sendable {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
             return .failure(CatalogueProblems(problems: [
-                CatalogueProblem(.malformedFile(Self.reason(error)), language: language)
+                CatalogueProblem(.malformedFile(Self.reason(error, in: data)), language: language)
             ]))
         }
         guard let dictionary = object as? [String: Any] else {
@@ -114,10 +114,18 @@ package struct Catalogue: Sendable {
         return problems.isEmpty ? .success(entries) : .failure(CatalogueProblems(problems: problems))
     }
 
-    /// Foundation's reason for a JSON error, which names the place ("around line 12, column 5")
-    /// on both Linux and Apple platforms.
-    private static func reason(_ error: any Error) -> String {
+    /// Foundation's reason for a JSON error, with the line and column a translator's editor shows:
+    /// on Linux Foundation names only a character offset ("around character 18").
+    private static func reason(_ error: any Error, in data: Data) -> String {
         let nsError = error as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+        let reason = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+        guard let range = reason.range(of: "around character "),
+            let offset = Int(reason[range.upperBound...].prefix(while: \.isNumber))
+        else { return reason }
+        let before = data.prefix(offset)
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+        let column = before.endIndex - lineStart + 1
+        return "\(reason) (line \(line), column \(column))"
     }
 }

@@ -45,6 +45,13 @@ import Testing
         #expect(problem.description.hasPrefix("fr.json: not a JSON object of strings"))
     }
 
+    /// A translator's editor counts lines, not characters: the place is said as line and column.
+    @Test func malformedJSONSaysWhere() throws {
+        let broken = "{\n  \"a\": \"b\",\n  \"c\" \"d\"\n}"
+        let error = #expect(throws: CatalogueProblems.self) { try Catalogue(files: files(broken)) }
+        #expect(error?.description.contains("line 3") == true, "\(String(describing: error))")
+    }
+
     @Test func aValueThatIsNeitherTextNorPluralIsNamed() throws {
         let error = #expect(throws: CatalogueProblems.self) {
             try Catalogue(files: files(#"{ "consent.payment.title": 42, "attempts": { "one": "x", "several": "y", "other": 3 } }"#))
