@@ -42,6 +42,10 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Every word a person reads, in en, fr, de, es, it and nl: one JSON catalogue per language,
+        // CLDR plural rules, language negotiation, and amounts, dates and IBANs as each language
+        // writes them. Foundation only, so the server, its pages and the terminal app can all use it.
+        .target(name: "SCALocalization", resources: [.copy("Catalogue")]),
         // Passkeys: the WebAuthn relying party's checks (CBOR, COSE, authenticator data,
         // attestation), pure code like SCACore but kept apart so the SDK does not carry X.509.
         .target(
@@ -185,6 +189,8 @@ let package = Package(
             name: "SCATestSupport", dependencies: ["SCACore", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/SCATestSupport"),
         .testTarget(name: "SCACoreTests", dependencies: ["SCACore"], resources: [.copy("Vectors")]),
+        // Completeness of every catalogue, CLDR plural samples, negotiation, formats.
+        .testTarget(name: "SCALocalizationTests", dependencies: ["SCALocalization"]),
         // Fixtures captured from Chromium's virtual authenticator (Fixtures/capture-fixtures.py).
         .testTarget(
             name: "SCAWebAuthnTests",
