@@ -24,10 +24,8 @@ extension PostgresStore {
         userID: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await transaction { [self] connection in
-            var lockout = try await lockedLockout(connection, userID: userID)
-            let before = lockout
-            let outcome = transition(&lockout)
-            if lockout != before { try await save(lockout, connection, userID: userID) }
+            let (outcome, changed) = try await lockedLockout(connection, userID: userID).applying(transition)
+            if let changed { try await save(changed, connection, userID: userID) }
             return outcome
         }
     }

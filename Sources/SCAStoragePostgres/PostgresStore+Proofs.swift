@@ -102,16 +102,12 @@ extension PostgresStore {
     private func applyLockout(_ change: LockoutChange, _ connection: PostgresConnection) async throws -> LockoutStep {
         switch change.subject {
         case .user(let id):
-            var lockout = try await lockedLockout(connection, userID: id)
-            let before = lockout
-            let step = lockout.apply(change.plan)
-            if lockout != before { try await save(lockout, connection, userID: id) }
+            let (step, changed) = try await lockedLockout(connection, userID: id).applying { $0.apply(change.plan) }
+            if let changed { try await save(changed, connection, userID: id) }
             return step
         case .unknownAddress(let key):
-            var lockout = try await lockedUnknownAddressLockout(connection, key: key)
-            let before = lockout
-            let step = lockout.apply(change.plan)
-            if lockout != before { try await saveUnknownAddressLockout(lockout, connection, key: key) }
+            let (step, changed) = try await lockedUnknownAddressLockout(connection, key: key).applying { $0.apply(change.plan) }
+            if let changed { try await saveUnknownAddressLockout(changed, connection, key: key) }
             return step
         }
     }

@@ -11,10 +11,8 @@ extension PostgresStore {
         key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await transaction { [self] connection in
-            var lockout = try await lockedUnknownAddressLockout(connection, key: key)
-            let before = lockout
-            let outcome = transition(&lockout)
-            if lockout != before { try await saveUnknownAddressLockout(lockout, connection, key: key) }
+            let (outcome, changed) = try await lockedUnknownAddressLockout(connection, key: key).applying(transition)
+            if let changed { try await saveUnknownAddressLockout(changed, connection, key: key) }
             return outcome
         }
     }

@@ -21,10 +21,8 @@ extension SQLiteStore {
         userID: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await write { db in
-            var lockout = try Self.lockout(db, userID: userID)
-            let before = lockout
-            let outcome = transition(&lockout)
-            if lockout != before { try Self.save(lockout, db, userID: userID) }
+            let (outcome, changed) = try Self.lockout(db, userID: userID).applying(transition)
+            if let changed { try Self.save(changed, db, userID: userID) }
             return outcome
         }
     }

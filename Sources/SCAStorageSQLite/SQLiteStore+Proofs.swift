@@ -81,16 +81,12 @@ extension SQLiteStore {
     private static func applyLockout(_ change: LockoutChange, _ db: Database) throws -> LockoutStep {
         switch change.subject {
         case .user(let id):
-            var lockout = try lockout(db, userID: id)
-            let before = lockout
-            let step = lockout.apply(change.plan)
-            if lockout != before { try save(lockout, db, userID: id) }
+            let (step, changed) = try lockout(db, userID: id).applying { $0.apply(change.plan) }
+            if let changed { try save(changed, db, userID: id) }
             return step
         case .unknownAddress(let key):
-            var lockout = try unknownAddressLockout(db, key: key)
-            let before = lockout
-            let step = lockout.apply(change.plan)
-            if lockout != before { try saveUnknownAddressLockout(lockout, db, key: key) }
+            let (step, changed) = try unknownAddressLockout(db, key: key).applying { $0.apply(change.plan) }
+            if let changed { try saveUnknownAddressLockout(changed, db, key: key) }
             return step
         }
     }

@@ -10,10 +10,8 @@ extension SQLiteStore {
         key: String, _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
     ) async throws -> Outcome {
         try await write { db in
-            var lockout = try Self.unknownAddressLockout(db, key: key)
-            let before = lockout
-            let outcome = transition(&lockout)
-            if lockout != before { try Self.saveUnknownAddressLockout(lockout, db, key: key) }
+            let (outcome, changed) = try Self.unknownAddressLockout(db, key: key).applying(transition)
+            if let changed { try Self.saveUnknownAddressLockout(changed, db, key: key) }
             return outcome
         }
     }

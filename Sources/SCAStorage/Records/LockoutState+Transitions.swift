@@ -4,6 +4,16 @@ import Foundation
 /// state under its own lock, applies one of these, and writes the state back only if it
 /// changed, so the rules are written once whatever the database.
 extension LockoutState {
+    /// Applies `transition` to a copy of these counters: its outcome, and the counters to write
+    /// back, nil when the transition left them as they were (nothing to write).
+    package func applying<Outcome>(
+        _ transition: (inout LockoutState) -> Outcome
+    ) -> (outcome: Outcome, changed: LockoutState?) {
+        var next = self
+        let outcome = transition(&next)
+        return (outcome, next == self ? nil : next)
+    }
+
     /// Counts one attempt up front unless the user is blocked or the allowance is taken by
     /// attempts still being evaluated. A temporary block that has run out is lifted here; its
     /// number stays, so the next block is longer.
