@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import SCACore
-import SCAPartners
 import SCAEngine
+import SCAPartners
 
 /// The hosted pages' routes: the OAuth authorization endpoint (which shows the sign-in page),
 /// the sign-in forms, the consent pages with "Approve on your phone", and their assets.

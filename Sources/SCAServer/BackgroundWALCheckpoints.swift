@@ -1,7 +1,7 @@
 import Logging
+import SCAEngine
 import SCAStorageSQLite
 import ServiceLifecycle
-import SCAEngine
 
 /// Keeps SQLite's WAL checkpoints off the writer: every `interval` a checkpoint runs
 /// on a connection of its own, and the writer checkpoints by itself only past a large safety

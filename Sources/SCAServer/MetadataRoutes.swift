@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import SCACore
-import SCAStorage
 import SCAEngine
+import SCAStorage
 
 /// Keys, the API description and health.
 struct MetadataRoutes<Context: RequestContext> {

@@ -1,6 +1,6 @@
 import Logging
-import ServiceLifecycle
 import SCAEngine
+import ServiceLifecycle
 
 /// The work a server does beside answering requests. `serve` runs all of it; a test or an
 /// admin command runs what it needs (a test that drives the webhook outbox by hand leaves its

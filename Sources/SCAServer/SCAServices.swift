@@ -3,14 +3,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import NIOCore
 import Logging
+import NIOCore
 import SCACore
+import SCAEngine
+import SCAPages
+import SCAPartners
 import SCAStorage
 import SCAStorageSQLite
-import SCAEngine
-import SCAPartners
-import SCAPages
 
 /// The assembled server: the engine's services, partner access over them, the hosted pages,
 /// and the HTTP router over all three. Executables and tests build one of these; nothing else

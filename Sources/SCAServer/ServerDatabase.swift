@@ -1,10 +1,10 @@
 import Foundation
 import Logging
+import SCAEngine
 import SCAStorage
 import SCAStoragePostgres
 import SCAStorageSQLite
 import ServiceLifecycle
-import SCAEngine
 
 /// The store a server runs on, and what has to run for it to answer.
 ///

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import SCACore
-import SCAStorage
 import SCAEngine
 import SCAPartners
+import SCAStorage
 
 /// The hosted consent page: states the operation as a person reads it, runs a challenge for the
 /// consent's user bound to that operation (a payment's transaction goes into the challenge, so

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import SCACore
-import SCAStorage
 import SCAEngine
 import SCAPartners
+import SCAStorage
 
 /// "Approve on your phone" on the hosted consent page: the consent's SCA done by
 /// the user's bound phone instead of the page's factor forms.

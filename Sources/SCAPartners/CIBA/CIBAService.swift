@@ -1,9 +1,9 @@
 import Crypto
-import JWTKit
 import Foundation
+import JWTKit
 import SCACore
-import SCAStorage
 import SCAEngine
+import SCAStorage
 
 /// OpenID Client-Initiated Backchannel Authentication, poll mode: a facade over
 /// decoupled operations for clients that speak OpenID. `POST /oauth2/bc-authorize` creates a

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import SCACore
-import SCAStorage
 import SCAEngine
+import SCAStorage
 
 /// Registers, lists and removes partner clients, and authenticates them wherever they present
 /// their credentials (the token, revocation and CIBA endpoints, `POST /v1/operations`).

@@ -1,7 +1,7 @@
 import Foundation
 import SCACore
-import SCAStorage
 import SCAEngine
+import SCAStorage
 
 /// What the hosted consent page shows on a visit (``ConsentService/visit(_:waitingForPhone:)``).
 package enum ConsentVisit: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import SCACore
-import SCAStorage
 import SCAEngine
+import SCAStorage
 
 /// Where "Approve on your phone" stands for a visit (``ConsentService/phoneApproval(of:operationID:)``).
 package enum PhoneApproval: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import SCACore
-import SCAStorage
 import SCAEngine
+import SCAStorage
 
 /// Consents to single operations: a partner creates one with a user's access token,
 /// the user approves or refuses it on the hosted page with strong customer authentication, and

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import JWTKit
 import SCACore
-import SCAStorage
 import SCAEngine
+import SCAStorage
 
 /// The OAuth 2.0 authorization code flow with PKCE and OpenID Connect for partner clients:
 /// checks authorization requests, turns a sign-in into a single-use code, exchanges codes and
