@@ -105,7 +105,7 @@ package struct SCAServices: Sendable {
             try await partners.admittedClientID($0, secret: $1)
         }
         MetadataRoutes(tokens: engine.tokens, store: engine.store).register(on: routes)
-        partnerAccess.register(on: routes, operations: engine.operations)
+        partnerAccess.register(on: routes)
         pages.register(on: routes)
         routes.answerOtherMethods()
         return router

@@ -15,7 +15,7 @@ struct OperationRoutes<Context: RequestContext> {
     let access: AdminAccess
     /// Checks a partner client's id and secret (HTTP Basic) and answers the client's id; throws
     /// `Problem` 401, or 429 for a throttled client. Partner clients are registered and throttled
-    /// by partner access, a module over this one, which passes this in.
+    /// by partner access, a module above this one; the composition root passes its check in.
     let authenticateClient: @Sendable (_ clientID: String, _ secret: String) async throws -> String
     let maxBodySize: Int
 

@@ -15,6 +15,8 @@ package struct PartnerAccess: Sendable {
     /// The demo partner application of `serve --demo`, nil otherwise.
     package let demoPartner: DemoPartner?
     let adminAccess: AdminAccess
+    /// The engine's operations, which CIBA requests are.
+    let operations: OperationService
     let maxBodySize: Int
 
     /// Builds partner access over the engine's services: partners get tokens only through the
@@ -34,12 +36,13 @@ package struct PartnerAccess: Sendable {
             runtime: engine.runtime, audit: engine.audit)
         demoPartner = configuration.demo ? DemoPartner(runtime: engine.runtime) : nil
         adminAccess = engine.adminAccess
+        operations = engine.operations
         maxBodySize = configuration.maxBodySize
     }
 
     /// The partner API's routes: discovery, the OAuth endpoints but the authorization page, the
     /// consents API, partner clients under the admin API, and CIBA.
-    package func register<Context: RequestContext>(on routes: RouteRecorder<Context>, operations: OperationService) {
+    package func register<Context: RequestContext>(on routes: RouteRecorder<Context>) {
         PartnerRoutes(partners: partners, oauth: oauth, consents: consents, access: adminAccess, maxBodySize: maxBodySize)
             .register(on: routes)
         CIBARoutes(oauth: oauth, ciba: ciba, operations: operations, maxBodySize: maxBodySize).register(on: routes)
