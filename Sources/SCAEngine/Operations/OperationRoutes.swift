@@ -18,7 +18,6 @@ struct OperationRoutes<Context: RequestContext> {
     /// by partner access, a module above this one; the composition root passes its check in.
     let authenticateClient: @Sendable (_ clientID: String, _ secret: String) async throws -> String
     let maxBodySize: Int
-
     /// The longest `wait` of `GET /v1/operations/pending`, in seconds.
     static var maximumWait: Int { 25 }
 

@@ -24,7 +24,6 @@ package struct OperationService: Sendable {
     let messages: MessageDispatcher
     /// Where the final status of a partner's operation is announced (the webhook outbox).
     let webhooks: WebhookService
-
     /// `pushNeutralText`: a payment's push names neither amount nor payee (the gateway is a
     /// third party); the phone shows them once it fetches the operation.
     var neutralPushText = false

@@ -17,7 +17,6 @@ package struct WebhookService: Sendable {
     let logger: Logger
     /// Posts without following redirects, to an address it resolved and checked itself.
     let outbound: OutboundHTTP
-
     /// `webhookAllowPrivateAddresses`: whether a webhook may point at loopback, private and
     /// other special-purpose addresses (development and tests only).
     var allowPrivateAddresses = false
