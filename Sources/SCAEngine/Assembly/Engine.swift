@@ -4,9 +4,10 @@ import Logging
 import SCACore
 import SCAStorage
 
-/// The engine's services, each built once over one open store (``assemble(configuration:store:runtime:messageSender:logger:)``),
-/// and their routes (``register(on:authenticateClient:)``). Partner access and the pages are
-/// built over it, and `SCAServices` puts the three together.
+/// The engine's services, each built once over one open store
+/// (``assemble(configuration:store:runtime:messageSender:logger:)``), and their routes
+/// (``register(on:authenticateClient:)``). Partner access and the pages are built over it, and
+/// `SCAServices` puts the three together.
 package struct Engine: Sendable {
     package let configuration: ServerConfiguration
     package let store: any SCAStore
