@@ -9,61 +9,35 @@ import SCACore
 public struct SCAClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is. Codes may be added; none is removed or renamed.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: Hashable, Sendable {
-            case server
-            case cancelled
-            case transactionDeclined
-            case noUsableMethod
-            case deviceNotActivated
-            case deviceRefused
-            case locked
-            case notSignedIn
-            case unexpectedResponse
-        }
+        /// The code's name, as spelled in Swift; stable, for logs and metrics.
+        public let description: String
 
-        private let kind: Kind
-
-        private init(_ kind: Kind) {
-            self.kind = kind
+        private init(_ name: String) {
+            description = name
         }
 
         /// A problem answer the SDK does not handle itself: ``SCAClientError/problem`` holds it.
-        public static let server = Code(.server)
+        public static let server = Code("server")
         /// The user cancelled; the challenge was cancelled on the server too.
-        public static let cancelled = Code(.cancelled)
+        public static let cancelled = Code("cancelled")
         /// The user did not confirm the payment; the challenge was cancelled on the server.
-        public static let transactionDeclined = Code(.transactionDeclined)
+        public static let transactionDeclined = Code("transactionDeclined")
         /// Every method the challenge offers for the missing categories is unusable here:
         /// ``SCAClientError/missingCategories`` says how many categories are still needed.
-        public static let noUsableMethod = Code(.noUsableMethod)
+        public static let noUsableMethod = Code("noUsableMethod")
         /// This device has no binding (for this server): activate it with a code first.
-        public static let deviceNotActivated = Code(.deviceNotActivated)
+        public static let deviceNotActivated = Code("deviceNotActivated")
         /// The server refuses the bound device: ``SCAClientError/problemCode`` is
         /// `device.blocked`, `device.removed` or `device.not_found`.
-        public static let deviceRefused = Code(.deviceRefused)
+        public static let deviceRefused = Code("deviceRefused")
         /// Too many failed attempts (`423 user.locked`): ``SCAClientError/retryAfter`` is the wait,
         /// nil for a permanent block.
-        public static let locked = Code(.locked)
+        public static let locked = Code("locked")
         /// No session is stored, or the server ended it.
-        public static let notSignedIn = Code(.notSignedIn)
+        public static let notSignedIn = Code("notSignedIn")
         /// The server answered something that is neither the expected body nor a problem document:
         /// ``SCAClientError/status`` is its HTTP status.
-        public static let unexpectedResponse = Code(.unexpectedResponse)
-
-        /// The code's name, as spelled in Swift; stable, for logs and metrics.
-        public var description: String {
-            switch kind {
-            case .server: "server"
-            case .cancelled: "cancelled"
-            case .transactionDeclined: "transactionDeclined"
-            case .noUsableMethod: "noUsableMethod"
-            case .deviceNotActivated: "deviceNotActivated"
-            case .deviceRefused: "deviceRefused"
-            case .locked: "locked"
-            case .notSignedIn: "notSignedIn"
-            case .unexpectedResponse: "unexpectedResponse"
-            }
-        }
+        public static let unexpectedResponse = Code("unexpectedResponse")
     }
 
     /// The failure with its facts: the old enum's shape, kept private so that it can grow.

@@ -7,196 +7,86 @@
 package struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The check that failed. Codes may be added; none is removed or renamed.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: Hashable, Sendable {
-            case malformedCBOR
-            case malformedAuthenticatorData
-            case malformedClientData
-            case malformedPublicKey
-            case malformedAttestation
-            case wrongType
-            case challengeMismatch
-            case originNotAllowed
-            case rpIdHashMismatch
-            case userNotPresent
-            case userNotVerified
-            case missingCredential
-            case credentialIdMismatch
-            case algorithmNotAllowed
-            case unsupportedAttestationFormat
-            case attestationNotAccepted
-            case invalidAttestationCertificate
-            case invalidSignature
-            case userHandleMismatch
-            case backupEligibilityChanged
-            case signCountRegressed
-        }
+        /// The check's name, as spelled in Swift: stable, it is what the audit trail records.
+        package let description: String
 
-        private let kind: Kind
-
-        private init(_ kind: Kind) {
-            self.kind = kind
+        private init(_ name: String) {
+            description = name
         }
 
         /// CBOR that does not decode.
-        package static let malformedCBOR = Code(.malformedCBOR)
+        package static let malformedCBOR = Code("malformedCBOR")
         /// Authenticator data too short, with bytes left over, or with inconsistent flags.
-        package static let malformedAuthenticatorData = Code(.malformedAuthenticatorData)
+        package static let malformedAuthenticatorData = Code("malformedAuthenticatorData")
         /// `clientDataJSON` that is not the JSON object the ceremony defines.
-        package static let malformedClientData = Code(.malformedClientData)
+        package static let malformedClientData = Code("malformedClientData")
         /// A credential public key that is not a COSE key of a supported kind.
-        package static let malformedPublicKey = Code(.malformedPublicKey)
+        package static let malformedPublicKey = Code("malformedPublicKey")
         /// An attestation object without `fmt`, `attStmt` or `authData`, or a statement missing fields.
-        package static let malformedAttestation = Code(.malformedAttestation)
+        package static let malformedAttestation = Code("malformedAttestation")
         /// `clientData.type` is not the ceremony's (`webauthn.create` or `webauthn.get`).
-        package static let wrongType = Code(.wrongType)
+        package static let wrongType = Code("wrongType")
         /// `clientData.challenge` is not the challenge this server issued.
-        package static let challengeMismatch = Code(.challengeMismatch)
+        package static let challengeMismatch = Code("challengeMismatch")
         /// `clientData.origin` is not one of the configured origins, or the call came from a frame.
-        package static let originNotAllowed = Code(.originNotAllowed)
+        package static let originNotAllowed = Code("originNotAllowed")
         /// The authenticator data is for another relying party id.
-        package static let rpIdHashMismatch = Code(.rpIdHashMismatch)
+        package static let rpIdHashMismatch = Code("rpIdHashMismatch")
         /// The user-presence flag is not set.
-        package static let userNotPresent = Code(.userNotPresent)
+        package static let userNotPresent = Code("userNotPresent")
         /// User verification was required and the flag is not set.
-        package static let userNotVerified = Code(.userNotVerified)
+        package static let userNotVerified = Code("userNotVerified")
         /// Registration without attested credential data.
-        package static let missingCredential = Code(.missingCredential)
+        package static let missingCredential = Code("missingCredential")
         /// The credential id in the response differs from the one in the authenticator data, or is
         /// longer than 1023 bytes.
-        package static let credentialIdMismatch = Code(.credentialIdMismatch)
+        package static let credentialIdMismatch = Code("credentialIdMismatch")
         /// The credential's algorithm is not one the relying party accepts.
-        package static let algorithmNotAllowed = Code(.algorithmNotAllowed)
+        package static let algorithmNotAllowed = Code("algorithmNotAllowed")
         /// An attestation format this relying party does not verify.
-        package static let unsupportedAttestationFormat = Code(.unsupportedAttestationFormat)
+        package static let unsupportedAttestationFormat = Code("unsupportedAttestationFormat")
         /// The attestation is weaker than the configured policy demands.
-        package static let attestationNotAccepted = Code(.attestationNotAccepted)
+        package static let attestationNotAccepted = Code("attestationNotAccepted")
         /// The attestation statement's certificate breaks the packed format's requirements.
-        package static let invalidAttestationCertificate = Code(.invalidAttestationCertificate)
+        package static let invalidAttestationCertificate = Code("invalidAttestationCertificate")
         /// A signature that does not verify.
-        package static let invalidSignature = Code(.invalidSignature)
+        package static let invalidSignature = Code("invalidSignature")
         /// The response's user handle is not the credential owner's.
-        package static let userHandleMismatch = Code(.userHandleMismatch)
+        package static let userHandleMismatch = Code("userHandleMismatch")
         /// The backup-eligibility flag changed since registration: a different authenticator.
-        package static let backupEligibilityChanged = Code(.backupEligibilityChanged)
+        package static let backupEligibilityChanged = Code("backupEligibilityChanged")
         /// The signature counter did not grow: the credential may have been cloned.
-        package static let signCountRegressed = Code(.signCountRegressed)
-
-        /// The check's name, as spelled in Swift: stable, it is what the audit trail records.
-        package var description: String {
-            switch kind {
-            case .malformedCBOR: "malformedCBOR"
-            case .malformedAuthenticatorData: "malformedAuthenticatorData"
-            case .malformedClientData: "malformedClientData"
-            case .malformedPublicKey: "malformedPublicKey"
-            case .malformedAttestation: "malformedAttestation"
-            case .wrongType: "wrongType"
-            case .challengeMismatch: "challengeMismatch"
-            case .originNotAllowed: "originNotAllowed"
-            case .rpIdHashMismatch: "rpIdHashMismatch"
-            case .userNotPresent: "userNotPresent"
-            case .userNotVerified: "userNotVerified"
-            case .missingCredential: "missingCredential"
-            case .credentialIdMismatch: "credentialIdMismatch"
-            case .algorithmNotAllowed: "algorithmNotAllowed"
-            case .unsupportedAttestationFormat: "unsupportedAttestationFormat"
-            case .attestationNotAccepted: "attestationNotAccepted"
-            case .invalidAttestationCertificate: "invalidAttestationCertificate"
-            case .invalidSignature: "invalidSignature"
-            case .userHandleMismatch: "userHandleMismatch"
-            case .backupEligibilityChanged: "backupEligibilityChanged"
-            case .signCountRegressed: "signCountRegressed"
-            }
-        }
-    }
-
-    /// The failure with its facts, kept private so that it can grow.
-    private enum Reason: Sendable, Equatable {
-        case malformedCBOR(CBORError)
-        case malformedAuthenticatorData
-        case malformedClientData
-        case malformedPublicKey
-        case malformedAttestation
-        case wrongType
-        case challengeMismatch
-        case originNotAllowed
-        case rpIdHashMismatch
-        case userNotPresent
-        case userNotVerified
-        case missingCredential
-        case credentialIdMismatch
-        case algorithmNotAllowed
-        case unsupportedAttestationFormat(String)
-        case attestationNotAccepted
-        case invalidAttestationCertificate
-        case invalidSignature
-        case userHandleMismatch
-        case backupEligibilityChanged
-        case signCountRegressed(stored: UInt32, received: UInt32)
-    }
-
-    private let reason: Reason
-
-    private init(_ reason: Reason) {
-        self.reason = reason
+        package static let signCountRegressed = Code("signCountRegressed")
     }
 
     /// The check that failed.
-    package var code: Code {
-        switch reason {
-        case .malformedCBOR: .malformedCBOR
-        case .malformedAuthenticatorData: .malformedAuthenticatorData
-        case .malformedClientData: .malformedClientData
-        case .malformedPublicKey: .malformedPublicKey
-        case .malformedAttestation: .malformedAttestation
-        case .wrongType: .wrongType
-        case .challengeMismatch: .challengeMismatch
-        case .originNotAllowed: .originNotAllowed
-        case .rpIdHashMismatch: .rpIdHashMismatch
-        case .userNotPresent: .userNotPresent
-        case .userNotVerified: .userNotVerified
-        case .missingCredential: .missingCredential
-        case .credentialIdMismatch: .credentialIdMismatch
-        case .algorithmNotAllowed: .algorithmNotAllowed
-        case .unsupportedAttestationFormat: .unsupportedAttestationFormat
-        case .attestationNotAccepted: .attestationNotAccepted
-        case .invalidAttestationCertificate: .invalidAttestationCertificate
-        case .invalidSignature: .invalidSignature
-        case .userHandleMismatch: .userHandleMismatch
-        case .backupEligibilityChanged: .backupEligibilityChanged
-        case .signCountRegressed: .signCountRegressed
-        }
-    }
-
+    package let code: Code
     /// Why the CBOR did not decode, for ``Code/malformedCBOR``; nil for every other code.
-    package var cborError: CBORError? {
-        if case .malformedCBOR(let error) = reason { return error }
-        return nil
-    }
-
+    package let cborError: CBORError?
     /// The attestation format (`fmt`) this relying party does not verify, for
     /// ``Code/unsupportedAttestationFormat``; nil for every other code.
-    package var attestationFormat: String? {
-        if case .unsupportedAttestationFormat(let format) = reason { return format }
-        return nil
-    }
-
+    package let attestationFormat: String?
     /// The counter stored for the credential, for ``Code/signCountRegressed``; nil for every
     /// other code.
-    package var storedSignCount: UInt32? {
-        if case .signCountRegressed(let stored, _) = reason { return stored }
-        return nil
-    }
-
+    package let storedSignCount: UInt32?
     /// The counter the authenticator sent, for ``Code/signCountRegressed``; nil for every other
     /// code.
-    package var receivedSignCount: UInt32? {
-        if case .signCountRegressed(_, let received) = reason { return received }
-        return nil
+    package let receivedSignCount: UInt32?
+
+    private init(
+        _ code: Code, cborError: CBORError? = nil, attestationFormat: String? = nil, storedSignCount: UInt32? = nil,
+        receivedSignCount: UInt32? = nil
+    ) {
+        self.code = code
+        self.cborError = cborError
+        self.attestationFormat = attestationFormat
+        self.storedSignCount = storedSignCount
+        self.receivedSignCount = receivedSignCount
     }
 
     /// CBOR that does not decode.
     package static func malformedCBOR(_ error: CBORError) -> WebAuthnError {
-        WebAuthnError(.malformedCBOR(error))
+        WebAuthnError(.malformedCBOR, cborError: error)
     }
 
     /// Authenticator data too short, with bytes left over, or with inconsistent flags.
@@ -241,7 +131,7 @@ package struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// An attestation format this relying party does not verify.
     package static func unsupportedAttestationFormat(_ format: String) -> WebAuthnError {
-        WebAuthnError(.unsupportedAttestationFormat(format))
+        WebAuthnError(.unsupportedAttestationFormat, attestationFormat: format)
     }
 
     /// The attestation is weaker than the configured policy demands.
@@ -261,17 +151,17 @@ package struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The signature counter did not grow: the credential may have been cloned.
     package static func signCountRegressed(stored: UInt32, received: UInt32) -> WebAuthnError {
-        WebAuthnError(.signCountRegressed(stored: stored, received: received))
+        WebAuthnError(.signCountRegressed, storedSignCount: stored, receivedSignCount: received)
     }
 
     /// The check's name, with its facts where it has any (`signCountRegressed(stored: 4,
     /// received: 4)`): what logs show.
     package var description: String {
-        switch reason {
-        case .malformedCBOR(let error): "malformedCBOR(\(error))"
-        case .unsupportedAttestationFormat(let format): "unsupportedAttestationFormat(\(String(reflecting: format)))"
-        case .signCountRegressed(let stored, let received): "signCountRegressed(stored: \(stored), received: \(received))"
-        default: code.description
+        if let cborError { return "\(code)(\(cborError))" }
+        if let attestationFormat { return "\(code)(\(String(reflecting: attestationFormat)))" }
+        if let storedSignCount, let receivedSignCount {
+            return "\(code)(stored: \(storedSignCount), received: \(receivedSignCount))"
         }
+        return code.description
     }
 }
