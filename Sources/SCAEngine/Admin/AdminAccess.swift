@@ -12,28 +12,19 @@ import SCAStorage
 /// once on every instance sharing the database. A key's `lastUsedAt` is written at most once
 /// a minute (``AdminKeyRecord/shouldRecordUse(at:)``), so admin traffic is not a write per
 /// request. Presented keys and tokens are never logged nor recorded.
-package struct AdminAccess: Sendable {
-    let store: any SCAStore
+package struct AdminAccess: EngineService, Sendable {
+    package let context: EngineContext
     let tokens: TokenService
     /// SHA-256 of the configured `adminKey`, compared in constant time with the presented
     /// key's hash (equal lengths whatever was presented); nil when there is none.
     let bootstrapKeyHash: [UInt8]?
     let roles: RolePermissions
-    let runtime: ServerRuntime
-    let audit: AuditTrail
-    let logger: Logger
 
-    init(
-        store: any SCAStore, tokens: TokenService, configuration: ServerConfiguration, runtime: ServerRuntime,
-        audit: AuditTrail, logger: Logger
-    ) {
-        self.store = store
+    init(context: EngineContext, tokens: TokenService) {
+        self.context = context
         self.tokens = tokens
-        self.bootstrapKeyHash = configuration.adminKey.map(AdminKeyCredential.hash)
-        self.roles = RolePermissions(configuration.roles)
-        self.runtime = runtime
-        self.audit = audit
-        self.logger = logger
+        self.bootstrapKeyHash = context.configuration.adminKey.map(AdminKeyCredential.hash)
+        self.roles = RolePermissions(context.configuration.roles)
     }
 
     /// Identifies the caller of a bearer credential.

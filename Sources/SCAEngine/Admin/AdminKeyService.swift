@@ -5,10 +5,8 @@ import SCAStorage
 /// Scoped admin API keys: created (the key shown once, only its hash kept), listed and revoked
 /// by `sca-server admin-key`, on the database itself: whoever manages keys has the database,
 /// so no key can mint a stronger one. Every change is recorded in the audit trail by name.
-package struct AdminKeyService: Sendable {
-    let store: any SCAStore
-    let runtime: ServerRuntime
-    let audit: AuditTrail
+package struct AdminKeyService: EngineService, Sendable {
+    package let context: EngineContext
 
     /// A key just created: the record, and the key itself, which nothing keeps.
     package struct Created: Sendable {

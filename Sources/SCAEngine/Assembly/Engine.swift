@@ -8,19 +8,14 @@ import SCAStorage
 /// (``assemble(configuration:store:runtime:messageSender:logger:)``), and their routes
 /// (``register(on:authenticateClient:)``). Partner access and the pages are built over it, and
 /// `SCAServices` puts the three together.
-package struct Engine: Sendable {
-    package let configuration: ServerConfiguration
-    package let store: any SCAStore
-    package let runtime: ServerRuntime
-    package let logger: Logger
-    /// Seals and opens under the server key, for parts built beside the services (audit
-    /// checkpoints open the signing key with it, hosted pages seal their cookies) instead of
+package struct Engine: EngineService, Sendable {
+    /// Configuration, store, sealing box, clock, audit trail and logger, shared by every service
+    /// (and read as the engine's own: `engine.store`). Parts built beside the services use its box
+    /// (audit checkpoints open the signing key, hosted pages seal their cookies) instead of
     /// reading the key file again.
-    package let box: SecretBox
+    package let context: EngineContext
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
     package let metrics: ServerMetrics
-    /// The security events' trail and counters.
-    package let audit: AuditTrail
     /// Where password and PIN hashing runs: bounded threads and queue (``PasswordHashingPool``).
     package let passwordHashing: PasswordHashingPool
     /// Every HTTP request the server makes (webhooks, gateways): no redirects, each connection
@@ -66,6 +61,8 @@ package struct Engine: Sendable {
         // One registry per server (no global MetricsSystem), so tests and instances stay apart.
         let metrics = ServerMetrics()
         let audit = AuditTrail(store: store, metrics: metrics, runtime: runtime, logger: logger)
+        let context = EngineContext(
+            configuration: configuration, store: store, box: box, runtime: runtime, audit: audit, logger: logger)
         let hashing = PasswordHashingPool(
             concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueueLimit,
             metrics: metrics)
@@ -94,52 +91,40 @@ package struct Engine: Sendable {
         let decoySecret = Base64URL.encode(runtime.random.bytes(16))
         let decoyHash = try await hashing.run { try hasher.hash(decoySecret) }
         let verifier = FactorVerifier(
-            store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, maxDeviceFailures: configuration.maxDeviceFailures,
+            context: context, hasher: hasher, hashing: hashing, maxDeviceFailures: configuration.maxDeviceFailures,
             decoyHash: decoyHash)
         let signer = try await TokenSigner.load(store: store, box: box, now: runtime.now())
-        let tokens = TokenService(store: store, signer: signer, configuration: configuration, runtime: runtime, audit: audit)
-        let lockout = LockoutService(
-            store: store, policy: configuration.lockout, alerts: messages, runtime: runtime, logger: logger, audit: audit)
+        let tokens = TokenService(context: context, signer: signer)
+        let lockout = LockoutService(context: context, policy: configuration.lockout, alerts: messages)
         // Send and challenge budgets across challenges and instances.
-        let limiter = RateLimiter(store: store, box: box, limits: configuration.rateLimits, runtime: runtime, audit: audit)
-        let codes = CodeService(
-            store: store, box: box, messages: messages, configuration: configuration, runtime: runtime, logger: logger,
-            audit: audit, limiter: limiter)
+        let limiter = RateLimiter(context: context, limits: configuration.rateLimits)
+        let codes = CodeService(context: context, messages: messages, limiter: limiter)
         // Transaction monitoring and exemptions.
-        let riskEngine = RiskService(store: store, configuration: configuration, runtime: runtime, audit: audit, logger: logger)
-        let passkeys = PasskeyService(
-            store: store, box: box, tokens: tokens, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
+        let riskEngine = RiskService(context: context)
+        let passkeys = PasskeyService(context: context, tokens: tokens)
         let challenges = ChallengeService(
-            store: store, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
-            risk: .standard(configuration), configuration: configuration, runtime: runtime, logger: logger,
-            audit: audit, limiter: limiter, riskEngine: riskEngine, passkeyProofs: PasskeyProofs(passkeys: passkeys))
-        let users = UserService(
-            store: store, hasher: hasher, hashing: hashing, box: box, runtime: runtime, issuer: configuration.issuer,
-            audit: audit)
-        let devices = DeviceService(
-            store: store, box: box, configuration: configuration, runtime: runtime, logger: logger, audit: audit)
+            context: context, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
+            risk: .standard(configuration), limiter: limiter, riskEngine: riskEngine,
+            passkeyProofs: PasskeyProofs(passkeys: passkeys))
+        let users = UserService(context: context, hasher: hasher, hashing: hashing, issuer: configuration.issuer)
+        let devices = DeviceService(context: context)
         // Decoupled operations, and the webhook events they write for partners.
         let webhooks = WebhookService(
-            store: store, box: box, runtime: runtime, audit: audit, logger: logger, outbound: outbound,
-            allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
+            context: context, outbound: outbound, allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
         let operations = OperationService(
-            store: store, challenges: challenges, box: box, runtime: runtime, audit: audit, logger: logger,
-            messages: messages, webhooks: webhooks, neutralPushText: configuration.pushNeutralText)
+            context: context, challenges: challenges, messages: messages, webhooks: webhooks,
+            neutralPushText: configuration.pushNeutralText)
         return Engine(
-            configuration: configuration, store: store, runtime: runtime, logger: logger, box: box, metrics: metrics,
-            audit: audit, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
+            context: context, metrics: metrics, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
             challenges: challenges, tokens: tokens, devices: devices,
             account: AccountService(tokens: tokens, users: users, devices: devices), passkeys: passkeys,
-            adminKeys: AdminKeyService(store: store, runtime: runtime, audit: audit),
-            adminAccess: AdminAccess(
-                store: store, tokens: tokens, configuration: configuration, runtime: runtime, audit: audit, logger: logger),
-            risk: riskEngine, beneficiaries: BeneficiaryService(store: store, tokens: tokens, runtime: runtime, audit: audit),
+            adminKeys: AdminKeyService(context: context),
+            adminAccess: AdminAccess(context: context, tokens: tokens),
+            risk: riskEngine, beneficiaries: BeneficiaryService(context: context, tokens: tokens),
             webhooks: webhooks, operations: operations,
-            deviceRequests: DeviceRequestAuthenticator(store: store, box: box, runtime: runtime, audit: audit),
-            signUp: SignUpService(
-                challenges: challenges, tokens: tokens, users: users, devices: devices, store: store,
-                configuration: configuration, runtime: runtime, audit: audit),
-            profiles: ProfileService(store: store, tokens: tokens, configuration: configuration, audit: audit))
+            deviceRequests: DeviceRequestAuthenticator(context: context),
+            signUp: SignUpService(context: context, challenges: challenges, tokens: tokens, users: users, devices: devices),
+            profiles: ProfileService(context: context, tokens: tokens))
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk

@@ -5,17 +5,13 @@ import SCAStorage
 
 /// The three phases: open a challenge, take proofs one at a time, and issue tokens when enough
 /// categories are proven. The client never decides it is done; this service does.
-package struct ChallengeService: Sendable {
-    let store: any SCAStore
+package struct ChallengeService: EngineService, Sendable {
+    package let context: EngineContext
     let verifier: FactorVerifier
     let tokens: TokenService
     let codes: CodeService
     let lockout: LockoutService
     let risk: RiskPolicy
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let logger: Logger
-    let audit: AuditTrail
     /// Challenges opened per client address.
     let limiter: RateLimiter
     /// Transaction monitoring and exemptions.

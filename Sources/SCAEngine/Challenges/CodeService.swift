@@ -5,15 +5,10 @@ import SCAStorage
 
 /// SMS and e-mail one-time codes: 6 CSPRNG digits, stored as a keyed hash bound to the
 /// challenge (and the transaction), single use, limited in lifetime, resends and sends.
-struct CodeService: Sendable {
-    let store: any SCAStore
-    let box: SecretBox
+struct CodeService: EngineService, Sendable {
+    let context: EngineContext
     /// Every message goes through it, delivered in the background.
     let messages: MessageDispatcher
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let logger: Logger
-    let audit: AuditTrail
     /// The budgets across challenges.
     let limiter: RateLimiter
 

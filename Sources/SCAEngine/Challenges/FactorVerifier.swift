@@ -6,13 +6,11 @@ import SCAStorage
 /// Checks one typed factor against what is enrolled. A one-time factor is judged on what was
 /// read, without a write: a right one comes back with its ``FactorUse``, which the proof's commit
 /// applies as a compare-and-set (``SCAStore/commitProof(_:)``), so "once" still holds.
-struct FactorVerifier: Sendable {
-    let store: any SCAStore
+struct FactorVerifier: EngineService, Sendable {
+    let context: EngineContext
     let hasher: PasswordHasher
     /// Where scrypt runs: bounded, so a burst of password proofs queues or is refused.
     let hashing: PasswordHashingPool
-    let box: SecretBox
-    let runtime: ServerRuntime
     let maxDeviceFailures: Int
     /// A hash of a random secret with the configured parameters: decoys verify against it so an
     /// unknown user costs the same time as a known one.

@@ -6,13 +6,8 @@ import SCAStorage
 
 /// Binding devices to users: activation codes, registration with proof of possession of the
 /// key, and the device's life (active, blocked, removed).
-package struct DeviceService: Sendable {
-    let store: any SCAStore
-    let box: SecretBox
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let logger: Logger
-    let audit: AuditTrail
+package struct DeviceService: EngineService, Sendable {
+    package let context: EngineContext
 
     /// Issues a single-use activation code for `userID`.
     /// - Throws: `Problem.userNotFound`.

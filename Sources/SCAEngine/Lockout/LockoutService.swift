@@ -5,14 +5,11 @@ import SCAStorage
 
 /// Consecutive failed attempts per user, across challenges (RTS art. 4(3)(b)): at the limit a
 /// temporary block that doubles each time, then a permanent one, announced to the user first.
-struct LockoutService: Sendable {
-    let store: any SCAStore
+struct LockoutService: EngineService, Sendable {
+    let context: EngineContext
     let policy: LockoutPolicy
     /// Alerts are delivered in the background: no attempt's answer waits for them.
     let alerts: MessageDispatcher
-    let runtime: ServerRuntime
-    let logger: Logger
-    let audit: AuditTrail
 
     /// Counts one attempt before it is evaluated.
     /// - Throws: `Problem.userLocked` or `Problem.attemptsInProgress`.

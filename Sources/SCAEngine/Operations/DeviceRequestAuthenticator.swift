@@ -11,11 +11,8 @@ import SCAStorage
 /// A nonce is stateless (its expiry, 16 random bytes and a MAC under the server key, so every
 /// instance sharing the key accepts it) and burnt on first use, so a signed request is good for
 /// one request, once, within ``nonceLifetime``.
-struct DeviceRequestAuthenticator: Sendable {
-    let store: any SCAStore
-    let box: SecretBox
-    let runtime: ServerRuntime
-    let audit: AuditTrail
+struct DeviceRequestAuthenticator: EngineService, Sendable {
+    let context: EngineContext
 
     /// Seconds a nonce stays usable.
     static let nonceLifetime = 120

@@ -13,13 +13,9 @@ import ServiceLifecycle
 /// through ``ChallengeService``: counters, lockout, dynamic linking and token issuance are the
 /// challenge engine's, not a second verifier's. Moves are the pure `OperationRecord.finish`,
 /// stored by compare-and-set, so each operation reaches exactly one final status.
-package struct OperationService: Sendable {
-    let store: any SCAStore
+package struct OperationService: EngineService, Sendable {
+    package let context: EngineContext
     let challenges: ChallengeService
-    let box: SecretBox
-    let runtime: ServerRuntime
-    let audit: AuditTrail
-    let logger: Logger
     /// Where the push notification of a new operation goes (the outbox in development).
     let messages: MessageDispatcher
     /// Where the final status of a partner's operation is announced (the webhook outbox).

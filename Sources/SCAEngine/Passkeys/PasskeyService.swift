@@ -9,14 +9,9 @@ import SCAWebAuthn
 /// needs a completed `settings_change` challenge), listing and removal. The relying party's
 /// checks are ``RelyingParty``'s; what needs the store (a challenge used once, a credential id
 /// not registered before, the per-user limit) is done here.
-package struct PasskeyService: Sendable {
-    let store: any SCAStore
-    let box: SecretBox
+package struct PasskeyService: EngineService, Sendable {
+    package let context: EngineContext
     let tokens: TokenService
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let logger: Logger
-    let audit: AuditTrail
 
     /// Operations whose token may register a passkey: the user proved two categories for a
     /// sensitive change just now. A `login` token is not enough.

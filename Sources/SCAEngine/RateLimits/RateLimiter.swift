@@ -12,12 +12,9 @@ import SCAStorage
 /// instance), never by a phone number, address or client address in clear. A decoy challenge
 /// draws from the same budgets, keyed by what was typed, so where a limit bites says nothing
 /// about whether the user exists.
-struct RateLimiter: Sendable {
-    let store: any SCAStore
-    let box: SecretBox
+struct RateLimiter: EngineService, Sendable {
+    let context: EngineContext
     let limits: RateLimits
-    let runtime: ServerRuntime
-    let audit: AuditTrail
 
     /// Whose budgets a send draws from, as keyed hashes.
     struct SendSubjects: Sendable, Equatable {

@@ -5,11 +5,9 @@ import SCAStorage
 /// A user's trusted beneficiaries (RTS art. 13). Adding one needs the token of a completed
 /// `beneficiary_add` challenge, bound to that payee and used once; listing and removing need
 /// only a signed-in session, since removing takes trust away.
-struct BeneficiaryService: Sendable {
-    let store: any SCAStore
+struct BeneficiaryService: EngineService, Sendable {
+    let context: EngineContext
     let tokens: TokenService
-    let runtime: ServerRuntime
-    let audit: AuditTrail
 
     /// The payee as a `beneficiary_add` challenge binds it (name in NFC, IBAN compact).
     /// - Throws: `Problem.invalidRequest`.

@@ -10,25 +10,19 @@ import SCAStorage
 /// The decisions are pure code in SCAStorage (``MonitoringRules``, ``ExemptionRules``,
 /// ``RiskState``, ``TRABand``); this service loads what they need, applies them (the low-value
 /// counters in one store operation) and records one audit entry per decision.
-package struct RiskService: Sendable {
-    let store: any SCAStore
+package struct RiskService: EngineService, Sendable {
+    package let context: EngineContext
     let settings: RiskSettings
     /// EUR value of one unit of each other currency (`exchangeRates`).
     let eurPerUnit: [String: Decimal]
-    let runtime: ServerRuntime
-    let audit: AuditTrail
-    let logger: Logger
     /// The stopped TRA bands, worked out at most once a minute rather than for every payment.
     let suspensions = TRASuspensionCache()
 
-    init(store: any SCAStore, configuration: ServerConfiguration, runtime: ServerRuntime, audit: AuditTrail, logger: Logger) {
-        self.store = store
-        self.settings = configuration.risk
+    init(context: EngineContext) {
+        self.context = context
+        self.settings = context.configuration.risk
         let posix = Locale(identifier: "en_US_POSIX")
-        self.eurPerUnit = configuration.exchangeRates.compactMapValues { Decimal(string: $0, locale: posix) }
-        self.runtime = runtime
-        self.audit = audit
-        self.logger = logger
+        self.eurPerUnit = context.configuration.exchangeRates.compactMapValues { Decimal(string: $0, locale: posix) }
     }
 
     /// What a challenge being opened is about, as the risk engine sees it.

@@ -15,15 +15,12 @@ import SCAStorage
 ///
 /// The enrolment token (`op` `enrolment`, `acr` `single-factor`, ten minutes, once) adds the
 /// second element here and is refused by every other route (`auth.enrolment_only`).
-package struct SignUpService: Sendable {
+package struct SignUpService: EngineService, Sendable {
+    package let context: EngineContext
     let challenges: ChallengeService
     let tokens: TokenService
     let users: UserService
     let devices: DeviceService
-    let store: any SCAStore
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let audit: AuditTrail
 
     /// - Throws: `Problem.invalidRequest` (neither or both of e-mail and phone, a malformed
     ///   address or number), `Problem.rateLimited`; as `POST /v1/challenges` otherwise.

@@ -6,12 +6,9 @@ import SCAStorage
 
 /// Issues operation-scoped tokens when a challenge completes, rotates refresh tokens, revokes
 /// sessions and answers introspection.
-package struct TokenService: Sendable {
-    let store: any SCAStore
+package struct TokenService: EngineService, Sendable {
+    package let context: EngineContext
     package let signer: TokenSigner
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let audit: AuditTrail
 
     /// Operations whose tokens open a session that may be extended with a refresh token.
     /// One-shot operations (a payment, a settings change) get an access token alone.

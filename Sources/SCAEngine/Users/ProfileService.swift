@@ -6,11 +6,9 @@ import SCAStorage
 /// (`GET /v1/me`). The user changes their profile with a `settings_change` token (used once),
 /// an operator with `users:write`, a new user at enrolment; each change is audited naming the
 /// fields, never the values.
-package struct ProfileService: Sendable {
-    let store: any SCAStore
+package struct ProfileService: EngineService, Sendable {
+    package let context: EngineContext
     let tokens: TokenService
-    let configuration: ServerConfiguration
-    let audit: AuditTrail
 
     /// The validated profile `request` makes of `current`.
     /// - Throws: `Problem.invalidRequest` naming the first bad field.

@@ -7,18 +7,15 @@ import SCAStorage
 ///
 /// Every change is recorded in the audit trail here, where it is made, whoever asked for it:
 /// the fields changed and the methods enrolled, never their values.
-package struct UserService: Sendable {
+package struct UserService: EngineService, Sendable {
     static let totpSealingContext = "totp-seed"
 
-    let store: any SCAStore
+    package let context: EngineContext
     let hasher: PasswordHasher
     /// Where scrypt runs: the same bounded pool as the proofs.
     let hashing: PasswordHashingPool
-    let box: SecretBox
-    let runtime: ServerRuntime
     /// Named in the otpauth URI of a TOTP enrollment: the configured token issuer.
     let issuer: String
-    let audit: AuditTrail
 
     /// An operator's act, recorded as `admin.user_created` with the methods enrolled.
     /// - Throws: `Problem` (`request.invalid`, `user.exists`); nothing is recorded then.

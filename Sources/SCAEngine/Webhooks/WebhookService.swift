@@ -9,12 +9,8 @@ import SCAStorage
 /// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up
 /// (audited) after the last attempt. Each attempt is claimed by compare-and-set with a lease,
 /// so of several instances one sends it.
-package struct WebhookService: Sendable {
-    let store: any SCAStore
-    let box: SecretBox
-    let runtime: ServerRuntime
-    let audit: AuditTrail
-    let logger: Logger
+package struct WebhookService: EngineService, Sendable {
+    package let context: EngineContext
     /// Posts without following redirects, to an address it resolved and checked itself.
     let outbound: OutboundHTTP
     /// `webhookAllowPrivateAddresses`: whether a webhook may point at loopback, private and

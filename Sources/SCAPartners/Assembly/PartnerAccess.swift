@@ -23,17 +23,12 @@ package struct PartnerAccess: Sendable {
     /// engine's delegated-token API.
     package init(engine: Engine) {
         let configuration = engine.configuration
-        partners = PartnerService(store: engine.store, runtime: engine.runtime, audit: engine.audit, metrics: engine.metrics)
-        oauth = OAuthService(
-            store: engine.store, partners: partners, tokens: engine.tokens, box: engine.box, configuration: configuration,
-            runtime: engine.runtime, audit: engine.audit)
+        partners = PartnerService(context: engine.context, metrics: engine.metrics)
+        oauth = OAuthService(context: engine.context, partners: partners, tokens: engine.tokens)
         consents = ConsentService(
-            store: engine.store, tokens: engine.tokens, challenges: engine.challenges, operations: engine.operations,
-            box: engine.box, configuration: configuration, runtime: engine.runtime, audit: engine.audit,
+            context: engine.context, tokens: engine.tokens, challenges: engine.challenges, operations: engine.operations,
             webhooks: engine.webhooks)
-        ciba = CIBAService(
-            store: engine.store, tokens: engine.tokens, box: engine.box, configuration: configuration,
-            runtime: engine.runtime, audit: engine.audit)
+        ciba = CIBAService(context: engine.context, tokens: engine.tokens)
         demoPartner = configuration.demo ? DemoPartner(runtime: engine.runtime) : nil
         adminAccess = engine.adminAccess
         operations = engine.operations

@@ -12,13 +12,9 @@ import SCAStorage
 ///
 /// `auth_req_id` is the operation id with the granted scopes and a MAC under the server key, so
 /// the token endpoint needs nothing stored beyond the operation (on any instance).
-struct CIBAService: Sendable {
-    let store: any SCAStore
+struct CIBAService: EngineService, Sendable {
+    let context: EngineContext
     let tokens: TokenService
-    let box: SecretBox
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let audit: AuditTrail
 
     static let grantType = "urn:openid:params:grant-type:ciba"
     /// Seconds a client waits between polls; faster is `slow_down`.

@@ -6,10 +6,8 @@ import SCAStorage
 
 /// Registers, lists and removes partner clients, and authenticates them wherever they present
 /// their credentials (the token, revocation and CIBA endpoints, `POST /v1/operations`).
-package struct PartnerService: Sendable {
-    let store: any SCAStore
-    let runtime: ServerRuntime
-    let audit: AuditTrail
+package struct PartnerService: EngineService, Sendable {
+    package let context: EngineContext
     let metrics: ServerMetrics
 
     /// What checking a client's credentials found (``authenticate(clientID:secret:)``).

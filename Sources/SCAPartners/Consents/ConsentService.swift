@@ -7,16 +7,12 @@ import SCAStorage
 /// the user approves or refuses it on the hosted page with strong customer authentication, and
 /// the partner reads the result. Statuses and their moves are `ConsentStatus` (pure); every
 /// move is written with its audit entry and its webhook event in one store transaction.
-package struct ConsentService: Sendable {
-    let store: any SCAStore
+package struct ConsentService: EngineService, Sendable {
+    package let context: EngineContext
     let tokens: TokenService
     /// The consent's SCA: the page's challenge, or a phone operation's.
     let challenges: ChallengeService
     let operations: OperationService
-    let box: SecretBox
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let audit: AuditTrail
     /// Where decided statuses are announced to the partner (the webhook outbox).
     let webhooks: WebhookService
 

@@ -8,14 +8,10 @@ import SCAStorage
 /// The OAuth 2.0 authorization code flow with PKCE and OpenID Connect for partner clients:
 /// checks authorization requests, turns a sign-in into a single-use code, exchanges codes and
 /// refresh tokens, revokes, and answers userinfo.
-package struct OAuthService: Sendable {
-    let store: any SCAStore
+package struct OAuthService: EngineService, Sendable {
+    package let context: EngineContext
     let partners: PartnerService
     let tokens: TokenService
-    let box: SecretBox
-    let configuration: ServerConfiguration
-    let runtime: ServerRuntime
-    let audit: AuditTrail
 
     /// Seconds an authorization code lives (RFC 6749 §4.1.2 recommends at most ten minutes).
     static let codeLifetime: TimeInterval = 60
@@ -150,9 +146,7 @@ package struct OAuthService: Sendable {
         case "refresh_token": return try await refresh(form, client: client)
         // CIBA poll mode.
         case CIBAService.grantType:
-            return try await CIBAService(
-                store: store, tokens: tokens, box: box, configuration: configuration, runtime: runtime, audit: audit
-            ).token(form, client: client)
+            return try await CIBAService(context: context, tokens: tokens).token(form, client: client)
         case nil: throw OAuthError.invalidRequest("grant_type is required")
         default: throw OAuthError(status: 400, error: "unsupported_grant_type", description: "grant_type must be authorization_code or refresh_token")
         }

@@ -1,0 +1,32 @@
+import Logging
+import SCACore
+import SCAStorage
+
+/// What every service of the server is built over, made once by ``Engine``: the configuration,
+/// the store, the server key's sealing box, the clock and randomness, the audit trail and the
+/// logger.
+package struct EngineContext: Sendable {
+    package let configuration: ServerConfiguration
+    package let store: any SCAStore
+    /// Seals and opens under the server key.
+    package let box: SecretBox
+    package let runtime: ServerRuntime
+    /// The security events' trail and counters.
+    package let audit: AuditTrail
+    package let logger: Logger
+}
+
+/// A service built over an ``EngineContext``: the context's parts read as the service's own
+/// (`store`, `audit`, …), so a service names only the other services it needs.
+package protocol EngineService {
+    var context: EngineContext { get }
+}
+
+extension EngineService {
+    package var configuration: ServerConfiguration { context.configuration }
+    package var store: any SCAStore { context.store }
+    package var box: SecretBox { context.box }
+    package var runtime: ServerRuntime { context.runtime }
+    package var audit: AuditTrail { context.audit }
+    package var logger: Logger { context.logger }
+}
