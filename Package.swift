@@ -87,6 +87,7 @@ let package = Package(
             name: "SCAEngine",
             dependencies: [
                 "SCACore",
+                "SCALocalization",
                 "SCAWebAuthn",
                 "SCAStorage",
                 "SCAStorageSQLite",

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SCACore
+import SCALocalization
 import SCAStorage
 
 /// The engine's services, each built once over one open store
@@ -62,7 +63,8 @@ package struct Engine: EngineService, Sendable {
         let metrics = ServerMetrics()
         let audit = AuditTrail(store: store, metrics: metrics, runtime: runtime, logger: logger)
         let context = EngineContext(
-            configuration: configuration, store: store, box: box, runtime: runtime, audit: audit, logger: logger)
+            configuration: configuration, store: store, box: box, runtime: runtime, audit: audit, logger: logger,
+            catalogue: try Catalogue.bundled())
         let hashing = PasswordHashingPool(
             concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueueLimit,
             metrics: metrics)

@@ -1,10 +1,11 @@
 import Logging
 import SCACore
+import SCALocalization
 import SCAStorage
 
 /// What every service of the server is built over, made once by ``Engine``: the configuration,
-/// the store, the server key's sealing box, the clock and randomness, the audit trail and the
-/// logger.
+/// the store, the server key's sealing box, the clock and randomness, the audit trail, the
+/// logger and the message catalogue.
 package struct EngineContext: Sendable {
     package let configuration: ServerConfiguration
     package let store: any SCAStore
@@ -14,6 +15,8 @@ package struct EngineContext: Sendable {
     /// The security events' trail and counters.
     package let audit: AuditTrail
     package let logger: Logger
+    /// Every word a person reads, in every shipped language, loaded once at start-up.
+    package let catalogue: Catalogue
 }
 
 /// A service built over an ``EngineContext``: the context's parts read as the service's own
@@ -29,4 +32,5 @@ extension EngineService {
     package var runtime: ServerRuntime { context.runtime }
     package var audit: AuditTrail { context.audit }
     package var logger: Logger { context.logger }
+    package var catalogue: Catalogue { context.catalogue }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCALocalization
 import SCAStorageSQLite
 import SCAWebAuthn
 
@@ -21,6 +22,9 @@ extension ConfigurationSetting {
         .value("demo", \.demo, flag: "--demo", parse: ConfigurationParser.boolean, show: { "`\($0)`" }, "seed demo users and print their credentials"),
         .text("issuer", \.issuer, "token `iss`"),
         .text("audience", \.audience, "token `aud`"),
+        .value(
+            "defaultLanguage", \.defaultLanguage, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`en`, `fr`, `de`, `es`, `it` or `nl`: pages and messages when neither the request nor the account names a shipped language"),
         .family(
             "requiredCategories", "operation", members: OperationKind.challengeable.map(\.rawValue), defaultText: "`2`",
             "distinct categories (1 to 3) the operation needs"

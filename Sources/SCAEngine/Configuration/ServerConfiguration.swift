@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCALocalization
 import SCAStorage
 import SCAStorageSQLite
 import SCAWebAuthn
@@ -26,6 +27,9 @@ package struct ServerConfiguration: Sendable {
 
     package var issuer = "sca-server"
     package var audience = "sca"
+    /// The language of pages and messages when nothing about the person names a shipped one
+    /// (docs/localisation.md says the order).
+    package var defaultLanguage = Language.english
 
     /// Seconds a challenge lives.
     package var challengeLifetime = 300
