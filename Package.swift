@@ -119,6 +119,7 @@ let package = Package(
             name: "SCAPages",
             dependencies: [
                 "SCAPartners",
+                "SCALocalization",
                 "SCAEngine",
                 "SCACore",
                 "SCAStorage",

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import SCACore
 import SCAEngine
+import SCALocalization
 import SCAPartners
 
 /// The hosted pages' routes: the OAuth authorization endpoint (which shows the sign-in page),
@@ -16,13 +17,15 @@ struct HostedPageRoutes<Context: RequestContext> {
         // The OAuth 2.0 authorization endpoint: a page, not JSON.
         router.get("oauth2/authorize") { request, _ in
             guard let query = FormBody.parse(request.uri.query ?? "") else {
-                return signIn.renderer.page(
-                    "error", title: "Sign-in not possible",
-                    ["heading": "Sign-in not possible", "message": "The request was malformed: a parameter appears twice."],
-                    status: .badRequest)
+                return signIn.renderer.errorPage(
+                    heading: "signin.notPossible.title", message: PageText("signin.error.malformed"),
+                    words: signIn.renderer.words(for: request, here: nil), status: .badRequest)
             }
-            return try await signIn.authorize(query)
+            return try await signIn.authorize(request, query: query)
         }
+
+        // The language switch of every page.
+        router.get("hosted/language") { request, _ in languageSwitch(request) }
 
         // Hosted sign-in pages.
         router.get("hosted/style.css") { _, _ in PageRenderer.stylesheet() }
@@ -64,6 +67,20 @@ struct HostedPageRoutes<Context: RequestContext> {
                 try await phone.cancel(try context.parameters.require("id"), request: request, form: try await pageForm(request))
             }
         }
+    }
+
+    /// `GET /hosted/language?lang=de&next=/signin`: remembers the language and goes back to
+    /// the page; a language not shipped or a page not ours is a `400` page that changes nothing.
+    private func languageSwitch(_ request: Request) -> Response {
+        let query = FormBody.parse(request.uri.query ?? "") ?? [:]
+        guard let language = query["lang"].flatMap(Language.init(code:)), let next = query["next"],
+            LanguageSwitch.isReturnPath(next)
+        else {
+            return signIn.renderer.errorPage(
+                heading: "page.language.invalid.title", message: PageText("page.language.invalid.message"),
+                words: signIn.renderer.words(for: request, here: nil), status: .badRequest)
+        }
+        return PageRenderer.redirect(to: next, cookie: LanguageSwitch.cookie(for: language, secure: signIn.cookies.secure))
     }
 
     /// A form body of a hosted page; anything else reads as an empty form (which no CSRF check passes).

@@ -20,7 +20,7 @@ package struct HostedPages: Sendable {
     /// - Throws: when a page template does not compile.
     package init(engine: Engine, partnerAccess: PartnerAccess) throws {
         let configuration = engine.configuration
-        let renderer = try PageRenderer()
+        let renderer = try PageRenderer(catalogue: engine.catalogue, defaultLanguage: configuration.defaultLanguage)
         let cookies = PageCookies(box: engine.box, secure: configuration.baseURL.lowercased().hasPrefix("https:"))
         let runtime = engine.runtime
         signIn = HostedSignIn(

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SCACore
 import SCAEngine
+import SCALocalization
 import SCAPartners
 import SCAStorage
 
@@ -22,56 +23,74 @@ struct HostedConsent: Sendable {
     static func base(_ id: String) -> String { "/consents/\(id)" }
 
     /// `GET /consents/{id}`: opens the consent (`Started`) and shows it with its factor forms.
+    /// A partner may add `?ui_locales=de fr` to the link, as to a sign-in; the visit keeps it.
     func show(_ id: String, request: Request) async throws -> Response {
-        let visit = cookies.state(PageCookies.consent, in: request).flatMap { $0.consentID == id ? $0 : nil }
+        var visit = cookies.state(PageCookies.consent, in: request).flatMap { $0.consentID == id ? $0 : nil }
+        let query = FormBody.parse(request.uri.query ?? "") ?? [:]
+        let uiLocales = query["ui_locales"].flatMap { OAuthService.isLanguageTagList($0) ? $0 : nil } ?? visit?.uiLocales
+        visit?.uiLocales = uiLocales
         let outcome: ConsentVisit
         do {
             outcome = try await consents.visit(id, waitingForPhone: phone != nil && visit?.operationID != nil)
         } catch let problem as Problem where problem.code == .consentNotFound {
-            return notFound()
+            return notFound(request)
         }
         switch outcome {
         case .closed(let consent, let clientName):
-            return finished(consent, clientName: clientName)
+            return finished(consent, clientName: clientName, words: try await words(request, visit, consent: consent))
         case .waitingForPhone:
             // This visit is waiting for the phone: that page shows where it stands.
             return PageRenderer.redirect(to: HostedPhoneApproval.path(id))
         case .open(let consent, let clientName, let challenge, let device):
-            var state = visit ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id)
+            var state = visit ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id, uiLocales: uiLocales)
+            let words = try await words(request, state, consent: consent)
             let base = Self.base(consent.id)
-            var values = Self.describe(consent)
-            values["clientName"] = clientName
-            values["notice"] = state.notice
-            values["error"] = state.error
-            values["progress"] = FactorForms.progress(challenge)
-            values["methods"] = FactorForms.methods(challenge, base: base, state: state)
-            values["passkey"] = FactorForms.passkey(challenge, base: base, state: state, label: "Confirm with a passkey")
-            if let phone, let device { values["phone"] = phone.offer(for: consent, device: device, state: state) }
+            var values = Self.describe(consent, words: words)
+            values["lead"] = words.html("consent.lead", ["partner": clientName], strong: ["partner"])
+            values["notice"] = state.notice.map(words.text)
+            values["error"] = state.error.map(words.text)
+            values["progress"] = FactorForms.progress(challenge, words: words)
+            values["methods"] = FactorForms.methods(challenge, base: base, state: state, words: words)
+            values["passkey"] = FactorForms.passkey(
+                challenge, base: base, state: state, label: words.text("consent.passkey.button"))
+            if let phone, let device {
+                values["phone"] = phone.offer(for: consent, device: device, state: state, words: words)
+            }
             values["cancelAction"] = "\(base)/refuse"
             values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(base)/refuse")
-            values["cancelLabel"] = "Refuse and return to \(clientName)"
+            values["cancelLabel"] = words.text("consent.refuseAndReturn", ["partner": clientName])
             state.notice = nil
             state.error = nil
             return renderer.page(
-                "factors", title: "Approve", values, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+                "factors", title: words.text("consent.title"), values, words: words,
+                formTarget: PageRenderer.formTarget(for: consent.redirectURL),
                 cookie: try cookies.cookie(PageCookies.consent, state))
         }
     }
 
+    /// The words of a consent page: the switch, the link's `ui_locales`, then the language of
+    /// the consent's user (the page is theirs, and its link says nothing about them that the
+    /// page does not show already), then the browser's; the switch comes back to the consent.
+    func words(_ request: Request, _ state: PageState?, consent: ConsentRecord?, here: String? = nil) async throws -> PageWords {
+        renderer.words(
+            for: request, uiLocales: state?.uiLocales, stored: nil,
+            here: here ?? consent.map { Self.base($0.id) } ?? state?.consentID.map(Self.base))
+    }
+
     /// `POST /consents/{id}/send`.
     func send(_ id: String, request: Request, form: [String: String]) async throws -> Response {
-        guard var state = verified(id, request: request, form: form, action: "send") else { return sessionEnded(id) }
+        guard var state = verified(id, request: request, form: form, action: "send") else { return sessionEnded(id, request: request) }
         // While the phone is asked, the consent's challenge is the phone's: no code for it here.
         if state.operationID != nil { return PageRenderer.redirect(to: Self.base(id)) }
         let consent = try await consents.load(id)
-        guard consent.status.isOpen, let challengeID = consent.challengeID else { return try await finished(consent) }
+        guard consent.status.isOpen, let challengeID = consent.challengeID else { return try await finished(consent, request: request) }
         try await FactorForms.sendCode(form, challengeID: challengeID, with: challenges, into: &state)
         return PageRenderer.redirect(to: Self.base(id), cookie: try cookies.cookie(PageCookies.consent, state))
     }
 
     /// `POST /consents/{id}/proof`: the last factor accepts the consent.
     func proof(_ id: String, request: Request, form: [String: String]) async throws -> Response {
-        guard var state = verified(id, request: request, form: form, action: "proof") else { return sessionEnded(id) }
+        guard var state = verified(id, request: request, form: form, action: "proof") else { return sessionEnded(id, request: request) }
         if state.operationID != nil { return PageRenderer.redirect(to: Self.base(id)) }
         guard let proof = FactorForms.proof(in: form) else {
             state.error = FactorForms.emptyFieldMessage
@@ -80,8 +99,8 @@ struct HostedConsent: Sendable {
         do {
             switch try await consents.prove(proof, consentID: id) {
             case .decided(let consent): return Self.backToPartner(consent, consents: consents, cookies: cookies)
-            case .closed(let consent): return try await finished(consent)
-            case .moreNeeded: state.notice = "Thank you. One more step."
+            case .closed(let consent): return try await finished(consent, request: request)
+            case .moreNeeded: state.notice = PageText("factor.oneMoreStep")
             }
         } catch let problem as Problem where problem.status < 500 && problem.code != .consentNotFound {
             state.error = FactorForms.message(for: problem)
@@ -91,10 +110,10 @@ struct HostedConsent: Sendable {
 
     /// `POST /consents/{id}/refuse`: `CustomerRefused`, back to the partner.
     func refuse(_ id: String, request: Request, form: [String: String]) async throws -> Response {
-        guard let state = verified(id, request: request, form: form, action: "refuse") else { return sessionEnded(id) }
+        guard let state = verified(id, request: request, form: form, action: "refuse") else { return sessionEnded(id, request: request) }
         switch try await consents.refuse(id, phoneOperation: phone == nil ? nil : state.operationID) {
         case .decided(let consent): return Self.backToPartner(consent, consents: consents, cookies: cookies)
-        case .closed(let consent): return try await finished(consent)
+        case .closed(let consent): return try await finished(consent, request: request)
         case .moreNeeded: return PageRenderer.redirect(to: Self.base(id))  // a refusal is never half done
         }
     }
@@ -114,38 +133,37 @@ struct HostedConsent: Sendable {
         return state
     }
 
-    /// The operation in words: the headline uses the code message's wording.
-    static func describe(_ consent: ConsentRecord) -> [String: Any] {
+    /// The operation in words: the headline uses the code message's wording, and the amount
+    /// is written as the language writes it, digit for digit the one the proof binds.
+    static func describe(_ consent: ConsentRecord, words: PageWords) -> [String: Any] {
         var details: [[String: String]] = []
         var values: [String: Any] = [:]
         switch consent.operation {
         case .payment:
             if let transaction = consent.transaction {
-                let words = OperationWording.payment(transaction)
-                values["headline"] = words.prefix(1).uppercased() + words.dropFirst()
-                values["what"] = "amount and payee"
-                details.append([
-                    "label": "Amount", "value": OperationWording.amount(transaction.amount, currency: transaction.currency),
-                    "style": "amount",
-                ])
-                details.append(["label": "Payee", "value": transaction.payee.name, "style": ""])
+                let amount = words.amount(transaction.amount, currency: transaction.currency)
+                values["headline"] = words.text("operation.payment", ["amount": amount, "payee": transaction.payee.name])
+                values["hint"] = words.text("consent.hint.payment")
+                details.append(["label": words.text("consent.detail.amount"), "value": amount, "style": "amount"])
+                details.append(["label": words.text("consent.detail.payee"), "value": transaction.payee.name, "style": ""])
                 if let iban = transaction.payee.iban {
-                    details.append(["label": "IBAN", "value": OperationWording.groupedIBAN(iban), "style": "iban"])
+                    details.append(["label": words.text("consent.detail.iban"), "value": words.iban(iban), "style": "iban"])
                 }
                 if let reference = transaction.reference {
-                    details.append(["label": "Reference", "value": reference, "style": ""])
+                    details.append(["label": words.text("consent.detail.reference"), "value": reference, "style": ""])
                 }
             }
         case .beneficiaryAdd:
             if let beneficiary = consent.beneficiary {
-                values["headline"] = "Add \(beneficiary.name) as a beneficiary"
-                values["what"] = "change"
-                details.append(["label": "Name", "value": beneficiary.name, "style": ""])
-                details.append(["label": "IBAN", "value": OperationWording.groupedIBAN(beneficiary.iban), "style": "iban"])
+                values["headline"] = words.text("consent.beneficiaryAdd.headline", ["name": beneficiary.name])
+                values["hint"] = words.text("consent.hint.change")
+                details.append(["label": words.text("consent.detail.name"), "value": beneficiary.name, "style": ""])
+                details.append(["label": words.text("consent.detail.iban"), "value": words.iban(beneficiary.iban), "style": "iban"])
             }
         case .settingsChange:
-            values["headline"] = consent.summary ?? "Change your settings"
-            values["what"] = "change"
+            // The partner's own words for the change, as it asked: no catalogue can hold them.
+            values["headline"] = consent.summary ?? words.text("consent.settingsChange.headline")
+            values["hint"] = words.text("consent.hint.change")
         }
         values["details"] = details
         values["consent"] = true
@@ -153,46 +171,54 @@ struct HostedConsent: Sendable {
     }
 
     /// What became of a consent that is no longer open, with a way back to its partner, named.
-    private func finished(_ consent: ConsentRecord) async throws -> Response {
-        finished(consent, clientName: try await consents.partnerName(of: consent))
+    private func finished(_ consent: ConsentRecord, request: Request) async throws -> Response {
+        finished(
+            consent, clientName: try await consents.partnerName(of: consent),
+            words: try await words(request, cookies.state(PageCookies.consent, in: request), consent: consent))
     }
 
-    private func finished(_ consent: ConsentRecord, clientName: String) -> Response {
-        let (heading, message): (String, String) = switch consent.status {
-        case .accepted, .operationCommitting: ("Already approved", "You approved this already.")
-        case .customerRefused: ("Refused", "You refused this request.")
-        case .credentialRefused:
-            ("Access blocked", "We could not confirm it is you, so nothing was approved. Your access may be blocked for now.")
-        case .expired: ("This request has expired", "It was not approved in time, so nothing was approved.")
-        case .canceled: ("This request was withdrawn", "The application withdrew it; nothing was approved.")
-        case .failed: ("Not completed", "This operation could not be approved here; nothing was approved.")
-        case .created, .started: ("Open", "")
+    private func finished(_ consent: ConsentRecord, clientName: String, words: PageWords) -> Response {
+        let outcome = switch consent.status {
+        case .accepted, .operationCommitting: "accepted"
+        case .customerRefused: "refused"
+        case .credentialRefused: "blocked"
+        case .expired: "expired"
+        case .canceled: "withdrawn"
+        case .failed: "failed"
+        case .created, .started: "open"
         }
+        let heading = words.text("consent.finished.\(outcome).heading")
+        let messageKey = "consent.finished.\(outcome).message"
         return renderer.page(
             "finished", title: heading,
             [
-                "heading": heading, "message": message, "returnURL": consents.redirect(for: consent),
-                "clientName": clientName,
+                "heading": heading, "message": words.localizer.catalogue.contains(messageKey) ? words.text(messageKey) : "",
+                "returnURL": consents.redirect(for: consent),
+                "returnLabel": HostedSignIn.returnLabel(clientName, words: words),
             ],
-            formTarget: PageRenderer.formTarget(for: consent.redirectURL), cookie: cookies.clear(PageCookies.consent))
+            words: words, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+            cookie: cookies.clear(PageCookies.consent))
     }
 
-    private func notFound() -> Response {
-        renderer.page(
-            "error", title: "Not found",
-            ["heading": "Request not found", "message": "This link is not valid. Please go back to the application."],
-            status: .notFound)
+    private func notFound(_ request: Request) -> Response {
+        let words = renderer.words(for: request, here: nil)
+        return renderer.page(
+            "error", title: words.text("consent.notFound.title"),
+            ["heading": words.text("consent.notFound.heading"), "message": words.text("consent.notFound.message")],
+            words: words, status: .notFound)
     }
 
     /// `403`: the request is well formed, but the browser holds no live visit (cookie) or
     /// the form's CSRF token is not that visit's, so the server refuses it.
-    private func sessionEnded(_ id: String) -> Response {
+    private func sessionEnded(_ id: String, request: Request) -> Response {
+        HostedConsent.pageExpired(renderer: renderer, words: renderer.words(for: request, here: Self.base(id)))
+    }
+
+    /// The consent pages' `403` (no visit, or a form of another visit).
+    static func pageExpired(renderer: PageRenderer, words: PageWords) -> Response {
         renderer.page(
-            "error", title: "Page expired",
-            [
-                "heading": "This page has expired",
-                "message": "Please open the link from the application again.",
-            ],
-            status: .forbidden)
+            "error", title: words.text("page.expired.title"),
+            ["heading": words.text("page.expired.heading"), "message": words.text("page.expired.message")],
+            words: words, status: .forbidden)
     }
 }

@@ -35,9 +35,12 @@ struct HostedPhoneApproval: Sendable {
 
     /// The values of the "Approve on your phone" section for the user's `device`
     /// (``ConsentService/approvingPhone(for:)``).
-    func offer(for consent: ConsentRecord, device: DeviceRecord, state: PageState) -> [String: Any] {
+    func offer(for consent: ConsentRecord, device: DeviceRecord, state: PageState, words: PageWords) -> [String: Any] {
         let action = Self.path(consent.id)
-        return ["action": action, "csrf": PageCookies.csrfToken(state, action: action), "deviceName": device.name]
+        return [
+            "action": action, "csrf": PageCookies.csrfToken(state, action: action),
+            "hint": words.html("phone.offer.hint", ["device": device.name], strong: ["device"]),
+        ]
     }
 
     // MARK: Routes
@@ -46,7 +49,9 @@ struct HostedPhoneApproval: Sendable {
     /// challenge to the consent; then `303` to the waiting page. When the phone cannot be
     /// asked (no device any more, a policy its two keys cannot meet) the factors page says so.
     func start(_ id: String, request: Request, form: [String: String]) async throws -> Response {
-        guard var state = verified(id, request: request, form: form, action: Self.path(id)) else { return sessionEnded() }
+        guard var state = verified(id, request: request, form: form, action: Self.path(id)) else {
+            return sessionEnded(id, request: request)
+        }
         let base = HostedConsent.base(id)
         switch try await consents.askPhone(id, withdrawing: state.operationID) {
         case .notPossible:
@@ -55,8 +60,7 @@ struct HostedPhoneApproval: Sendable {
             // An earlier request of this visit (it expired) is withdrawn already.
             state.operationID = nil
             state.error = problem.code == .operationNoDevice
-                ? "Your phone cannot approve this one. Please confirm it here instead."
-                : FactorForms.message(for: problem)
+                ? PageText("phone.error.noDevice") : FactorForms.message(for: problem)
             return PageRenderer.redirect(to: base, cookie: try cookies.cookie(PageCookies.consent, state))
         case .asked(let operation):
             state.operationID = operation.id
@@ -74,34 +78,34 @@ struct HostedPhoneApproval: Sendable {
         guard var state = cookies.state(PageCookies.consent, in: request), state.consentID == id,
             let operationID = state.operationID
         else { return PageRenderer.redirect(to: base) }
+        let words = renderer.words(for: request, uiLocales: state.uiLocales, here: Self.path(id))
         switch try await consents.phoneApproval(of: id, operationID: operationID) {
         case .gone:
             return forget(&state, then: base)
         case .waiting(let consent, let operation, let clientName, let deviceName):
-            return try waiting(consent, operation: operation, clientName: clientName, deviceName: deviceName, state: state)
+            return try waiting(
+                consent, operation: operation, clientName: clientName, deviceName: deviceName, state: state, words: words)
         case .accepted(let consent):
             return HostedConsent.backToPartner(consent, consents: consents, cookies: cookies)
         case .notMe(let refused, let clientName):
             // The account holder says they did not ask for it: refused, and no other way offered.
-            let (what, outcome) = refused.operation == .payment ? ("payment", "nothing was paid") : ("change", "nothing was changed")
+            let what = refused.operation == .payment ? "payment" : "change"
             return result(
-                refused, clientName: clientName, state: &state, heading: "Declined on your phone",
-                message: "You told us on your phone that you did not ask for this \(what), so it was declined and \(outcome). "
-                    + "\(clientName) is told you refused it.",
+                refused, clientName: clientName, state: &state, words: words, heading: "phone.result.declined.heading",
+                message: words.text("phone.result.notMe.\(what)", ["partner": clientName]),
                 tone: "error", returnToPartner: true)
         case .ended(let consent, .expired, let clientName):
             return result(
-                consent, clientName: clientName, state: &state, heading: "Your phone did not answer in time",
-                message: "The request to your phone expired, so nothing was approved. You can send it again or confirm here.",
-                tone: "phone-note", retry: true)
+                consent, clientName: clientName, state: &state, words: words, heading: "phone.result.expired.heading",
+                message: words.text("phone.result.expired.message"), tone: "phone-note", retry: true)
         case .ended(let consent, .failed, let clientName):
             return result(
-                consent, clientName: clientName, state: &state, heading: "Not approved on your phone",
-                message: "We could not confirm it was you on your phone, so nothing was approved.", tone: "error")
+                consent, clientName: clientName, state: &state, words: words, heading: "phone.result.failed.heading",
+                message: words.text("phone.result.failed.message"), tone: "error")
         case .ended(let consent, _, let clientName):
             return result(
-                consent, clientName: clientName, state: &state, heading: "Declined on your phone",
-                message: "You declined this on your phone, so nothing was approved.", tone: "error")
+                consent, clientName: clientName, state: &state, words: words, heading: "phone.result.declined.heading",
+                message: words.text("phone.result.declined.message"), tone: "error")
         }
     }
 
@@ -135,7 +139,7 @@ struct HostedPhoneApproval: Sendable {
     /// canceled (the phone no longer lists it) and the factors page opens again.
     func cancel(_ id: String, request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(id, request: request, form: form, action: "\(Self.path(id))/cancel") else {
-            return sessionEnded()
+            return sessionEnded(id, request: request)
         }
         if let operationID = state.operationID {
             await consents.withdraw(operationID, of: try await consents.load(id))
@@ -146,15 +150,21 @@ struct HostedPhoneApproval: Sendable {
     // MARK: Pages
 
     private func waiting(
-        _ consent: ConsentRecord, operation: OperationRecord, clientName: String, deviceName: String, state: PageState
+        _ consent: ConsentRecord, operation: OperationRecord, clientName: String, deviceName: String, state: PageState,
+        words: PageWords
     ) throws -> Response {
         let path = Self.path(consent.id)
-        var values = HostedConsent.describe(consent)
-        values["clientName"] = clientName
-        values["deviceName"] = deviceName
-        values["bindingMessage"] = operation.bindingMessage
+        var values = HostedConsent.describe(consent, words: words)
+        values["lead"] = words.html("consent.lead", ["partner": clientName], strong: ["partner"])
+        let what = consent.operation == .payment ? "payment" : "change"
+        values["instructions"] = words.html("phone.wait.instructions.\(what)", ["device": deviceName], strong: ["device"])
+        if let binding = operation.bindingMessage {
+            values["compare"] = words.html("phone.wait.compare", ["message": binding], strong: ["message"])
+        }
         let minutes = max(1, Int((operation.expiresAt.timeIntervalSince(runtime.now()) / 60).rounded(.up)))
-        values["expiresIn"] = minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        values["openFor"] = words.text("phone.wait.openFor", count: minutes)
+        values["refreshNote"] = words.text("phone.wait.refreshNote", count: Self.refreshInterval)
+        values["refuseLabel"] = words.text("consent.refuseAndReturn", ["partner": clientName])
         values["statusAction"] = "\(path)/status"
         values["statusCsrf"] = PageCookies.csrfToken(state, action: "\(path)/status")
         values["next"] = path
@@ -165,7 +175,7 @@ struct HostedPhoneApproval: Sendable {
         values["refuseAction"] = refuse
         values["refuseCsrf"] = PageCookies.csrfToken(state, action: refuse)
         var response = renderer.page(
-            "phone-wait", title: "Approve on your phone", values, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+            "phone-wait", title: words.text("phone.wait.title"), values, words: words, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
             cookie: try cookies.cookie(PageCookies.consent, state))
         // This page alone asks its own origin for the status (fetch needs connect-src).
         if let policy = response.headers[.contentSecurityPolicy] {
@@ -179,15 +189,21 @@ struct HostedPhoneApproval: Sendable {
     /// - Parameters:
     ///   - returnToPartner: the consent is closed; the only way on is back to the partner.
     ///   - retry: offer to ask the phone again.
+    /// - Parameter heading: the heading's catalogue key.
     private func result(
-        _ consent: ConsentRecord, clientName: String, state: inout PageState, heading: String, message: String,
-        tone: String, returnToPartner: Bool = false, retry: Bool = false
+        _ consent: ConsentRecord, clientName: String, state: inout PageState, words: PageWords, heading: String,
+        message: String, tone: String, returnToPartner: Bool = false, retry: Bool = false
     ) -> Response {
         state.operationID = nil
         let base = HostedConsent.base(consent.id)
-        var values: [String: Any] = ["heading": heading, "message": message, "tone": tone, "clientName": clientName]
+        let title = words.text(heading)
+        var values: [String: Any] = [
+            "heading": title, "message": message, "tone": tone,
+            "refuseLabel": words.text("consent.refuseAndReturn", ["partner": clientName]),
+        ]
         if returnToPartner {
             values["returnURL"] = consents.redirect(for: consent)
+            values["returnLabel"] = HostedSignIn.returnLabel(clientName, words: words)
         } else {
             if retry {
                 values["retryAction"] = Self.path(consent.id)
@@ -199,7 +215,7 @@ struct HostedPhoneApproval: Sendable {
         }
         let cookie = returnToPartner ? cookies.clear(PageCookies.consent) : try? cookies.cookie(PageCookies.consent, state)
         return renderer.page(
-            "phone-result", title: heading, values, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
+            "phone-result", title: title, values, words: words, formTarget: PageRenderer.formTarget(for: consent.redirectURL),
             cookie: cookie)
     }
 
@@ -220,10 +236,7 @@ struct HostedPhoneApproval: Sendable {
 
     /// `403`: the request is well formed, but the browser holds no live visit (cookie) or
     /// the form's CSRF token is not that visit's, so the server refuses it.
-    private func sessionEnded() -> Response {
-        renderer.page(
-            "error", title: "Page expired",
-            ["heading": "This page has expired", "message": "Please open the link from the application again."],
-            status: .forbidden)
+    private func sessionEnded(_ id: String, request: Request) -> Response {
+        HostedConsent.pageExpired(renderer: renderer, words: renderer.words(for: request, here: HostedConsent.base(id)))
     }
 }

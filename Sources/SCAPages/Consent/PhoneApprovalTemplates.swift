@@ -8,13 +8,13 @@ enum PhoneApprovalTemplates {
     /// Inside `{{#phone}}` of the factors page.
     static let offer = """
         <section class="factor phone-offer">
-        <h2>Approve on your phone</h2>
-        <p class="hint">We ask <strong>{{deviceName}}</strong> to approve it; you confirm there with your fingerprint or face.</p>
+        <h2>{{t.phone.offer.heading}}</h2>
+        <p class="hint">{{{hint}}}</p>
         <form method="post" action="{{action}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <button type="submit">Approve on your phone</button>
+        <button type="submit">{{t.phone.offer.button}}</button>
         </form>
-        <p class="or"><span>or confirm here</span></p>
+        <p class="or"><span>{{t.phone.offer.or}}</span></p>
         </section>
         """
 
@@ -22,26 +22,26 @@ enum PhoneApprovalTemplates {
     /// /hosted/phone.js long-polls the status and the refresh is never parsed.
     static let wait = """
         <noscript><meta http-equiv="refresh" content="{{refresh}}"></noscript>
-        <p class="lead"><strong>{{clientName}}</strong> asks you to approve:</p>
+        <p class="lead">{{{lead}}}</p>
         <h1>{{headline}}</h1>
         <dl class="operation">
         {{#details}}<div><dt>{{label}}</dt><dd class="{{style}}">{{value}}</dd></div>{{/details}}
         </dl>
         <section class="phone-wait" data-phone-wait data-status="{{statusAction}}" data-csrf="{{statusCsrf}}" data-next="{{next}}">
-        <div class="phone-head"><span class="spinner" aria-hidden="true"></span><h2>Waiting for your phone</h2></div>
-        <p>We sent it to <strong>{{deviceName}}</strong>. Open the app there, check the {{what}} and approve.</p>
-        {{#bindingMessage}}<p class="compare">Your phone also shows <strong class="binding">{{bindingMessage}}</strong> Approve only if it is the same.</p>{{/bindingMessage}}
-        <p class="hint" role="status">This page continues by itself once you answer. The request stays open for {{expiresIn}}.</p>
-        <noscript><p class="hint">This page checks again every {{refresh}} seconds.</p></noscript>
+        <div class="phone-head"><span class="spinner" aria-hidden="true"></span><h2>{{t.phone.wait.heading}}</h2></div>
+        <p>{{{instructions}}}</p>
+        {{#compare}}<p class="compare">{{{compare}}}</p>{{/compare}}
+        <p class="hint" role="status">{{openFor}}</p>
+        <noscript><p class="hint">{{refreshNote}}</p></noscript>
         </section>
         <script src="/hosted/phone.js" defer></script>
         <form method="post" action="{{cancelAction}}">
         <input type="hidden" name="csrf" value="{{cancelCsrf}}">
-        <button type="submit" class="secondary">Use another way instead</button>
+        <button type="submit" class="secondary">{{t.phone.wait.useAnotherWay}}</button>
         </form>
         <form method="post" action="{{refuseAction}}" class="inline">
         <input type="hidden" name="csrf" value="{{refuseCsrf}}">
-        <button type="submit" class="link">Refuse and return to {{clientName}}</button>
+        <button type="submit" class="link">{{refuseLabel}}</button>
         </form>
         """
 
@@ -51,17 +51,17 @@ enum PhoneApprovalTemplates {
         {{#retryAction}}
         <form method="post" action="{{retryAction}}">
         <input type="hidden" name="csrf" value="{{retryCsrf}}">
-        <button type="submit">Send it to my phone again</button>
+        <button type="submit">{{t.phone.result.retry}}</button>
         </form>
         {{/retryAction}}
-        {{#otherURL}}<p><a class="button secondary" href="{{otherURL}}">Confirm another way</a></p>{{/otherURL}}
+        {{#otherURL}}<p><a class="button secondary" href="{{otherURL}}">{{t.phone.result.otherWay}}</a></p>{{/otherURL}}
         {{#refuseAction}}
         <form method="post" action="{{refuseAction}}" class="inline">
         <input type="hidden" name="csrf" value="{{refuseCsrf}}">
-        <button type="submit" class="link">Refuse and return to {{clientName}}</button>
+        <button type="submit" class="link">{{refuseLabel}}</button>
         </form>
         {{/refuseAction}}
-        {{#returnURL}}<p><a class="button" href="{{returnURL}}">Return to {{clientName}}</a></p>{{/returnURL}}
+        {{#returnURL}}<p><a class="button" href="{{returnURL}}">{{returnLabel}}</a></p>{{/returnURL}}
         """
 
     /// Added to the pages' stylesheet.
@@ -78,7 +78,7 @@ enum PhoneApprovalTemplates {
         @keyframes spin{to{transform:rotate(360deg)}}
         @media (prefers-reduced-motion:reduce){.spinner{animation:none}}
         .phone-note{background:#f4f7fc;color:#1b2f4d;border:1px solid #c9d6ea;border-radius:8px;padding:.6rem .8rem}
-        .compare .binding{display:block;margin:.4rem 0;padding:.5rem .7rem;background:#fff;border:1px dashed #9aa5b4;border-radius:8px;font-size:1.05rem}
+        .compare strong{display:block;margin:.4rem 0;padding:.5rem .7rem;background:#fff;border:1px dashed #9aa5b4;border-radius:8px;font-size:1.05rem}
         """
 
     /// `/hosted/phone.js`: one status request at a time, each held by the server until the

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SCACore
 import SCAEngine
+import SCALocalization
 import SCAPartners
 
 /// The demo partner's pages (only with `serve --demo`): where its sign-in and consents come
@@ -141,7 +142,10 @@ struct DemoRoutes<Context: RequestContext> {
         values["heading"] = heading
         values["partner"] = DemoPartner.name
         values["hasClaims"] = !((values["claims"] as? [[String: String]])?.isEmpty ?? true)
-        return renderer.page("demo", title: "\(DemoPartner.name) (demo)", values, status: status, frame: DemoPageTemplates.frame)
+        // A partner's own page, in its own (English) words: no switch, as the bank's pages have.
+        let words = PageWords(localizer: Localizer(catalogue: renderer.catalogue, language: .english), here: nil)
+        return renderer.page(
+            "demo", title: "\(DemoPartner.name) (demo)", values, words: words, status: status, frame: DemoPageTemplates.frame)
     }
 
     /// The claims a partner looks at first, in this order.

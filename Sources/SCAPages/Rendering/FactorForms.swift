@@ -7,7 +7,7 @@ import SCAEngine
 enum FactorForms {
     /// The template values of one form per method the challenge still needs.
     /// - Parameter base: the path the forms post under (`/signin`, `/consents/{id}`).
-    static func methods(_ challenge: ChallengeResponse, base: String, state: PageState) -> [[String: Any]] {
+    static func methods(_ challenge: ChallengeResponse, base: String, state: PageState, words: PageWords) -> [[String: Any]] {
         let satisfied = Set(challenge.satisfiedCategories)
         // A passkey has its own section (``passkey(_:base:state:label:)``), shown by script only.
         return challenge.methods.filter { !$0.id.isDeviceSignature && $0.id != .passkey && !satisfied.contains($0.category) }
@@ -17,37 +17,36 @@ enum FactorForms {
                 "method": method.rawValue,
                 "proofAction": "\(base)/proof",
                 "proofCsrf": PageCookies.csrfToken(state, action: "\(base)/proof"),
-                "submitLabel": "Continue",
             ]
             switch method {
             case .password:
-                values["heading"] = "Your password"
-                values["label"] = "Password"
+                values["heading"] = words.text("factor.password.heading")
+                values["label"] = words.text("factor.password.label")
                 values["inputType"] = "password"
                 values["autocomplete"] = "current-password"
             case .pin:
-                values["heading"] = "Your PIN"
-                values["label"] = "PIN"
+                values["heading"] = words.text("factor.pin.heading")
+                values["label"] = words.text("factor.pin.label")
                 values["inputType"] = "password"
                 values["autocomplete"] = "off"
                 values["numeric"] = true
             case .totp:
-                values["heading"] = "Authenticator app"
-                values["label"] = "6-digit code from your authenticator app"
+                values["heading"] = words.text("factor.totp.heading")
+                values["label"] = words.text("factor.totp.label")
                 values["inputType"] = "text"
                 values["autocomplete"] = "one-time-code"
                 values["numeric"] = true
             case .smsOTP, .emailOTP:
                 let sms = method == .smsOTP
-                values["heading"] = sms ? "Code by SMS" : "Code by e-mail"
-                values["label"] = sms ? "6-digit code from the SMS" : "6-digit code from the e-mail"
+                values["heading"] = words.text(sms ? "factor.sms.heading" : "factor.email.heading")
+                values["label"] = words.text(sms ? "factor.sms.label" : "factor.email.label")
                 values["inputType"] = "text"
                 values["autocomplete"] = "one-time-code"
                 values["numeric"] = true
                 values["sendable"] = true
                 values["sendAction"] = "\(base)/send"
                 values["sendCsrf"] = PageCookies.csrfToken(state, action: "\(base)/send")
-                values["sendLabel"] = sms ? "Send me a code by SMS" : "Send me a code by e-mail"
+                values["sendLabel"] = words.text(sms ? "factor.sms.send" : "factor.email.send")
             case .deviceKey, .biometricKey, .passkey, .passkeyUserVerified:
                 break
             }
@@ -83,15 +82,16 @@ enum FactorForms {
     }
 
     /// What the page says when a factor form came without its value.
-    static let emptyFieldMessage = "Please fill in the field before you continue."
+    static let emptyFieldMessage = PageText("factor.error.emptyField")
 
     /// "Step 1 of 2" style progress.
-    static func progress(_ challenge: ChallengeResponse) -> String {
+    static func progress(_ challenge: ChallengeResponse, words: PageWords) -> String {
         let done = challenge.satisfiedCategories.count
-        return "Step \(min(done + 1, challenge.requiredCategories)) of \(challenge.requiredCategories)"
+        return words.text(
+            "factor.progress",
+            ["step": String(min(done + 1, challenge.requiredCategories)), "total": String(challenge.requiredCategories)])
     }
 
-    /// What the user reads after a refused proof or send.
     /// Sends the code the form asks for (SMS unless it names another method) and leaves the
     /// outcome in `state` for the next page: where it went, or why it was not sent.
     static func sendCode(
@@ -100,27 +100,25 @@ enum FactorForms {
         do {
             let method = AuthenticationMethod(rawValue: form["method"] ?? "") ?? .smsOTP
             let sent = try await challenges.sendCode(SendCodeRequest(method: method), for: challengeID)
-            state.notice = "We sent a code to \(sent.sentTo)."
+            state.notice = PageText("factor.codeSent", ["destination": sent.sentTo])
         } catch let problem as Problem where problem.status < 500 {
             state.error = message(for: problem)
         }
     }
 
-    static func message(for problem: Problem) -> String {
+    /// What the user reads after a refused proof or send.
+    static func message(for problem: Problem) -> PageText {
+        // Said after the sentence, not inside it, so no language has to fit a number into it.
+        let attemptsLeft = problem.remainingAttempts.map { [PageText("factor.error.attemptsLeft", count: $0)] } ?? []
         switch problem.code {
-        case .proofRejected:
-            let left = problem.remainingAttempts ?? 0
-            return "That is not right. \(left) attempt\(left == 1 ? "" : "s") left before your access is blocked."
-        case .authenticationFailed:
-            let left = problem.remainingAttempts
-            return "We could not confirm it is you: something you entered does not match. Please enter everything again."
-                + (left.map { " \($0) attempt\($0 == 1 ? "" : "s") left before your access is blocked." } ?? "")
-        case .codeAlreadyUsed: return "That code was used already. Ask for a new code."
-        case .rateLimited: return "Too many codes were asked for. Please wait a moment and try again."
-        case .otpResendTooSoon: return "A code was sent a moment ago. Please wait before asking for another."
-        case .categoryAlreadyCollected: return "You gave this kind of proof already. Please use the other one."
-        case .proofInProgress: return "We are still checking your last entry. Please try again."
-        default: return "That did not work. Please check what you entered and try again."
+        case .proofRejected: return PageText("factor.error.proofRejected", then: attemptsLeft)
+        case .authenticationFailed: return PageText("factor.error.authenticationFailed", then: attemptsLeft)
+        case .codeAlreadyUsed: return PageText("factor.error.codeAlreadyUsed")
+        case .rateLimited: return PageText("factor.error.rateLimited")
+        case .otpResendTooSoon: return PageText("factor.error.resendTooSoon")
+        case .categoryAlreadyCollected: return PageText("factor.error.categoryAlreadyCollected")
+        case .proofInProgress: return PageText("factor.error.proofInProgress")
+        default: return PageText("factor.error.other")
         }
     }
 }

@@ -18,12 +18,15 @@ struct PageState: Codable, Sendable {
     /// Consent: the operation sent to the user's phone ("Approve on your phone"), while the
     /// page waits for it.
     var operationID: String?
-    /// Shown once on the next page, then dropped.
-    var notice: String?
-    var error: String?
+    /// Shown once on the next page, then dropped; kept as catalogue keys, so the page writes
+    /// them in its language.
+    var notice: PageText?
+    var error: PageText?
     // Sign up or in.
     /// A new user's enrolment token, between their code and their password (sealed like the rest).
     var enrolmentToken: String?
     /// The number typed for "Continue with your phone number" (instead of `email`).
     var phone: String?
+    /// Consent: the partner's `ui_locales` on the consent link, kept for the visit's pages.
+    var uiLocales: String?
 }

@@ -6,9 +6,12 @@ enum PageTemplates {
         "layout": layout, "error": error, "email": email, "factors": factors, "finished": finished,
     ]
 
+    /// The page around every card: the language switch (links, so it works without script),
+    /// the frame's name, the card and the frame's footer. `t` is the catalogue in the page's
+    /// language (``CatalogueNode``).
     static let layout = """
         <!doctype html>
-        <html lang="en">
+        <html lang="{{lang}}">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -17,6 +20,11 @@ enum PageTemplates {
         <link rel="stylesheet" href="/hosted/style.css">
         </head>
         <body{{#bodyClass}} class="{{bodyClass}}"{{/bodyClass}}>
+        {{#hasLanguages}}
+        <nav class="languages" aria-label="{{t.language.switch.label}}"><ul>
+        {{#languages}}<li><a href="{{href}}" lang="{{code}}" hreflang="{{code}}"{{#current}} aria-current="true"{{/current}}>{{name}}</a></li>{{/languages}}
+        </ul></nav>
+        {{/hasLanguages}}
         <header class="brand"><span class="mark" aria-hidden="true"></span>{{brand}}</header>
         <main class="card">
         {{{content}}}
@@ -29,24 +37,26 @@ enum PageTemplates {
     static let error = """
         <h1>{{heading}}</h1>
         <p class="error" role="alert">{{message}}</p>
-        {{#returnURL}}<p><a class="button secondary" href="{{returnURL}}">Return to {{clientName}}</a></p>{{/returnURL}}
+        {{#returnURL}}<p><a class="button secondary" href="{{returnURL}}">{{returnLabel}}</a></p>{{/returnURL}}
         """
 
+    /// `lead` and the other triple-brace values are catalogue sentences with a name in
+    /// `<strong>`, escaped by ``PageWords/html(_:_:strong:)``.
     static let email = """
-        <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
-        <h1>Sign in</h1>
+        <p class="lead">{{{lead}}}</p>
+        <h1>{{t.signin.title}}</h1>
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/signin/email">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="email">E-mail address</label>
+        <label for="email">{{t.signin.email.label}}</label>
         <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
-        <button type="submit">Continue</button>
+        <button type="submit">{{t.page.continue}}</button>
         </form>
         {{#passkeyCsrf}}
         <section class="factor" data-passkey hidden>
         <form method="post" action="/signin/passkey">
         <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
-        <button type="submit" class="secondary">Sign in with a passkey</button>
+        <button type="submit" class="secondary">{{t.signin.passkey.button}}</button>
         </form>
         </section>
         <script src="/hosted/passkey.js" defer></script>
@@ -54,23 +64,22 @@ enum PageTemplates {
         {{#signUpLink}}{{> signUpLink}}{{/signUpLink}}
         <form method="post" action="/signin/cancel" class="inline">
         <input type="hidden" name="csrf" value="{{cancelCsrf}}">
-        <button type="submit" class="link">Cancel and return to {{clientName}}</button>
+        <button type="submit" class="link">{{cancelLabel}}</button>
         </form>
         """
 
     static let factors = """
+        <p class="lead">{{{lead}}}</p>
         {{#consent}}
-        <p class="lead"><strong>{{clientName}}</strong> asks you to approve:</p>
         <h1>{{headline}}</h1>
         <dl class="operation">
         {{#details}}<div><dt>{{label}}</dt><dd class="{{style}}">{{value}}</dd></div>{{/details}}
         </dl>
-        <p class="hint">Confirm it is you to approve. The code we send names the same {{what}}.</p>
+        <p class="hint">{{hint}}</p>
         {{/consent}}
         {{^consent}}
-        <p class="lead"><strong>{{clientName}}</strong> asks you to sign in.</p>
-        <h1>Confirm it is you</h1>
-        {{#email}}<p class="hint">Signing in as <strong>{{email}}</strong>.</p>{{/email}}
+        <h1>{{t.signin.factors.title}}</h1>
+        {{#signingInAs}}<p class="hint">{{{signingInAs}}}</p>{{/signingInAs}}
         {{/consent}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
@@ -78,8 +87,8 @@ enum PageTemplates {
         <p class="progress">{{progress}}</p>
         {{#passkey}}
         <section class="factor" data-passkey hidden>
-        <h2>Passkey</h2>
-        <p class="error" role="alert" data-passkey-error hidden>The passkey did not answer. Please try again, or use another way below.</p>
+        <h2>{{t.factor.passkey.heading}}</h2>
+        <p class="error" role="alert" data-passkey-error hidden>{{t.factor.passkey.noAnswer}}</p>
         <form method="post" action="{{proofAction}}" data-passkey-form data-options="{{options}}">
         <input type="hidden" name="csrf" value="{{proofCsrf}}">
         <input type="hidden" name="method" value="passkey">
@@ -104,7 +113,7 @@ enum PageTemplates {
         <input type="hidden" name="method" value="{{method}}">
         <label for="{{method}}">{{label}}</label>
         <input id="{{method}}" name="credential" type="{{inputType}}" autocomplete="{{autocomplete}}"{{#numeric}} inputmode="numeric" pattern="[0-9]*"{{/numeric}} required>
-        <button type="submit">{{submitLabel}}</button>
+        <button type="submit">{{t.page.continue}}</button>
         </form>
         </section>
         {{/methods}}
@@ -116,8 +125,8 @@ enum PageTemplates {
 
     static let finished = """
         <h1>{{heading}}</h1>
-        <p>{{message}}</p>
-        {{#returnURL}}<p><a class="button" href="{{returnURL}}">Return to {{clientName}}</a></p>{{/returnURL}}
+        {{#message}}<p>{{message}}</p>{{/message}}
+        {{#returnURL}}<p><a class="button" href="{{returnURL}}">{{returnLabel}}</a></p>{{/returnURL}}
         """
 
     static let style = """
@@ -151,6 +160,12 @@ enum PageTemplates {
         .error{background:#fdecec;color:#8a1c1c;border-radius:8px;padding:.6rem .8rem}
         .notice{background:#e8f3ea;color:#1d5b2c;border-radius:8px;padding:.6rem .8rem}
         footer{max-width:30rem;margin:16px auto;color:#5d6876;font-size:.82rem;text-align:center}
+        .languages{max-width:30rem;margin:0 auto}
+        .languages ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.15rem .9rem;font-size:.85rem}
+        .languages a{color:#27446b;text-decoration:none;display:inline-block;padding:.2rem 0}
+        .languages a:hover{text-decoration:underline}
+        .languages a[aria-current]{font-weight:700;text-decoration:underline}
+        h1,h2,.lead,.hint,.error,.notice,dd,p{overflow-wrap:break-word;hyphens:auto}
         @media (min-width:700px){body{padding:40px}.card{padding:30px 32px 24px}}
         """
 

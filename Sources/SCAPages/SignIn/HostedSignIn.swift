@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SCACore
 import SCAEngine
+import SCALocalization
 import SCAPartners
 
 /// The hosted sign-in pages of the authorization code flow: the e-mail step, then one form per
@@ -19,30 +20,37 @@ struct HostedSignIn: Sendable {
     static let base = "/signin"
 
     /// `GET /oauth2/authorize`.
-    func authorize(_ query: [String: String]) async throws -> Response {
+    func authorize(_ request: Request, query: [String: String]) async throws -> Response {
         switch try await oauth.authorize(query) {
-        case .errorPage(let message, let status):
-            return renderer.page(
-                "error", title: "Sign-in not possible",
-                ["heading": "Sign-in not possible", "message": message], status: status)
+        case .errorPage(let messageKey, let status):
+            let words = renderer.words(for: request, uiLocales: query["ui_locales"], here: request.uri.description)
+            return renderer.errorPage(heading: "signin.notPossible.title", message: PageText(messageKey), words: words, status: status)
         case .redirect(let location):
             return PageRenderer.redirect(to: location)
-        case .signIn(let request, let clientName):
-            let state = PageState(secret: PageCookies.newSecret(runtime), authorization: request, clientName: clientName)
-            return emailPage(state, cookie: try cookies.cookie(PageCookies.signIn, state))
+        case .signIn(let authorization, let clientName):
+            let state = PageState(secret: PageCookies.newSecret(runtime), authorization: authorization, clientName: clientName)
+            return emailPage(state, words: words(request, state), cookie: try cookies.cookie(PageCookies.signIn, state))
         }
+    }
+
+    /// The words of a sign-in page: the visit's `ui_locales` count, the account's language
+    /// never (see ``PageRenderer/words(for:uiLocales:stored:here:)``), and the switch comes
+    /// back to `GET /signin`, which shows the step the visit is at.
+    func words(_ request: Request, _ state: PageState?, here: String = base) -> PageWords {
+        renderer.words(for: request, uiLocales: state?.authorization?.uiLocales, here: here)
     }
 
     /// `GET /signin`: the step the visit is at.
     func show(_ request: Request) async throws -> Response {
         guard var state = cookies.state(PageCookies.signIn, in: request), let authorization = state.authorization else {
-            return sessionEnded()
+            return sessionEnded(request)
         }
+        let words = words(request, state)
         let target = PageRenderer.formTarget(for: authorization.redirectURI)
         guard let challengeID = state.challengeID else {
             let flash = state
             state.error = nil
-            return emailPage(flash, cookie: try cookies.cookie(PageCookies.signIn, state))
+            return emailPage(flash, words: words, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         let challenge = try await challenges.get(challengeID)
         guard challenge.state == .pending else {
@@ -50,34 +58,36 @@ struct HostedSignIn: Sendable {
             state.notice = nil
             state.error = nil
             var flash = state
-            flash.error = "Signing in took too long. Please start again."
-            return emailPage(flash, cookie: try cookies.cookie(PageCookies.signIn, state))
+            flash.error = PageText("signin.error.tooLong")
+            return emailPage(flash, words: words, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
-        var values = common(state)
-        values["email"] = state.email ?? state.phone
-        values["notice"] = state.notice
-        values["error"] = state.error
+        var values = common(state, words: words)
+        if let account = state.email ?? state.phone {
+            values["signingInAs"] = words.html("signin.factors.signingInAs", ["account": account], strong: ["account"])
+        }
+        values["notice"] = state.notice.map(words.text)
+        values["error"] = state.error.map(words.text)
         // A discoverable passkey login is one step: the passkey proves both categories.
         values["progress"] = challenge.methods.map(\.id) == [.passkey]
-            ? "One step: your passkey checks it is you." : FactorForms.progress(challenge)
+            ? words.text("signin.passkey.oneStep") : FactorForms.progress(challenge, words: words)
         // Sign up or in: the challenge itself offers only the code at first
         // (`ChallengeRecord.offeredMethods`), so a new, a known and a refused address see the same page.
-        values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state)
-        values["passkey"] = FactorForms.passkey(challenge, base: Self.base, state: state, label: "Sign in with a passkey")
+        values["methods"] = FactorForms.methods(challenge, base: Self.base, state: state, words: words)
+        values["passkey"] = FactorForms.passkey(
+            challenge, base: Self.base, state: state, label: words.text("signin.passkey.button"))
         values["cancelAction"] = "\(Self.base)/cancel"
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/cancel")
-        values["cancelLabel"] = "Cancel and return to \(state.clientName ?? "the application")"
         state.notice = nil
         state.error = nil
         return renderer.page(
-            "factors", title: "Confirm it is you", values, formTarget: target,
+            "factors", title: words.text("signin.factors.title"), values, words: words, formTarget: target,
             cookie: try cookies.cookie(PageCookies.signIn, state))
     }
 
     /// `POST /signin/email`.
     func email(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = try verified(request, form: form, action: "\(Self.base)/email"), let authorization = state.authorization
-        else { return sessionEnded() }
+        else { return sessionEnded(request) }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = address
         // A plain sign-in now, whatever "New here?" started before.
@@ -91,7 +101,7 @@ struct HostedSignIn: Sendable {
             state.error = nil
         } catch let problem as Problem where problem.status < 500 {
             state.error = problem.code == .rateLimited
-                ? FactorForms.message(for: problem) : "Please enter a valid e-mail address."
+                ? FactorForms.message(for: problem) : PageText("signin.error.invalidEmail")
         }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
@@ -100,7 +110,7 @@ struct HostedSignIn: Sendable {
     /// the next page asks the browser for a passkey, whose user handle names the user.
     func passkey(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = try verified(request, form: form, action: "\(Self.base)/passkey"), let authorization = state.authorization
-        else { return sessionEnded() }
+        else { return sessionEnded(request) }
         state.email = nil
         do {
             let challenge = try await challenges.create(
@@ -109,7 +119,8 @@ struct HostedSignIn: Sendable {
             state.challengeID = challenge.challengeId
             state.error = nil
         } catch let problem as Problem where problem.status < 500 {
-            state.error = problem.code == .rateLimited ? FactorForms.message(for: problem) : "Passkeys cannot be used here."
+            state.error = problem.code == .rateLimited
+                ? FactorForms.message(for: problem) : PageText("signin.error.passkeyUnavailable")
         }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
@@ -117,7 +128,7 @@ struct HostedSignIn: Sendable {
     /// `POST /signin/send`: sends (or resends) an SMS or e-mail code.
     func send(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = try verified(request, form: form, action: "\(Self.base)/send"), let challengeID = state.challengeID else {
-            return sessionEnded()
+            return sessionEnded(request)
         }
         try await FactorForms.sendCode(form, challengeID: challengeID, with: challenges, into: &state)
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
@@ -127,7 +138,7 @@ struct HostedSignIn: Sendable {
     func proof(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = try verified(request, form: form, action: "\(Self.base)/proof"),
             let challengeID = state.challengeID, let authorization = state.authorization
-        else { return sessionEnded() }
+        else { return sessionEnded(request) }
         let target = PageRenderer.formTarget(for: authorization.redirectURI)
         guard let proof = FactorForms.proof(in: form) else {
             state.error = FactorForms.emptyFieldMessage
@@ -144,24 +155,25 @@ struct HostedSignIn: Sendable {
                 let location = try await oauth.grant(authorization, tokens: tokens)
                 return PageRenderer.redirect(to: location, formTarget: target, cookie: cookies.clear(PageCookies.signIn))
             }
-            state.notice = "Thank you. One more step."
+            state.notice = PageText("factor.oneMoreStep")
         } catch let problem as Problem where problem.status < 500 {
             switch problem.code {
             case .userLocked:
                 let location = oauth.errorRedirect(
                     authorization.redirectURI, error: "access_denied", description: "the user could not be authenticated",
                     state: authorization.state)
+                let words = words(request, state)
+                let title = words.text("signin.blocked.title")
                 return renderer.page(
-                    "error", title: "Access blocked",
+                    "error", title: title,
                     [
-                        "heading": "Access blocked",
-                        "message": "Too many attempts failed, so your access is blocked for now. Please try again later or contact your bank.",
-                        "returnURL": location, "clientName": state.clientName ?? "the application",
+                        "heading": title, "message": words.text("signin.blocked.message"),
+                        "returnURL": location, "returnLabel": Self.returnLabel(state.clientName, words: words),
                     ],
-                    status: .forbidden, formTarget: target, cookie: cookies.clear(PageCookies.signIn))
+                    words: words, status: .forbidden, formTarget: target, cookie: cookies.clear(PageCookies.signIn))
             case .challengeExpired, .challengeCompleted, .challengeCancelled, .challengeFailed:
                 state.challengeID = nil
-                state.error = "Signing in took too long. Please start again."
+                state.error = PageText("signin.error.tooLong")
             default:
                 state.error = FactorForms.message(for: problem)
             }
@@ -172,7 +184,7 @@ struct HostedSignIn: Sendable {
     /// `POST /signin/cancel`: back to the client with `access_denied`.
     func cancel(_ request: Request, form: [String: String]) async throws -> Response {
         guard let state = try verified(request, form: form, action: "\(Self.base)/cancel"), let authorization = state.authorization else {
-            return sessionEnded()
+            return sessionEnded(request)
         }
         if let challengeID = state.challengeID { _ = try? await challenges.cancel(challengeID) }
         let location = oauth.errorRedirect(
@@ -191,35 +203,45 @@ struct HostedSignIn: Sendable {
         return state
     }
 
-    func common(_ state: PageState) -> [String: Any] {
-        ["clientName": state.clientName ?? "An application"]
+    /// What every sign-in page says of the partner: the lead ("ACME Pay asks you to sign in.")
+    /// and the way back to it.
+    func common(_ state: PageState, words: PageWords) -> [String: Any] {
+        let lead = state.clientName.map { words.html("signin.lead", ["partner": $0], strong: ["partner"]) }
+        return [
+            "lead": lead ?? PageWords.escape(words.text("signin.lead.unnamed")),
+            "cancelLabel": state.clientName.map { words.text("page.cancelAndReturn", ["partner": $0]) }
+                ?? words.text("page.cancelAndReturn.unnamed"),
+        ]
     }
 
-    private func emailPage(_ state: PageState, cookie: String) -> Response {
-        var values = common(state)
+    /// "Return to ACME Pay", or to the application when its name is not known.
+    static func returnLabel(_ clientName: String?, words: PageWords) -> String {
+        clientName.map { words.text("page.returnTo", ["partner": $0]) } ?? words.text("page.returnTo.unnamed")
+    }
+
+    private func emailPage(_ state: PageState, words: PageWords, cookie: String) -> Response {
+        var values = common(state, words: words)
         values["csrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/email")
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/cancel")
         if challenges.offersPasskeyLogin {
             values["passkeyCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/passkey")
         }
         values["email"] = state.email ?? ""
-        values["error"] = state.error
+        values["error"] = state.error.map(words.text)
         // Sign up or in: "New here?" only when sign-up is on.
         values.merge(HostedSignUp.links(for: signUpMode)) { $1 }
         return renderer.page(
-            "email", title: "Sign in", values,
+            "email", title: words.text("signin.title"), values, words: words,
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)
     }
 
     /// `403`: the request is well formed, but the browser holds no live visit (cookie) or
     /// the form's CSRF token is not that visit's, so the server refuses it.
-    func sessionEnded() -> Response {
-        renderer.page(
-            "error", title: "Sign-in ended",
-            [
-                "heading": "This sign-in has ended",
-                "message": "Your sign-in session is no longer valid. Please go back to the application and start again.",
-            ],
-            status: .forbidden)
+    func sessionEnded(_ request: Request) -> Response {
+        let words = words(request, nil)
+        return renderer.page(
+            "error", title: words.text("signin.ended.title"),
+            ["heading": words.text("signin.ended.heading"), "message": words.text("signin.ended.message")],
+            words: words, status: .forbidden)
     }
 }

@@ -51,19 +51,20 @@ struct HostedSignUp: Sendable {
     }
 
     private func form(_ request: Request, byPhone: Bool) throws -> Response {
-        guard byPhone ? mode.allowsPhone : mode.allowsEmail else { return notOffered() }
+        guard byPhone ? mode.allowsPhone : mode.allowsEmail else { return notOffered(request) }
         guard var state = cookies.state(PageCookies.signIn, in: request), let authorization = state.authorization else {
-            return signIn.sessionEnded()
+            return signIn.sessionEnded(request)
         }
-        var values = signIn.common(state)
+        let words = signIn.words(request, state, here: byPhone ? Self.phonePath : Self.base)
+        var values = signIn.common(state, words: words)
         values["csrf"] = PageCookies.csrfToken(state, action: byPhone ? Self.phonePath : Self.base)
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(HostedSignIn.base)/cancel")
         if byPhone { values["phone"] = state.phone ?? "" } else { values["email"] = state.email ?? "" }
-        values["error"] = state.error
+        values["error"] = state.error.map(words.text)
         values["signInLink"] = HostedSignIn.base
         state.error = nil
         return renderer.page(
-            byPhone ? "signup-phone" : "signup-email", title: "Create your account", values,
+            byPhone ? "signup-phone" : "signup-email", title: words.text("signup.title"), values, words: words,
             formTarget: PageRenderer.formTarget(for: authorization.redirectURI),
             cookie: try cookies.cookie(PageCookies.signIn, state))
     }
@@ -79,9 +80,9 @@ struct HostedSignUp: Sendable {
     }
 
     private func start(_ request: Request, form: [String: String], byPhone: Bool) async throws -> Response {
-        guard byPhone ? mode.allowsPhone : mode.allowsEmail else { return notOffered() }
+        guard byPhone ? mode.allowsPhone : mode.allowsEmail else { return notOffered(request) }
         let path = byPhone ? Self.phonePath : Self.base
-        guard var state = try signIn.verified(request, form: form, action: path) else { return signIn.sessionEnded() }
+        guard var state = try signIn.verified(request, form: form, action: path) else { return signIn.sessionEnded(request) }
         let typed = (form[byPhone ? "phone" : "email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = byPhone ? nil : typed
         state.phone = byPhone ? typed : nil
@@ -98,9 +99,7 @@ struct HostedSignUp: Sendable {
         } catch let problem as Problem where problem.status < 500 {
             state.error = problem.code == .rateLimited
                 ? FactorForms.message(for: problem)
-                : byPhone
-                    ? "Please enter your phone number with its country code, for example +33 6 12 34 56 78."
-                    : "Please enter a valid e-mail address."
+                : byPhone ? PageText("signup.error.invalidPhone") : PageText("signin.error.invalidEmail")
             return PageRenderer.redirect(to: path, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         return PageRenderer.redirect(to: HostedSignIn.base, cookie: try cookies.cookie(PageCookies.signIn, state))
@@ -108,23 +107,27 @@ struct HostedSignUp: Sendable {
 
     /// `GET /signin/password`: a new user chooses their password.
     func showPassword(_ request: Request) throws -> Response {
-        guard isOn else { return notOffered() }
+        guard isOn else { return notOffered(request) }
         guard var state = cookies.state(PageCookies.signIn, in: request), let authorization = state.authorization else {
-            return signIn.sessionEnded()
+            return signIn.sessionEnded(request)
         }
         guard state.enrolmentToken != nil else {
             return PageRenderer.redirect(to: HostedSignIn.base, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
-        var values = signIn.common(state)
+        let words = signIn.words(request, state, here: Self.passwordPath)
+        var values = signIn.common(state, words: words)
         values["csrf"] = PageCookies.csrfToken(state, action: Self.passwordPath)
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(HostedSignIn.base)/cancel")
-        values["email"] = state.phone ?? state.email
-        values["notice"] = state.notice
-        values["error"] = state.error
+        if let account = state.phone ?? state.email {
+            values["forAccount"] = words.html("signup.password.forAccount", ["account": account], strong: ["account"])
+        }
+        values["passwordLabel"] = words.text("signup.password.label", count: InputRules.passwordLength.lowerBound)
+        values["notice"] = state.notice.map(words.text)
+        values["error"] = state.error.map(words.text)
         state.notice = nil
         state.error = nil
         return renderer.page(
-            "signup-password", title: "Choose your password", values,
+            "signup-password", title: words.text("signup.password.title"), values, words: words,
             formTarget: PageRenderer.formTarget(for: authorization.redirectURI),
             cookie: try cookies.cookie(PageCookies.signIn, state))
     }
@@ -134,13 +137,13 @@ struct HostedSignUp: Sendable {
     /// (e-mail, or SMS for a phone sign-up): the page asks for the code, and the code ends at
     /// the client.
     func setPassword(_ request: Request, form: [String: String]) async throws -> Response {
-        guard isOn else { return notOffered() }
+        guard isOn else { return notOffered(request) }
         guard var state = try signIn.verified(request, form: form, action: Self.passwordPath),
             let token = state.enrolmentToken, let authorization = state.authorization
-        else { return signIn.sessionEnded() }
+        else { return signIn.sessionEnded(request) }
         let password = form["password"] ?? ""
         guard password == form["confirm"] ?? "" else {
-            state.error = "The two passwords are not the same. Please type them again."
+            state.error = PageText("signup.error.passwordsDiffer")
             return PageRenderer.redirect(to: Self.passwordPath, cookie: try cookies.cookie(PageCookies.signIn, state))
         }
         let enrolled: EnrolmentResponse
@@ -149,18 +152,23 @@ struct HostedSignUp: Sendable {
         } catch let problem as Problem where problem.status < 500 {
             switch problem.code {
             case .requestInvalid:
-                // The password rules, in the service's own words ("password must have 8 to …").
-                state.error = "This password cannot be used: \(problem.detail ?? "please choose another one")."
+                // The one rule a password is refused by here is its length.
+                let length = InputRules.passwordLength
+                state.error = length.contains(password.count)
+                    ? PageText("signup.error.passwordRejected")
+                    : PageText(
+                        "signup.error.passwordLength",
+                        ["minimum": String(length.lowerBound), "maximum": String(length.upperBound)])
                 return PageRenderer.redirect(to: Self.passwordPath, cookie: try cookies.cookie(PageCookies.signIn, state))
             case .enrolmentComplete:
                 state.enrolmentToken = nil
                 state.challengeID = nil
-                state.error = "Your account is set up already. Please sign in."
+                state.error = PageText("signup.error.alreadySetUp")
             default:
                 // An expired (ten minutes) or used token: the sign-up resumes with a new code.
                 state.enrolmentToken = nil
                 state.challengeID = nil
-                state.error = "Signing up took too long. Please start again."
+                state.error = PageText("signup.error.tooLong")
                 return PageRenderer.redirect(
                     to: state.phone != nil ? Self.phonePath : Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
             }
@@ -186,7 +194,7 @@ struct HostedSignUp: Sendable {
             if challenge.methods.contains(where: { $0.id == code }) {
                 try await FactorForms.sendCode(["method": code.rawValue], challengeID: challenge.challengeId, with: challenges, into: &state)
             }
-            state.notice = "Your password is set. " + (state.notice ?? "One more step to sign in.")
+            state.notice = PageText("signup.passwordSet", then: [state.notice ?? PageText("signup.oneMoreStep")])
         } catch let problem as Problem where problem.status < 500 {
             // The page shows what is left to prove (or the e-mail step when the challenge could not open).
             state.error = FactorForms.message(for: problem)
@@ -199,15 +207,14 @@ struct HostedSignUp: Sendable {
         var state = state
         state.enrolmentToken = token
         state.challengeID = nil
-        state.notice = "Your \(state.phone != nil ? "phone number" : "e-mail address") is confirmed. Now choose a password for your account."
+        state.notice = PageText(state.phone != nil ? "signup.confirmed.phone" : "signup.confirmed.email")
         state.error = nil
         return PageRenderer.redirect(to: passwordPath, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
 
-    private func notOffered() -> Response {
-        renderer.page(
-            "error", title: "Not available",
-            ["heading": "Not available", "message": "New accounts cannot be created here. Please go back to the application."],
-            status: .notFound)
+    private func notOffered(_ request: Request) -> Response {
+        renderer.errorPage(
+            heading: "signup.unavailable.title", message: PageText("signup.unavailable.message"),
+            words: signIn.words(request, nil, here: HostedSignIn.base), status: .notFound)
     }
 }

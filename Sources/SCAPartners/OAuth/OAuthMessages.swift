@@ -15,6 +15,9 @@ package struct AuthorizationRequest: Codable, Sendable, Equatable {
     /// `prompt`, `max_age` and `acr_values` as asked (OpenID Connect Core §3.1.2.1); the
     /// `acr` values are checked again against what the sign-in earned.
     var acrValues: [String]? = nil
+    /// `ui_locales` as asked (OpenID Connect Core §3.1.2.1): the languages the partner's user
+    /// reads, best first; the sign-in pages take the first one shipped.
+    package var uiLocales: String? = nil
 
     /// What the sign-in grants the client: its tokens are the client's, within these scopes.
     package func delegation(clientName: String) -> Delegation {

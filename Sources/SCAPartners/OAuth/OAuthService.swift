@@ -23,8 +23,9 @@ package struct OAuthService: EngineService, Sendable {
     package enum AuthorizeDecision: Sendable {
         /// The client or redirect URI cannot be trusted: an error page, never a redirect.
         /// `404` for a client that does not exist, `403` for one asking to send the user to an
-        /// address it did not register (the server refuses to act for it there).
-        case errorPage(String, status: HTTPResponse.Status)
+        /// address it did not register (the server refuses to act for it there). The message is
+        /// the catalogue key of what the page says.
+        case errorPage(messageKey: String, status: HTTPResponse.Status)
         /// Another error, told to the registered redirect URI (RFC 6749 §4.1.2.1).
         case redirect(String)
         /// Go on to the sign-in page.
@@ -37,11 +38,10 @@ package struct OAuthService: EngineService, Sendable {
     /// that URI.
     package func authorize(_ query: [String: String]) async throws -> AuthorizeDecision {
         guard let clientID = query["client_id"], let client = try await partners.find(clientID) else {
-            return .errorPage("The application that sent you here is not known to us.", status: .notFound)
+            return .errorPage(messageKey: "signin.error.unknownClient", status: .notFound)
         }
         guard let redirectURI = query["redirect_uri"], RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
-            return .errorPage(
-                "The application that sent you here gave an address to return to that it has not registered.", status: .forbidden)
+            return .errorPage(messageKey: "signin.error.unregisteredRedirect", status: .forbidden)
         }
         let state = query["state"]
         func refuse(_ error: String, _ description: String) -> AuthorizeDecision {
@@ -91,11 +91,29 @@ package struct OAuthService: EngineService, Sendable {
             }
             acrValues = values
         }
+        // Languages are hints: a tag naming no shipped language is passed over, never refused.
+        // Only their shape is checked, so the sealed page state stays small.
+        for name in ["ui_locales", "claims_locales"] {
+            if let tags = query[name], !Self.isLanguageTagList(tags) {
+                return refuse("invalid_request", "\(name) must be space-separated language tags")
+            }
+        }
         return .signIn(
             AuthorizationRequest(
                 clientID: client.id, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
-                codeChallenge: challenge, acrValues: acrValues),
+                codeChallenge: challenge, acrValues: acrValues, uiLocales: query["ui_locales"]),
             clientName: client.name)
+    }
+
+    /// At most ten BCP 47 tags (letters, digits and hyphens, each at most 35 characters),
+    /// separated by spaces.
+    package static func isLanguageTagList(_ text: String) -> Bool {
+        let tags = text.split(separator: " ")
+        return !tags.isEmpty && tags.count <= 10
+            && tags.allSatisfy { tag in
+                tag.count <= 35 && tag.first?.isLetter == true
+                    && tag.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+            }
     }
 
     /// `redirectURI` with an RFC 6749 §4.1.2.1 error, `state` and `iss` (RFC 9207).

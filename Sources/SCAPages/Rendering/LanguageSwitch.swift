@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SCALocalization
+
+/// The language switch every page carries: links to `GET /hosted/language?lang=de&next=…`,
+/// which remembers the choice in a cookie and sends the browser back to the page it came from.
+///
+/// The choice is a cookie of its own, not part of a visit's sealed state, so it needs no CSRF
+/// token, works without script, and leaves the visit (challenge, consent, the code just sent)
+/// exactly where it was: the page the browser returns to is the same step, in the new
+/// language. It outranks everything else a page weighs, `ui_locales` included: it is what the
+/// person reading chose, on this very page.
+enum LanguageSwitch {
+    static let cookie = "sca_lang"
+    static let path = "/hosted/language"
+    /// A year: a person who chose their language once should not have to again.
+    static let lifetime = 31_536_000
+
+    /// The pages the switch may send a browser back to. Anything else (another site, an API
+    /// route) is refused, so the switch is never a redirect to somewhere the page did not name.
+    static let returnPrefixes = ["/signin", "/consents/", "/oauth2/authorize?"]
+
+    static func link(to language: Language, returningTo here: String) -> String {
+        "\(path)?lang=\(language.tag)&next=\(percentEncoded(here))"
+    }
+
+    /// The language the browser's cookie names, if it names a shipped one.
+    static func chosen(in request: Request) -> Language? {
+        guard let header = request.headers[.cookie] else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0] == cookie, let language = Language(code: String(parts[1])) { return language }
+        }
+        return nil
+    }
+
+    /// Where `next` may go: one of the pages, as a path on this server.
+    static func isReturnPath(_ next: String) -> Bool {
+        next.utf8.count <= 4_096 && returnPrefixes.contains(where: next.hasPrefix)
+            && !next.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == "\\" })
+    }
+
+    /// The `Set-Cookie` value that remembers `language`.
+    static func cookie(for language: Language, secure: Bool) -> String {
+        "\(cookie)=\(language.tag); Path=/; Max-Age=\(lifetime); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    private static func percentEncoded(_ text: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
