@@ -18,7 +18,7 @@ struct BrowserTests {
     /// A live server on `http://localhost:PORT` with the injected clock, a partner client whose
     /// redirects come back to this server under another origin (`127.0.0.1`, so the pages'
     /// `form-action` must name it), and a browser.
-    private func withBrowser(
+    func withBrowser(
         _ name: String, _ customize: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (BrowserContext) async throws -> Void
     ) async throws {

@@ -138,8 +138,13 @@ final class PageBrowser: @unchecked Sendable {
     private(set) var cookies: [String: String] = [:]
     /// The last `Set-Cookie` values seen.
     private(set) var setCookies: [String] = []
+    /// The browser's `Accept-Language`, sent with every request when set.
+    var acceptLanguage: String?
 
-    init(api: APIClient) { self.api = api }
+    init(api: APIClient, acceptLanguage: String? = nil) {
+        self.api = api
+        self.acceptLanguage = acceptLanguage
+    }
 
     @discardableResult
     func get(_ path: String) async throws -> APIResponse {
@@ -159,6 +164,7 @@ final class PageBrowser: @unchecked Sendable {
     private func send(_ method: HTTPRequest.Method, _ path: String, body: String?) async throws -> APIResponse {
         var headers: HTTPFields = [:]
         if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        if let acceptLanguage { headers[.acceptLanguage] = acceptLanguage }
         if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
         let response = try await api.client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         setCookies = response.headers[values: .setCookie]

@@ -133,6 +133,12 @@ final class WebDriver: @unchecked Sendable {
         }
     }
 
+    /// Runs `script` in the page (its `return` is the answer).
+    @discardableResult
+    func execute(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
+        try await command("POST", "execute/sync", ["script": script, "args": arguments])
+    }
+
     /// Saves a PNG of the viewport to `file`.
     func screenshot(to file: URL) async throws {
         guard let encoded = try await command("GET", "screenshot", nil) as? String, let data = Data(base64Encoded: encoded) else {
