@@ -169,6 +169,8 @@ let package = Package(
             name: "sca",
             dependencies: [
                 "SCAClient",
+                // Its prompts and messages, in the language the user's environment names.
+                "SCALocalization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -17,17 +17,23 @@ struct Activate: AsyncParsableCommand {
 
     func run() async throws {
         let app = try await AppState.open(global)
+        let words = Terminal.words
         if let previous = app.binding {
-            Terminal.say(
-                "This device is bound as \(previous.deviceId); once the server accepts the code, the new binding replaces it.")
+            Terminal.say(words.text("terminal.activate.replacing", ["device": previous.deviceId]))
         }
         let deviceName = name ?? "sca on \(ProcessInfo.processInfo.hostName)"
         // Spaces and lower case are how people copy a code from a screen; the code itself is not changed.
         let typed = code.uppercased().replacingOccurrences(of: " ", with: "")
         let spinner = Spinner()
-        let binding = try await spinner.during("Activating") {
+        let binding = try await spinner.during(words.text("terminal.spinner.activating")) {
             try await app.client.activateDevice(code: typed, name: deviceName)
         }
-        print("device activated: \(binding.deviceId) (\(Terminal.shown(binding.name))) for user \(binding.userId) at \(binding.server.absoluteString)")
+        print(
+            words.text(
+                "terminal.activate.done",
+                [
+                    "device": binding.deviceId, "name": Terminal.shown(binding.name), "user": binding.userId,
+                    "server": binding.server.absoluteString,
+                ]))
     }
 }

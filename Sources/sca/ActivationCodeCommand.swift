@@ -22,9 +22,12 @@ struct ActivationCodeCommand: AsyncParsableCommand {
         let app = try await AppState.open(global)
         let spinner = Spinner()
         let collector = try factors.collector(spinner: spinner)
-        let issued = try await spinner.during("Approving a new device") {
+        let words = Terminal.words
+        let issued = try await spinner.during(words.text("terminal.spinner.approvingDevice")) {
             try await app.client.requestActivationCode(using: collector)
         }
-        print("activation code: \(issued.activationCode) (valid until \(ISO8601DateFormatter().string(from: issued.expiresAt)))")
+        print(
+            words.text(
+                "terminal.activationCode.issued", ["code": issued.activationCode, "until": words.dateTime(issued.expiresAt)]))
     }
 }

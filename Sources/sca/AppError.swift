@@ -11,7 +11,12 @@ struct AppError: Error, CustomStringConvertible {
 
     var description: String { "\(code): \(detail)" }
 
-    static func inputClosed(_ what: String) -> AppError {
-        AppError("input.closed", "standard input ended before \(what) (pass it as a flag in scripts)")
+    /// What standard input ended before, each said in a whole sentence of its own.
+    enum Awaited: String {
+        case answer, factor, password, pin, code, email, newPassword
+    }
+
+    static func inputClosed(_ awaited: Awaited) -> AppError {
+        AppError("input.closed", Terminal.words.text("terminal.failure.inputClosed.\(awaited.rawValue)"))
     }
 }

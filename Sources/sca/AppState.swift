@@ -56,7 +56,7 @@ struct AppState {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host != nil
         else {
-            throw AppError("app.bad_server", "'\(text)' is not an http(s) URL such as \(fallbackServer)")
+            throw AppError("app.bad_server", Terminal.words.text("terminal.failure.badServer", ["text": text, "example": fallbackServer]))
         }
         return url
     }

@@ -18,7 +18,9 @@ struct AuthenticatorStore {
         do {
             return try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file))
         } catch {
-            throw AppError("totp.unreadable", "\(file.path) is not a seed file: \(error.localizedDescription)")
+            throw AppError(
+                "totp.unreadable",
+                Terminal.words.text("terminal.totp.unreadable", ["path": file.path, "reason": error.localizedDescription]))
         }
     }
 
@@ -39,11 +41,17 @@ struct AuthenticatorStore {
         } else {
             chosen = Self.defaultName
         }
+        let words = Terminal.words
         guard let seed = all[chosen] else {
             let known = all.keys.sorted().joined(separator: ", ")
-            throw AppError("totp.not_found", all.isEmpty ? "no authenticator yet (sca totp add SEED)" : "no authenticator named '\(chosen)' (have: \(known))")
+            throw AppError(
+                "totp.not_found",
+                all.isEmpty
+                    ? words.text("terminal.totp.noneYet") : words.text("terminal.totp.notFound", ["name": chosen, "known": known]))
         }
-        guard let totp = TOTP.parse(seed) else { throw AppError("totp.invalid", "the stored seed '\(chosen)' does not parse") }
+        guard let totp = TOTP.parse(seed) else {
+            throw AppError("totp.invalid", words.text("terminal.totp.storedInvalid", ["name": chosen]))
+        }
         return (chosen, totp)
     }
 }

@@ -11,19 +11,20 @@ struct Devices: AsyncParsableCommand {
 
     func run() async throws {
         let app = try await AppState.open(global)
-        let devices = try await Spinner().during("Loading devices") { try await app.client.devices() }
+        let words = Terminal.words
+        let devices = try await Spinner().during(words.text("terminal.spinner.loadingDevices")) { try await app.client.devices() }
         guard !devices.isEmpty else {
-            print("no devices")
+            print(words.text("terminal.devices.none"))
             return
         }
-        let formatter = ISO8601DateFormatter()
         for device in devices {
             let isThis = device.deviceId == app.binding?.deviceId
+            let status = words.text("terminal.deviceStatus.\(device.status.rawValue)")
             var line =
-                "\(isThis ? "*" : " ") \(device.deviceId)  \(Terminal.shown(device.name))  \(Terminal.shown(device.platform))  \(device.status.rawValue)"
-            if device.hasBiometryKey { line += "  biometry" }
-            if let used = device.lastUsedAt { line += "  last used \(formatter.string(from: used))" }
-            if isThis { line += "  (this device)" }
+                "\(isThis ? "*" : " ") \(device.deviceId)  \(Terminal.shown(device.name))  \(Terminal.shown(device.platform))  \(status)"
+            if device.hasBiometryKey { line += "  " + words.text("terminal.devices.biometry") }
+            if let used = device.lastUsedAt { line += "  " + words.text("terminal.devices.lastUsed", ["time": words.dateTime(used)]) }
+            if isThis { line += "  " + words.text("terminal.devices.thisDevice") }
             print(line)
         }
     }

@@ -20,7 +20,8 @@ struct FactorOptions: ParsableArguments {
     func validate() throws {
         if let method, parsedMethod(method) == nil {
             let known = AuthenticationMethod.allCases.filter(Self.isTyped).map(\.rawValue)
-            throw ValidationError("unknown method '\(method)'; use one of \(known.joined(separator: ", "))")
+            throw ValidationError(
+                Terminal.words.text("terminal.failure.unknownMethod", ["method": method, "methods": known.joined(separator: ", ")]))
         }
     }
 
@@ -29,7 +30,7 @@ struct FactorOptions: ParsableArguments {
     func collector(confirmPayments: Bool = false, spinner: Spinner) throws -> TerminalCollector {
         var password: String?
         if passwordStdin {
-            guard let line = readLine(strippingNewline: true) else { throw AppError.inputClosed("the password") }
+            guard let line = readLine(strippingNewline: true) else { throw AppError.inputClosed(.password) }
             password = line
         }
         let answers = TerminalCollector.Answers(

@@ -22,10 +22,10 @@ struct Login: AsyncParsableCommand {
 
     func validate() throws {
         if coldStart && email != nil {
-            throw ValidationError("--cold-start signs in as the user this device is bound to; drop --email")
+            throw ValidationError(Terminal.words.text("terminal.failure.coldStartWithEmail"))
         }
         if factors.passwordStdin && email == nil && !coldStart {
-            throw ValidationError("--password-stdin needs --email: standard input carries the password")
+            throw ValidationError(Terminal.words.text("terminal.failure.passwordStdinNeedsEmail"))
         }
     }
 
@@ -33,18 +33,19 @@ struct Login: AsyncParsableCommand {
         let app = try await AppState.open(global)
         let spinner = Spinner()
         let collector = try factors.collector(spinner: spinner)
+        let words = Terminal.words
         var profile = app.loadProfile()
         let tokens: TokenResponse
         let who: String
         if coldStart {
-            tokens = try await spinner.during("Signing in with this device") {
+            tokens = try await spinner.during(words.text("terminal.spinner.signingInWithDevice")) {
                 try await app.client.coldStart(using: collector)
             }
             let userID = TokenClaims(accessToken: tokens.accessToken)?.sub ?? app.binding?.userId
-            who = profile.name(forUserID: userID) ?? "this device's user"
+            who = profile.name(forUserID: userID) ?? words.text("terminal.login.thisDevicesUser")
         } else {
             let address = try email ?? askEmail(default: profile.email)
-            tokens = try await spinner.during("Contacting the server") {
+            tokens = try await spinner.during(words.text("terminal.spinner.contactingServer")) {
                 try await app.client.logIn(email: address, using: collector)
             }
             who = address
@@ -54,13 +55,16 @@ struct Login: AsyncParsableCommand {
             profile.userId = TokenClaims(accessToken: tokens.accessToken)?.sub
             try? app.saveProfile(profile)
         }
-        print("signed in as \(who) (amr: \(tokens.amr.map(\.rawValue).joined(separator: ", ")))")
+        print(words.text("terminal.login.signedIn", ["account": who, "methods": tokens.amr.map(\.rawValue).joined(separator: ", ")]))
     }
 
     private func askEmail(default remembered: String?) throws -> String {
-        let hint = remembered.map { " [\($0)]" } ?? ""
+        let words = Terminal.words
+        let prompt =
+            remembered.map { words.text("terminal.login.emailPromptRemembered", ["email": $0]) }
+            ?? words.text("terminal.login.emailPrompt")
         while true {
-            guard let line = Terminal.ask("E-mail\(hint): ") else { throw AppError.inputClosed("the e-mail address") }
+            guard let line = Terminal.ask(prompt) else { throw AppError.inputClosed(.email) }
             let typed = line.trimmingCharacters(in: .whitespaces)
             if !typed.isEmpty { return typed }
             if let remembered { return remembered }

@@ -9,11 +9,12 @@ struct Logout: AsyncParsableCommand {
 
     func run() async throws {
         let app = try await AppState.open(global)
+        let words = Terminal.words
         guard try await app.tokenStore.load() != nil else {
-            print("not signed in")
+            print(words.text("terminal.logout.notSignedIn"))
             return
         }
-        try await Spinner().during("Signing out") { try await app.client.signOut() }
-        print("signed out")
+        try await Spinner().during(words.text("terminal.spinner.signingOut")) { try await app.client.signOut() }
+        print(words.text("terminal.logout.done"))
     }
 }

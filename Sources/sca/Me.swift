@@ -12,13 +12,15 @@ struct Me: AsyncParsableCommand {
     func run() async throws {
         let app = try await AppState.open(global)
         let me = try await app.client.me()
-        print("user: \(me.userId)")
-        print("e-mail: \(me.email)")
-        if let phone = me.phone { print("phone: \(phone)") }
-        if let name = me.name { print("name: \(Terminal.shown(name))") }
+        let words = Terminal.words
+        print(words.text("terminal.me.user", ["user": me.userId]))
+        print(words.text("terminal.me.email", ["email": me.email]))
+        if let phone = me.phone { print(words.text("terminal.me.phone", ["phone": phone])) }
+        if let name = me.name { print(words.text("terminal.me.name", ["name": Terminal.shown(name)])) }
+        // The bank's own attribute names, as it wrote them.
         for key in me.attributes.keys.sorted() { print("\(key): \(Terminal.shown(me.attributes[key] ?? ""))") }
-        print("methods: \(me.methods.map(\.rawValue).joined(separator: ", "))")
-        print("devices: \(me.devices)")
-        if !me.roles.isEmpty { print("roles: \(me.roles.joined(separator: ", "))") }
+        print(words.text("terminal.me.methods", ["methods": me.methods.map(\.rawValue).joined(separator: ", ")]))
+        print(words.text("terminal.me.devices", ["count": String(me.devices)]))
+        if !me.roles.isEmpty { print(words.text("terminal.me.roles", ["roles": me.roles.joined(separator: ", ")])) }
     }
 }

@@ -53,13 +53,31 @@ struct Pay: AsyncParsableCommand {
         let app = try await AppState.open(global)
         let spinner = Spinner()
         let collector = try factors.collector(confirmPayments: yes, spinner: spinner)
-        let tokens = try await spinner.during("Preparing the payment") {
+        let words = Terminal.words
+        let tokens = try await spinner.during(words.text("terminal.spinner.preparingPayment")) {
             try await app.client.pay(payment, using: collector)
         }
         if let exemption = tokens.exemption {
-            print("no confirmation needed (\(exemption.displayReason))")
+            print(words.text("terminal.pay.exempt", ["reason": words.text(Self.reasonKey(exemption))]))
         }
         let digest = TokenClaims(accessToken: tokens.accessToken)?.txn ?? payment.digest
-        print("payment authorised: \(payment.amount) \(payment.currency) to \(payment.payee.name) (txn \(digest))")
+        print(
+            words.text(
+                "terminal.pay.authorised",
+                [
+                    "amount": words.amount(payment.amount, currency: payment.currency),
+                    "payee": Terminal.shown(payment.payee.name), "digest": digest,
+                ]))
+    }
+
+    /// The words of an exemption, as the pages and messages say it.
+    static func reasonKey(_ exemption: Exemption) -> String {
+        switch exemption {
+        case .lowValue: "exemption.lowValue"
+        case .trustedBeneficiary: "exemption.trustedBeneficiary"
+        case .recurring: "exemption.recurring"
+        case .tra: "exemption.tra"
+        case .accountInfo180d: "exemption.accountInfo180d"
+        }
     }
 }

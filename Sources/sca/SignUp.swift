@@ -36,19 +36,20 @@ struct SignUp: AsyncParsableCommand {
 
     func validate() throws {
         if email != nil && phone != nil {
-            throw ValidationError("give --email or --phone, not both")
+            throw ValidationError(Terminal.words.text("terminal.failure.emailOrPhone"))
         }
         if passwordStdin && email == nil && phone == nil {
-            throw ValidationError("--password-stdin needs --email or --phone: standard input carries the password")
+            throw ValidationError(Terminal.words.text("terminal.failure.passwordStdinNeedsAddress"))
         }
     }
 
     func run() async throws {
         let app = try await AppState.open(global)
         let spinner = Spinner()
+        let words = Terminal.words
         var password: String?
         if passwordStdin {
-            guard let line = readLine(strippingNewline: true) else { throw AppError.inputClosed("the password") }
+            guard let line = readLine(strippingNewline: true) else { throw AppError.inputClosed(.password) }
             password = line
         }
         var profile = app.loadProfile()
@@ -58,8 +59,10 @@ struct SignUp: AsyncParsableCommand {
         } else if let email {
             address = email
         } else {
-            guard let line = Terminal.ask("E-mail: "), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw AppError.inputClosed("the e-mail address")
+            guard let line = Terminal.ask(words.text("terminal.login.emailPrompt")),
+                !line.trimmingCharacters(in: .whitespaces).isEmpty
+            else {
+                throw AppError.inputClosed(.email)
             }
             address = line.trimmingCharacters(in: .whitespaces)
         }
@@ -69,7 +72,7 @@ struct SignUp: AsyncParsableCommand {
                     method: phone != nil ? .smsOTP : .emailOTP, code: nil, password: password, biometric: .ask, confirm: false),
                 spinner: spinner),
             codes: code, newPassword: password, signUpCode: phone != nil ? .smsOTP : .emailOTP)
-        let tokens = try await spinner.during("Contacting the server") {
+        let tokens = try await spinner.during(words.text("terminal.spinner.contactingServer")) {
             if phone != nil {
                 try await app.client.signUpOrIn(phone: address, using: collector)
             } else {
@@ -81,8 +84,8 @@ struct SignUp: AsyncParsableCommand {
         profile.userId = TokenClaims(accessToken: tokens.accessToken)?.sub
         try? app.saveProfile(profile)
         if collector.signedUp {
-            print("account created for \(address)")
+            print(words.text("terminal.signup.created", ["account": address]))
         }
-        print("signed in as \(address) (amr: \(tokens.amr.map(\.rawValue).joined(separator: ", ")))")
+        print(words.text("terminal.login.signedIn", ["account": address, "methods": tokens.amr.map(\.rawValue).joined(separator: ", ")]))
     }
 }

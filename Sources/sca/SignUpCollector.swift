@@ -57,12 +57,19 @@ final class SignUpCollector: FactorCollector {
     func newSecret(for email: String) async throws -> NewSecret {
         created.withLock { $0 = true }
         if let newPassword { return NewSecret(method: .password, value: newPassword) }
-        Terminal.say("Welcome! Choose a password for \(email) (8 characters or more).")
+        let words = Terminal.words
+        Terminal.say(
+            words.text(
+                "terminal.signup.choosePassword", ["account": email, "minimum": String(InputRules.passwordLength.lowerBound)]))
         while true {
-            guard let first = Terminal.askSecret("New password: ") else { throw AppError.inputClosed("the new password") }
-            guard let second = Terminal.askSecret("Again: ") else { throw AppError.inputClosed("the new password") }
+            guard let first = Terminal.askSecret(words.text("terminal.signup.newPassword")) else {
+                throw AppError.inputClosed(.newPassword)
+            }
+            guard let second = Terminal.askSecret(words.text("terminal.signup.again")) else {
+                throw AppError.inputClosed(.newPassword)
+            }
             if first == second, !first.isEmpty { return NewSecret(method: .password, value: first) }
-            Terminal.say("The two did not match; try again.")
+            Terminal.say(words.text("terminal.signup.mismatch"))
         }
     }
 }

@@ -12,31 +12,48 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let app = try await AppState.open(global)
-        print("server: \(app.server.absoluteString)")
-        print("home: \(app.home.path)")
+        let words = Terminal.words
+        print(words.text("terminal.status.server", ["server": app.server.absoluteString]))
+        print(words.text("terminal.status.home", ["path": app.home.path]))
         if let binding = app.binding {
-            print("device: \(binding.deviceId) (\(Terminal.shown(binding.name))) for user \(binding.userId), biometry key: \(binding.hasBiometryKey ? "yes" : "no")")
+            let device = ["device": binding.deviceId, "name": Terminal.shown(binding.name), "user": binding.userId]
+            print(words.text(binding.hasBiometryKey ? "terminal.status.deviceWithBiometry" : "terminal.status.device", device))
             if !Self.sameServer(binding.server, app.server) {
                 // The SDK uses a binding only with the server it was made with.
-                print("device status: bound on \(binding.server.absoluteString), not on this server")
+                print(words.text("terminal.status.otherServer", ["server": binding.server.absoluteString]))
             } else {
                 do {
-                    let status = try await Spinner().during("Asking the server") { try await app.client.deviceStatus() }
-                    print("device status: \(status.status.rawValue), \(status.remainingAttempts) of \(status.maxFailCount) attempts left")
+                    let status = try await Spinner().during(words.text("terminal.spinner.askingServer")) {
+                        try await app.client.deviceStatus()
+                    }
+                    print(
+                        words.text(
+                            "terminal.status.attemptsLeft", count: status.maxFailCount,
+                            [
+                                "status": words.text("terminal.deviceStatus.\(status.status.rawValue)"),
+                                "remaining": String(status.remainingAttempts),
+                            ]))
                 } catch {
                     // Status is informational: a server that cannot be reached is one more fact to show.
-                    print("device status: unknown (\(FailureLine(error)?.text ?? String(describing: error)))")
+                    let reason = FailureLine(error)?.text ?? String(describing: error)
+                    print(words.text("terminal.status.unknown", ["reason": reason]))
                 }
             }
         } else {
-            print("device: not activated (sca activate CODE)")
+            print(words.text("terminal.status.notActivated"))
         }
         let tokens = try await app.tokenStore.load()
         print(signedInLine(tokens, profile: app.loadProfile()))
         if let tokens, let access = SessionAccess(accessToken: tokens.accessToken) {
             // As the token carries them: sorted, each once.
-            print("roles: \(access.roles.isEmpty ? "none" : access.roles.joined(separator: ", "))")
-            print("permissions: \(access.permissions.isEmpty ? "none" : access.permissions.joined(separator: ", "))")
+            print(
+                access.roles.isEmpty
+                    ? words.text("terminal.status.noRoles")
+                    : words.text("terminal.status.roles", ["roles": access.roles.joined(separator: ", ")]))
+            print(
+                access.permissions.isEmpty
+                    ? words.text("terminal.status.noPermissions")
+                    : words.text("terminal.status.permissions", ["permissions": access.permissions.joined(separator: ", ")]))
         }
     }
 
@@ -50,17 +67,22 @@ struct Status: AsyncParsableCommand {
     }
 
     /// Read from the token store alone: asking the server would refresh, and so extend, the session.
+    /// With the account's name when the app knows it, as a sentence of its own (`…As`).
     private func signedInLine(_ tokens: StoredTokens?, profile: Profile) -> String {
-        guard let tokens else { return "signed in: no" }
-        let who = profile.name(forUserID: TokenClaims(accessToken: tokens.accessToken)?.sub).map { " as \($0)" } ?? ""
-        let expiry = ISO8601DateFormatter().string(from: tokens.expiresAt)
+        let words = Terminal.words
+        guard let tokens else { return words.text("terminal.status.signedOut") }
+        let who = profile.name(forUserID: TokenClaims(accessToken: tokens.accessToken)?.sub)
+        let expiry = words.dateTime(tokens.expiresAt)
         let left = Int(tokens.expiresAt.timeIntervalSinceNow.rounded(.down))
+        var values = ["time": expiry, "account": who ?? ""]
         if left > 0 {
-            return "signed in: yes\(who) (\(tokens.operation.rawValue) token expires at \(expiry), in \(left) s)"
+            values["kind"] = words.text("terminal.operation.kind.\(tokens.operation.rawValue)")
+            values["seconds"] = String(left)
+            return words.text(who == nil ? "terminal.status.signedIn" : "terminal.status.signedInAs", values)
         }
         if tokens.refreshToken != nil {
-            return "signed in: yes\(who) (access token expired at \(expiry); renewed on next use unless the session has ended)"
+            return words.text(who == nil ? "terminal.status.renewable" : "terminal.status.renewableAs", values)
         }
-        return "signed in: no (token expired at \(expiry))"
+        return words.text("terminal.status.expired", values)
     }
 }

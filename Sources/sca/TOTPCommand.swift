@@ -23,11 +23,13 @@ struct TOTPCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let totp = TOTP.parse(seed) else {
-                throw AppError("totp.invalid", "not a Base32 seed or an otpauth://totp/ URI")
+                throw AppError("totp.invalid", Terminal.words.text("terminal.totp.invalid"))
             }
             let store = AuthenticatorStore(home: try AppState.homeDirectory(global))
             try store.add(seed, name: name)
-            print("authenticator '\(name)' added: \(totp.digits) digits every \(totp.period) s")
+            print(
+                Terminal.words.text(
+                    "terminal.totp.added", ["name": name, "digits": String(totp.digits), "period": String(totp.period)]))
         }
     }
 
@@ -74,7 +76,7 @@ struct TOTPCommand: AsyncParsableCommand {
         /// `123456 (17 s left)`.
         static func line(_ totp: TOTP, at date: Date) -> String {
             let elapsed = Int(date.timeIntervalSince1970.rounded(.down)) % totp.period
-            return "\(totp.code(at: date)) (\(totp.period - elapsed) s left)"
+            return Terminal.words.text("terminal.totp.code", ["code": totp.code(at: date), "seconds": String(totp.period - elapsed)])
         }
     }
 }

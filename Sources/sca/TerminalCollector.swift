@@ -29,6 +29,7 @@ final class TerminalCollector: FactorCollector {
     let answers: Answers
     private let spinner: Spinner
     private let state = Mutex(State())
+    private let words = Terminal.words
 
     init(answers: Answers, spinner: Spinner) {
         self.answers = answers
@@ -50,22 +51,25 @@ final class TerminalCollector: FactorCollector {
             // A script named a factor this challenge does not offer: asking would hang it.
             throw AppError(
                 "method.not_offered",
-                "\(wanted.rawValue) is not offered here (offered: \(offered.map(\.rawValue).joined(separator: ", ")))")
+                words.text(
+                    "terminal.failure.methodNotOffered",
+                    ["method": wanted.rawValue, "offered": offered.map(\.rawValue).joined(separator: ", ")]))
         }
-        Terminal.say("Choose a factor:")
+        Terminal.say(words.text("terminal.factor.choose"))
         for (index, method) in offered.enumerated() {
             Terminal.say("  \(index + 1)) \(Self.label(method))")
         }
+        let count = ["count": String(offered.count)]
         while true {
-            guard let line = Terminal.ask("Choice [1-\(offered.count), or 'cancel'] (1): ") else {
-                throw AppError.inputClosed("a factor was chosen")
+            guard let line = Terminal.ask(words.text("terminal.factor.choicePrompt", count)) else {
+                throw AppError.inputClosed(.factor)
             }
             let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
             if answer == "cancel" { throw SCAClientError.cancelled }
             if answer.isEmpty, let first = offered.first { return first }
             if let number = Int(answer), offered.indices.contains(number - 1) { return offered[number - 1] }
             if let named = offered.first(where: { $0.rawValue == answer }) { return named }
-            Terminal.say("Type a number from 1 to \(offered.count).")
+            Terminal.say(words.text("terminal.factor.typeNumber", count))
         }
     }
 
@@ -76,11 +80,12 @@ final class TerminalCollector: FactorCollector {
             return password
         }
         report(attempt, method: method)
-        let name = method == .pin ? "PIN" : "Password"
+        let isPIN = method == .pin
+        let prompt = words.text(isPIN ? "terminal.factor.pinPrompt" : "terminal.factor.passwordPrompt")
         while true {
-            guard let line = Terminal.askSecret("\(name): ") else { throw AppError.inputClosed("the \(name.lowercased())") }
+            guard let line = Terminal.askSecret(prompt) else { throw AppError.inputClosed(isPIN ? .pin : .password) }
             if !line.isEmpty {
-                await spinner.start("Checking")
+                await spinner.start(words.text("terminal.spinner.checking"))
                 return line
             }
         }
@@ -97,15 +102,15 @@ final class TerminalCollector: FactorCollector {
         }
         report(attempt, method: method)
         if let delivery {
-            Terminal.say("A code was sent to \(delivery.sentTo).")
+            Terminal.say(words.text("terminal.factor.codeSent", ["destination": delivery.sentTo]))
         } else if method.isDeliveredCode {
             // The server would not send another yet (429): a code went out moments ago, but after
             // a failed round it no longer counts, so the user may need a new one.
-            Terminal.say("No new code was sent yet: one went out moments ago. Type 'r' to ask for a new one.")
+            Terminal.say(words.text("terminal.factor.noNewCode"))
         }
-        let prompt = method.isDeliveredCode ? "Code (r to resend, or 'cancel'): " : "Authenticator code (or 'cancel'): "
+        let prompt = words.text(method.isDeliveredCode ? "terminal.factor.codePrompt" : "terminal.factor.authenticatorPrompt")
         while true {
-            guard let line = Terminal.ask(prompt) else { throw AppError.inputClosed("the code") }
+            guard let line = Terminal.ask(prompt) else { throw AppError.inputClosed(.code) }
             let answer = line.trimmingCharacters(in: .whitespaces)
             switch answer.lowercased() {
             case "":
@@ -114,18 +119,19 @@ final class TerminalCollector: FactorCollector {
                 throw SCAClientError.cancelled
             case "r" where method.isDeliveredCode:
                 do {
-                    let sent = try await spinner.during("Sending a new code") { try await resend() }
-                    Terminal.say("A new code was sent to \(sent.sentTo).")
+                    let sent = try await spinner.during(words.text("terminal.spinner.sendingCode")) { try await resend() }
+                    Terminal.say(words.text("terminal.factor.newCodeSent", ["destination": sent.sentTo]))
                 } catch let error as SCAClientError {
                     // Too soon, or the sending limit: say so, with the wait when the server gave one.
+                    let failure = FailureLine.text(of: error)
                     if error.code == .server, let wait = error.problem?.retryAfter {
-                        Terminal.say("\(error.description); a new code can be sent in \(wait) s")
+                        Terminal.say(words.text("terminal.factor.resendWait", ["error": failure, "seconds": String(wait)]))
                     } else {
-                        Terminal.say(error.description)
+                        Terminal.say(failure)
                     }
                 }
             default:
-                await spinner.start("Checking")
+                await spinner.start(words.text("terminal.spinner.checking"))
                 return answer.replacingOccurrences(of: " ", with: "")
             }
         }
@@ -134,16 +140,20 @@ final class TerminalCollector: FactorCollector {
     func confirm(_ display: TransactionDisplay) async throws -> Bool {
         await spinner.stop()
         if answers.confirm { return true }
-        Terminal.say("Payment to authorise:")
-        Terminal.say("  amount  \(Terminal.shown(display.amount)) \(Terminal.shown(display.currency))")
-        Terminal.say("  payee   \(Terminal.shown(display.payee))")
+        Terminal.say(words.text("terminal.payment.title"))
+        // Digit for digit, as the language writes amounts; a form the app does not recognise is
+        // shown as the server sent it, so an amount is never hidden. Escaped before it is
+        // formatted: the language's own no-break spaces are not a trick to show.
+        let amount = words.amount(Terminal.shown(display.amount), currency: Terminal.shown(display.currency))
+        Terminal.say(words.text("terminal.payment.amount", ["amount": amount]))
+        Terminal.say(words.text("terminal.payment.payee", ["payee": Terminal.shown(display.payee)]))
         // The whole account, in groups of four, as `sca approve` and the consent page show it.
         if let iban = display.iban {
             let whole = iban.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            Terminal.say("  IBAN    \(Terminal.shown(whole ? OperationWording.groupedIBAN(iban) : iban))")
+            Terminal.say(words.text("terminal.payment.iban", ["iban": Terminal.shown(whole ? words.iban(iban) : iban)]))
         }
-        guard let line = Terminal.ask("Authorise this payment? [y/N] ") else {
-            Terminal.say("No answer on standard input (scripts pass --yes): not authorised.")
+        guard let line = Terminal.ask(words.text("terminal.payment.confirm")) else {
+            Terminal.say(words.text("terminal.payment.noAnswer"))
             return false
         }
         let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
@@ -157,16 +167,17 @@ final class TerminalCollector: FactorCollector {
         case .cancel: return false
         case .ask: break
         }
+        // The SDK's words for what is approved: it reads them from the server's challenge.
         Terminal.say(reason)
-        guard let line = Terminal.ask("Touch the sensor: press Enter to unlock the biometry key, or type 'cancel' ") else {
-            Terminal.say("No answer on standard input: biometry not used.")
+        guard let line = Terminal.ask(words.text("terminal.biometry.prompt")) else {
+            Terminal.say(words.text("terminal.biometry.noAnswer"))
             return false
         }
         if line.trimmingCharacters(in: .whitespaces).lowercased() == "cancel" {
-            Terminal.say("Biometry cancelled: another factor will be asked.")
+            Terminal.say(words.text("terminal.biometry.cancelled"))
             return false
         }
-        await spinner.start("Signing")
+        await spinner.start(words.text("terminal.spinner.signing"))
         return true
     }
 
@@ -201,37 +212,28 @@ final class TerminalCollector: FactorCollector {
     /// "wrong code, 3 attempts left". In deferred mode the server does not say which element
     /// was wrong (RTS art. 4), so neither does the app.
     static func failureText(_ attempt: AttemptContext, method: AuthenticationMethod) -> String {
-        var text: String
+        let words = Terminal.words
+        let text: String
         switch attempt.previousFailure {
         case .some(.proofRejected):
             switch method {
-            case .password: text = "wrong password"
-            case .pin: text = "wrong PIN"
-            default: text = "wrong code"
+            case .password: text = words.text("terminal.failure.wrongPassword")
+            case .pin: text = words.text("terminal.failure.wrongPIN")
+            default: text = words.text("terminal.failure.wrongCode")
             }
         case .some(.authenticationFailed):
-            text = "authentication failed: a password or code was wrong"
+            text = words.text("terminal.failure.authenticationFailed")
         case .some(let other):
-            text = "not accepted (\(other.rawValue))"
+            text = words.text("terminal.failure.notAcceptedCode", ["code": other.rawValue])
         case .none:
-            text = "not accepted"
+            text = words.text("terminal.failure.notAccepted")
         }
-        if let remaining = attempt.remainingAttempts {
-            text += ", \(remaining) attempt\(remaining == 1 ? "" : "s") left"
-        }
-        return text
+        guard let remaining = attempt.remainingAttempts else { return text }
+        return words.text("terminal.failure.attemptsLeft", count: remaining, ["text": text])
     }
 
+    /// A method as the factor menu names it.
     static func label(_ method: AuthenticationMethod) -> String {
-        switch method {
-        case .password: "password"
-        case .pin: "PIN"
-        case .totp: "authenticator app code (totp)"
-        case .smsOTP: "code by SMS (sms_otp)"
-        case .emailOTP: "code by e-mail (email_otp)"
-        case .deviceKey: "this device's key"
-        case .biometricKey: "biometry on this device"
-        case .passkey, .passkeyUserVerified: "a passkey (not available in a terminal)"
-        }
+        Terminal.words.text("terminal.method.\(method.rawValue)")
     }
 }

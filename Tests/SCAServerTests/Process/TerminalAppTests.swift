@@ -33,7 +33,7 @@ struct TerminalAppTests {
             let digest = Transaction(amount: "2.50", currency: "EUR", payee: .init(name: "ACME SAS", iban: Self.iban)).digest
             #expect(pay.status == 0, pay.diagnostics)
             #expect(
-                pay.lines == ["no confirmation needed (low-value payment)", "payment authorised: 2.50 EUR to ACME SAS (txn \(digest))"],
+                pay.lines == ["no confirmation needed (low-value payment)", "payment authorised: €2.50 to ACME SAS (txn \(digest))"],
                 pay.diagnostics)
         }
     }
@@ -75,7 +75,7 @@ struct TerminalAppTests {
                 ], home: home)
             let digest = Transaction(amount: "125.00", currency: "EUR", payee: .init(name: "ACME SAS", iban: Self.iban)).digest
             #expect(pay.status == 0, pay.diagnostics)
-            #expect(pay.lines == ["payment authorised: 125.00 EUR to ACME SAS (txn \(digest))"], pay.diagnostics)
+            #expect(pay.lines == ["payment authorised: €125.00 to ACME SAS (txn \(digest))"], pay.diagnostics)
 
             // Confirmed by typing: the confirmation shows the whole account, grouped by four, as
             // `sca approve` and the consent page do (the server's challenge shows it masked).
@@ -93,7 +93,7 @@ struct TerminalAppTests {
                     "--reference", "INV-7", "--yes", "--biometric", "cancel", "--password-stdin",
                 ], input: password + "\n", home: home)
             #expect(fallback.status == 0, fallback.diagnostics)
-            #expect(fallback.lines.first?.hasPrefix("payment authorised: 12.50 EUR to ACME SAS (txn ") == true, fallback.diagnostics)
+            #expect(fallback.lines.first?.hasPrefix("payment authorised: €12.50 to ACME SAS (txn ") == true, fallback.diagnostics)
 
             let status = try await TerminalAppProcess.run(["status"], home: home)
             #expect(status.status == 0, status.diagnostics)

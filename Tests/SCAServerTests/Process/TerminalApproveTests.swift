@@ -66,7 +66,7 @@ struct TerminalApproveTests {
             let approve = try await TerminalAppProcess.run(["approve", "--biometric", "approve"], input: "y\n", home: home)
             #expect(approve.status == 0, approve.diagnostics)
             #expect(approve.lines == ["approved: \(first)"], approve.diagnostics)
-            for shown in ["Pay 125.00 EUR to ACME SAS", "IBAN FR76 3000 6000 0112 3456 7890 189", "Message: Order 42"] {
+            for shown in ["Pay €125.00 to ACME SAS", "IBAN FR76 3000 6000 0112 3456 7890 189", "Message: Order 42"] {
                 #expect(approve.stderr.contains(shown), approve.diagnostics)
             }
             let approved = try await Self.status(url, first)
@@ -101,7 +101,7 @@ struct TerminalApproveTests {
                 ],
                 timeout: .seconds(8))
             #expect(watched.stderr.hasPrefix("Waiting for requests… (Ctrl-C to stop)\n"), watched.diagnostics)
-            #expect(watched.stderr.contains("Pay 125.00 EUR to ACME SAS"), watched.diagnostics)
+            #expect(watched.stderr.contains("Pay €125.00 to ACME SAS"), watched.diagnostics)
             #expect(count("Waiting for requests… (Ctrl-C to stop)", in: watched.stderr) == 2, watched.diagnostics)
             #expect(try await Self.status(url, id).status == .approved)
         }

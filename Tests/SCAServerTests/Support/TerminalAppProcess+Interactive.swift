@@ -29,9 +29,10 @@ extension TerminalAppProcess {
 
     /// Runs `sca <arguments> --home <home>` with standard input a pipe fed as the run goes:
     /// each of `replies` in turn, when it is ready; then standard input is closed. Output goes
-    /// to files (as ``run(_:input:home:timeout:)``), and the child is killed after `timeout`.
+    /// to files, the environment and `locale` are as ``run(_:input:home:locale:timeout:)`` has
+    /// them, and the child is killed after `timeout`.
     static func interact(
-        _ arguments: [String], home: URL, replies: [Reply], timeout: Duration = .seconds(60)
+        _ arguments: [String], home: URL, replies: [Reply], locale: [String: String] = [:], timeout: Duration = .seconds(60)
     ) async throws -> Result {
         guard let binary else { throw CocoaError(.fileNoSuchFile) }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sca-run-\(UUID().uuidString)")
@@ -46,9 +47,7 @@ extension TerminalAppProcess {
                 .joined(separator: "\n")
         }
 
-        var environment = ProcessInfo.processInfo.environment
-        environment["SCA_SERVER"] = nil
-        environment["HOME"] = home.path
+        let environment = appEnvironment(home: home, locale: locale)
         let input = Pipe()
         let standardOutput = try FileHandle(forWritingTo: outputFile)
         let standardError = try FileHandle(forWritingTo: errorFile)

@@ -46,16 +46,26 @@ enum TerminalAppProcess {
 
     /// Runs `sca <arguments> --home <home>` with `input` on standard input. The child gets its own
     /// HOME and no SCA_SERVER, so nothing outside `home` is read or written.
+    /// - Parameter locale: the child's `LC_ALL`, `LC_MESSAGES` and `LANG`, which pick the language
+    ///   it speaks. None by default, so it speaks English whatever the machine running the
+    ///   tests is set to.
     static func run(
-        _ arguments: [String], input: String = "", home: URL, timeout: Duration = .seconds(60)
+        _ arguments: [String], input: String = "", home: URL, locale: [String: String] = [:], timeout: Duration = .seconds(60)
     ) async throws -> Result {
         guard let binary else { throw CocoaError(.fileNoSuchFile) }
+        return try await run(
+            executable: binary, arguments: arguments + ["--home", home.path], input: input,
+            environment: appEnvironment(home: home, locale: locale), timeout: timeout)
+    }
+
+    /// This process's environment as `sca` gets it: its own HOME, no SCA_SERVER, and only the
+    /// locale variables given.
+    static func appEnvironment(home: URL, locale: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["SCA_SERVER"] = nil
         environment["HOME"] = home.path
-        return try await run(
-            executable: binary, arguments: arguments + ["--home", home.path], input: input, environment: environment,
-            timeout: timeout)
+        for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] { environment[variable] = locale[variable] }
+        return environment
     }
 
     /// Runs any of our executables with `input` on standard input and its output in files, killed
