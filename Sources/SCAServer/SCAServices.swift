@@ -95,7 +95,7 @@ package struct SCAServices: Sendable {
             trustedProxyHeader: engine.configuration.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
         // Outside the problem middleware, so it counts the status a problem was turned into.
         router.add(middleware: RequestMetricsMiddleware(metrics: engine.metrics))
-        router.add(middleware: ProblemMiddleware(maxBodySize: engine.configuration.maxBodySize))
+        router.add(middleware: ProblemMiddleware(maxBodySize: engine.configuration.maxBodySize, catalogue: engine.catalogue))
         // Behind a proxy the per-address cap counts each forwarded address's requests.
         if engine.configuration.trustedProxyHeader != nil {
             router.add(middleware: RequestAddressLimitMiddleware(limit: engine.configuration.maxConnectionsPerAddress))

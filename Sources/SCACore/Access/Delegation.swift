@@ -12,10 +12,17 @@ public struct Delegation: Codable, Sendable, Equatable {
     public var scopes: [String]
     /// What the grant came from.
     public var grant: Grant
-    /// What the user approves, in the words the page, the code message and the push show:
-    /// "add Mallory Ltd (FR76 3000 6000 0112 3456 7890 189) as a trusted beneficiary". Nil for a
-    /// sign-in and for a payment, whose words come from its transaction.
+    /// What the user approves in the partner's own words, shown verbatim in the code message
+    /// and the push: a settings change's description, an operation's binding message. Nil for
+    /// a sign-in, for a payment (its transaction names it) and for a new beneficiary.
+    ///
+    /// Challenges stored before ``beneficiary`` existed hold a new beneficiary here too, as an
+    /// English sentence; they are shown as they are.
     public var summary: String?
+    /// The trusted beneficiary a partner asks the user to add: kept as name and IBAN, not as a
+    /// sentence, so that every message says it in the language of the person who reads it.
+    /// Nil for everything else (and in rows stored before it existed, which decode as nil).
+    public var beneficiary: ConsentBeneficiary?
 
     public enum Grant: Codable, Sendable, Equatable {
         /// A sign-in through the authorization code flow.
@@ -26,12 +33,16 @@ public struct Delegation: Codable, Sendable, Equatable {
         case operation(id: String)
     }
 
-    public init(clientID: String, clientName: String, scopes: [String] = [], grant: Grant, summary: String? = nil) {
+    public init(
+        clientID: String, clientName: String, scopes: [String] = [], grant: Grant, summary: String? = nil,
+        beneficiary: ConsentBeneficiary? = nil
+    ) {
         self.clientID = clientID
         self.clientName = clientName
         self.scopes = scopes
         self.grant = grant
         self.summary = summary
+        self.beneficiary = beneficiary
     }
 
     /// The consent the grant came from, if it came from one.

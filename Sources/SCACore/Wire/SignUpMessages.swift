@@ -1,12 +1,16 @@
 /// `POST /v1/signup-or-in`: the address a one-time code is offered for. Exactly
-/// one of `email` and `phone`; this server signs up with e-mail addresses only.
+/// one of `email` and `phone`. `locale` is the language the person asks for: a new user is
+/// created with it, and the sign-up's code is written in it.
 package struct SignUpOrInRequest: Codable, Sendable, Equatable {
     package var email: String?
     package var phone: String?
+    /// A BCP 47 tag of a language the server ships (`de`, `de-AT`), as in a profile.
+    package var locale: String?
 
-    package init(email: String? = nil, phone: String? = nil) {
+    package init(email: String? = nil, phone: String? = nil, locale: String? = nil) {
         self.email = email
         self.phone = phone
+        self.locale = locale
     }
 }
 

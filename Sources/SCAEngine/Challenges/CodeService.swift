@@ -55,15 +55,18 @@ struct CodeService: EngineService, Sendable {
         // The message is handed to the dispatcher and delivered in the background:
         // a known address's answer takes no longer than a decoy's, which sends nothing, and a
         // gateway's failure is not told (it is audited `message.delivery_failed`).
+        // In the user's language; before there is a user (a sign-up's code, a known user's
+        // notice), in the one the challenge was opened with.
+        let text = user.map(messageText(for:)) ?? messageText(locale: challenge.decoy?.language)
         let masked: String
         if let notice {
             await messages.submit(QueuedMessage(
-                OutboundMessage(channel: channel, to: notice, text: MessageText.signUpNotice(for: channel, issuer: configuration.issuer), sentAt: now),
+                OutboundMessage(channel: channel, to: notice, text: text.signUpNotice(for: channel, issuer: configuration.issuer), sentAt: now),
                 purpose: .signUpNotice, challengeID: challenge.id))
             masked = decoyMask(channel, for: challenge)
         } else if let address {
             await messages.submit(QueuedMessage(
-                OutboundMessage(channel: channel, to: address, text: MessageText.code(code, for: challenge, lifetime: configuration.codeLifetime), sentAt: now),
+                OutboundMessage(channel: channel, to: address, text: text.code(code, for: challenge, lifetime: configuration.codeLifetime), sentAt: now),
                 purpose: .code, userID: user?.id, challengeID: challenge.id))
             masked = channel == .sms ? Self.maskPhone(address) : Self.maskEmail(address)
         } else {

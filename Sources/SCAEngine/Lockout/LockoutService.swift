@@ -116,7 +116,7 @@ struct LockoutService: EngineService, Sendable {
                     details: ["block": "\(block)", "until": ISO8601DateFormatter().string(from: until)]
                         .merging(user == nil ? ["user": "unknown"] : [:]) { first, _ in first })
                 if let user, block >= policy.maxTemporaryBlocks {
-                    await alert(user, MessageText.blockedUntil(until))
+                    await alert(user, messageText(for: user).blockedUntil(until))
                 }
             }
         case .permanentlyBlocked:
@@ -124,7 +124,7 @@ struct LockoutService: EngineService, Sendable {
             await audit.record(
                 .userLocked, outcome: "permanent", userID: user?.id, details: user == nil ? ["user": "unknown"] : [:])
             if let user {
-                await alert(user, MessageText.blockedPermanently)
+                await alert(user, messageText(for: user).blockedPermanently())
             }
         }
     }

@@ -143,10 +143,14 @@ package struct OperationService: EngineService, Sendable {
         return record
     }
 
-    /// Pushes "an operation is waiting" to the device. Best effort: a push gateway that fails
-    /// does not undo the operation (the phone finds it with `GET /v1/operations/pending`).
+    /// Pushes "an operation is waiting" to the device, in the user's language. Best effort: a
+    /// push gateway that fails does not undo the operation (the phone finds it with
+    /// `GET /v1/operations/pending`), and neither does a profile that cannot be read (the push
+    /// is then in the default language).
     private func notify(_ operation: OperationRecord, delegation: Delegation?) async {
-        let text = MessageText.push(for: operation, delegation: delegation, neutral: neutralPushText)
+        let profile = (try? await store.user(id: operation.userID))?.profile
+        let text = messageText(locale: profile?.locale, zoneinfo: profile?.zoneinfo)
+            .push(for: operation, delegation: delegation, neutral: neutralPushText)
         // Delivered in the background: creating the operation does not wait for the
         // push gateway; a failure is audited `message.delivery_failed`.
         await messages.submit(QueuedMessage(

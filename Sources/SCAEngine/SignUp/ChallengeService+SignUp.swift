@@ -13,7 +13,8 @@ extension ChallengeService {
     func completeSignUp(_ claimed: ChallengeRecord, address: String, method: AuthenticationMethod) async throws -> ProofResponse {
         let user: UserRecord
         do {
-            user = try await signUpUser(address: address, method: method, challengeID: claimed.id)
+            user = try await signUpUser(
+                address: address, method: method, language: claimed.decoy?.language, challengeID: claimed.id)
         } catch {
             await releaseClaim(on: claimed.id)
             throw error
@@ -50,13 +51,20 @@ extension ChallengeService {
     /// placeholder e-mail the schema needs (``SignUpSettings/placeholderEmail(forPhone:)``).
     /// Of parallel sign-ups of one address one insert lands; the others find its user, which
     /// still awaits its second element, and enrol it too (they proved the same mailbox).
-    private func signUpUser(address: String, method: AuthenticationMethod, challengeID: String) async throws -> UserRecord {
+    /// - Parameter language: the language the sign-up asked for (`de`), stored as the new
+    ///   user's `locale`; a user found instead keeps what they have.
+    private func signUpUser(
+        address: String, method: AuthenticationMethod, language: String?, challengeID: String
+    ) async throws -> UserRecord {
         let byPhone = method == .smsOTP
+        let profile = UserProfile(locale: language)
         let candidate = byPhone
             ? UserRecord(
                 id: runtime.makeID(prefix: "usr"), email: SignUpSettings.placeholderEmail(forPhone: address), phone: address,
-                createdAt: runtime.now(), loginPhone: address)
-            : UserRecord(id: runtime.makeID(prefix: "usr"), email: address, emailOTPEnabled: true, createdAt: runtime.now())
+                createdAt: runtime.now(), profile: profile, loginPhone: address)
+            : UserRecord(
+                id: runtime.makeID(prefix: "usr"), email: address, emailOTPEnabled: true, createdAt: runtime.now(),
+                profile: profile)
         do {
             try await store.createUser(candidate)
             await audit.record(

@@ -1,4 +1,5 @@
 import SCACore
+import SCALocalization
 import SCAStorage
 
 /// What `POST /v1/signup-or-in` asks for, and the pure decision of what its challenge
@@ -23,6 +24,8 @@ package struct SignUpOrIn: Sendable, Equatable {
     var address: String
     /// Whether a new user may be created for `address` once its code is proven.
     var signUpAllowed: Bool
+    /// The language the person asked for (the request's `locale`, or the hosted page's), if any.
+    var language: Language?
 
     /// A sign-up-or-in challenge is judged proof by proof, whatever the login policy's verdict:
     /// its code must be proven before anything else is shown (under the deferred verdict a
@@ -30,12 +33,12 @@ package struct SignUpOrIn: Sendable, Equatable {
     /// address), and after the code one element is left, which a deferred round could not hide.
     static let verdict: Verdict = .immediate
 
-    static func email(_ normalized: String, signUpAllowed: Bool) -> SignUpOrIn {
-        SignUpOrIn(code: .emailOTP, address: normalized, signUpAllowed: signUpAllowed)
+    static func email(_ normalized: String, signUpAllowed: Bool, language: Language? = nil) -> SignUpOrIn {
+        SignUpOrIn(code: .emailOTP, address: normalized, signUpAllowed: signUpAllowed, language: language)
     }
 
-    static func phone(_ normalized: String, signUpAllowed: Bool) -> SignUpOrIn {
-        SignUpOrIn(code: .smsOTP, address: normalized, signUpAllowed: signUpAllowed)
+    static func phone(_ normalized: String, signUpAllowed: Bool, language: Language? = nil) -> SignUpOrIn {
+        SignUpOrIn(code: .smsOTP, address: normalized, signUpAllowed: signUpAllowed, language: language)
     }
 
     /// The number to look up as a login phone (nil for an e-mail).
@@ -52,6 +55,9 @@ package struct SignUpOrIn: Sendable, Equatable {
         var signUpPhone: String?
         /// Where the notice goes instead of a code, for a known user whose code cannot count.
         var notice: String?
+        /// The language of what the challenge sends before a user is known, and of the user a
+        /// sign-up creates (``SCAStorage/DecoySubject/language``).
+        var language: String?
 
         /// The typed subject with what the challenge needs of this plan.
         func marking(_ subject: DecoySubject, code: AuthenticationMethod) -> DecoySubject {
@@ -60,6 +66,7 @@ package struct SignUpOrIn: Sendable, Equatable {
             marked.signUpAddress = signUpAddress
             marked.signUpPhone = signUpPhone
             marked.notice = notice
+            marked.language = language
             return marked
         }
     }
@@ -72,7 +79,11 @@ package struct SignUpOrIn: Sendable, Equatable {
     func plan(
         found: UserRecord?, policy: [AuthenticationMethod], decoyMethods: [AuthenticationMethod], passkeyUsable: Bool
     ) -> Plan {
-        var decoy = Plan(user: nil, methods: Self.offer(code, profile: decoyMethods, policy: policy))
+        // A sign-up's words are in the language asked for now; a notice goes to the account's
+        // owner, in the language they chose (the one who typed the address may be someone else).
+        var decoy = Plan(
+            user: nil, methods: Self.offer(code, profile: decoyMethods, policy: policy),
+            language: language?.rawValue ?? found?.profile.locale)
         let signUp = signUpAllowed ? address : nil
         guard let found else { return withSignUp(decoy, signUp) }
         // Nothing but the proven address yet: the sign-up resumes (whether a device or a
@@ -82,6 +93,7 @@ package struct SignUpOrIn: Sendable, Equatable {
         }
         guard Self.codeCounts(code, for: found, typed: address, policy: policy) else {
             decoy.notice = code == .smsOTP ? address : found.email
+            decoy.language = found.profile.locale ?? language?.rawValue
             return decoy
         }
         var profile = found.enrolledMethods

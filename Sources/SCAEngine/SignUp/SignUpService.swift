@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCALocalization
 import SCAStorage
 
 /// Sign up or in with a one-time code. `POST /v1/signup-or-in` opens a login
@@ -23,12 +24,26 @@ package struct SignUpService: EngineService, Sendable {
     let devices: DeviceService
 
     /// - Throws: `Problem.invalidRequest` (neither or both of e-mail and phone, a malformed
-    ///   address or number), `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
-    /// - Parameter delegation: the partner a hosted sign-in is for (its tokens are that
-    ///   partner's); nil for the JSON API.
-    package func start(_ request: SignUpOrInRequest, delegation: Delegation? = nil) async throws -> ChallengeResponse {
+    ///   address or number, a `locale` naming no language the server writes in),
+    ///   `Problem.rateLimited`; as `POST /v1/challenges` otherwise.
+    /// - Parameters:
+    ///   - delegation: the partner a hosted sign-in is for (its tokens are that partner's); nil
+    ///     for the JSON API.
+    ///   - language: the language the hosted page speaks, for when the request names none: the
+    ///     sign-up's code is written in it and a new user is created with it.
+    package func start(
+        _ request: SignUpOrInRequest, delegation: Delegation? = nil, language: Language? = nil
+    ) async throws -> ChallengeResponse {
+        var language = language
+        if let locale = request.locale {
+            // Refused before anything is counted or opened: a malformed request changes nothing.
+            switch ProfileLocale.language(ofTag: locale) {
+            case .success(let requested): language = requested
+            case .failure(let violation): throw Problem.invalidRequest(violation.reason)
+            }
+        }
         switch (request.email, request.phone) {
-        case (nil, let phone?): return try await start(phone: phone, delegation: delegation)
+        case (nil, let phone?): return try await start(phone: phone, delegation: delegation, language: language)
         case (_?, nil): break
         default: throw Problem.invalidRequest("give exactly one of email and phone")
         }
@@ -38,13 +53,14 @@ package struct SignUpService: EngineService, Sendable {
         // answer below has the same shape either way.
         return try await challenges.create(
             CreateChallengeRequest(operation: .login, user: UserReference(email: email)),
-            signUpOrIn: .email(normalized, signUpAllowed: configuration.signUp.allows(email: normalized)), delegation: delegation)
+            signUpOrIn: .email(normalized, signUpAllowed: configuration.signUp.allows(email: normalized), language: language),
+            delegation: delegation)
     }
 
     /// Sign-up or in by phone: the number normalized to E.164 is looked up as a login phone;
     /// known, new, and new with sign-up off answer alike (the SMS code offered, the typed
     /// number's mask), only a new number with sign-up allowed gets its code texted.
-    private func start(phone: String, delegation: Delegation?) async throws -> ChallengeResponse {
+    private func start(phone: String, delegation: Delegation?, language: Language?) async throws -> ChallengeResponse {
         let normalized = InputRules.normalizedPhone(phone)
         if let problem = InputRules.phoneProblem(normalized) {
             // Counted like any challenge request, well-formed or not, before it is refused.
@@ -53,7 +69,8 @@ package struct SignUpService: EngineService, Sendable {
         }
         return try await challenges.create(
             CreateChallengeRequest(operation: .login, user: UserReference()),
-            signUpOrIn: .phone(normalized, signUpAllowed: configuration.signUp.allows(phone: normalized)), delegation: delegation)
+            signUpOrIn: .phone(normalized, signUpAllowed: configuration.signUp.allows(phone: normalized), language: language),
+            delegation: delegation)
     }
 
     /// Adds the new user's second element with their enrolment token, used once: a password or

@@ -2,8 +2,8 @@ import Foundation
 import SCACore
 import SCAStorage
 
-/// A user's name and custom attributes, and their own view of their account
-/// (`GET /v1/me`). The user changes their profile with a `settings_change` token (used once),
+/// A user's name, custom attributes, language and time zone, and their own view of their
+/// account (`GET /v1/me`). The user changes their profile with a `settings_change` token (used once),
 /// an operator with `users:write`, a new user at enrolment; each change is audited naming the
 /// fields, never the values.
 package struct ProfileService: EngineService, Sendable {
@@ -26,13 +26,32 @@ package struct ProfileService: EngineService, Sendable {
             case .failure(let violation): throw Problem.invalidRequest(violation.reason)
             }
         }
+        if let locale = request.locale {
+            switch ProfileLocale.stored(locale: locale) {
+            case .success(let stored): profile.locale = stored
+            case .failure(let violation): throw Problem.invalidRequest(violation.reason)
+            }
+        }
+        if let zoneinfo = request.zoneinfo {
+            switch ProfileLocale.stored(zoneinfo: zoneinfo) {
+            case .success(let stored): profile.zoneinfo = stored
+            case .failure(let violation): throw Problem.invalidRequest(violation.reason)
+            }
+        }
         return profile
+    }
+
+    /// Whether the request names anything to change.
+    static func changesSomething(_ request: ProfileRequest) -> Bool {
+        request.name != nil || request.attributes != nil || request.locale != nil || request.zoneinfo != nil
     }
 
     /// The fields a request sets, for the trail.
     static func fields(of request: ProfileRequest) -> String {
-        [request.name.map { _ in "name" }, request.attributes.map { _ in "attributes" }].compactMap { $0 }
-            .joined(separator: ",")
+        [
+            request.name.map { _ in "name" }, request.attributes.map { _ in "attributes" },
+            request.locale.map { _ in "locale" }, request.zoneinfo.map { _ in "zoneinfo" },
+        ].compactMap { $0 }.joined(separator: ",")
     }
 
     /// `GET /v1/me`: a `login`, `account_info` or `settings_change` token, not consumed.
@@ -44,7 +63,7 @@ package struct ProfileService: EngineService, Sendable {
 
     /// `PUT /v1/me/profile` with a `settings_change` token, consumed once the request is valid.
     package func changeOwn(_ request: ProfileRequest, authorization: String?) async throws -> ProfileResponse {
-        guard request.name != nil || request.attributes != nil else { throw Problem.invalidRequest("nothing to change") }
+        guard Self.changesSomething(request) else { throw Problem.invalidRequest("nothing to change") }
         _ = try Self.applying(request, to: UserProfile())
         let claims = try await tokens.authorize(authorization, for: [.settingsChange], consume: false)
         try await tokens.consume(claims)
@@ -55,7 +74,7 @@ package struct ProfileService: EngineService, Sendable {
 
     /// `PUT /admin/v1/users/{id}/profile`: an operator's change, audited `admin.user_updated`.
     package func changeByOperator(_ request: ProfileRequest, userID: String) async throws -> ProfileResponse {
-        guard request.name != nil || request.attributes != nil else { throw Problem.invalidRequest("nothing to change") }
+        guard Self.changesSomething(request) else { throw Problem.invalidRequest("nothing to change") }
         _ = try Self.applying(request, to: UserProfile())
         let user = try await write(request, userID: userID)
         await audit.record(.adminUserUpdated, userID: user.id, details: ["fields": Self.fields(of: request)])
@@ -90,6 +109,6 @@ package struct ProfileService: EngineService, Sendable {
             userId: user.id, email: user.email, phone: user.phone, name: user.profile.name,
             attributes: user.profile.attributes, roles: roles,
             permissions: RolePermissions(configuration.roles).permissions(for: roles), methods: user.enrolledMethods,
-            devices: devices)
+            devices: devices, locale: user.profile.locale, zoneinfo: user.profile.zoneinfo)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCALocalization
 import SCAStorage
 
 /// Creating users and managing their credentials: what the admin API, the admin CLI and the
@@ -177,6 +178,19 @@ package struct UserService: EngineService, Sendable {
 
     package func list() async throws -> [UserRecord] {
         try await store.users()
+    }
+
+    /// The language the user chose (`PUT /v1/me/profile`, or at sign-up), for a page to speak
+    /// it after the request's `ui_locales` and before `Accept-Language`. Nil when they chose
+    /// none, or when there is no such user.
+    package func language(ofUser userID: String) async throws -> Language? {
+        ProfileLocale.language(stored: try await store.user(id: userID)?.profile.locale)
+    }
+
+    /// The time zone the user chose, for a page to show times in; nil (show UTC, and say so)
+    /// when they chose none, or when there is no such user.
+    package func timeZone(ofUser userID: String) async throws -> TimeZone? {
+        ProfileLocale.timeZone(stored: try await store.user(id: userID)?.profile.zoneinfo)
     }
 
     /// The operator's view of a user: never a secret, only what is enrolled, and the devices.

@@ -155,16 +155,18 @@ package struct ConsentService: EngineService, Sendable {
         return try box.seal(Array(accessToken.utf8), context: Self.sealingContext)
     }
 
-    /// What the consent's challenge is for: the partner it is delegated to and the words of
-    /// what the user approves, which its code message names.
+    /// What the consent's challenge is for: the partner it is delegated to and what the user
+    /// approves, which its code message names. A beneficiary is kept as name and IBAN, so each
+    /// message words it in its reader's language; a settings change's description is the
+    /// partner's own text, shown as written.
     func delegation(for consent: ConsentRecord, clientName: String) -> Delegation {
-        var summary: String?
+        var delegation = Delegation(clientID: consent.clientID, clientName: clientName, grant: .consent(id: consent.id))
         switch consent.operation {
-        case .payment: summary = nil  // its transaction names it
-        case .beneficiaryAdd: summary = consent.beneficiary.map { OperationWording.beneficiary(name: $0.name, iban: $0.iban) }
-        case .settingsChange: summary = consent.summary
+        case .payment: break  // its transaction names it
+        case .beneficiaryAdd: delegation.beneficiary = consent.beneficiary
+        case .settingsChange: delegation.summary = consent.summary
         }
-        return Delegation(clientID: consent.clientID, clientName: clientName, grant: .consent(id: consent.id), summary: summary)
+        return delegation
     }
 
     /// The consent URL the user opens.

@@ -37,10 +37,15 @@ public struct DecoySubject: Sendable, Equatable, Codable {
     /// decoy; asking for its code sends a notice there instead, by the code's channel, through
     /// the code's send path and budgets. Nil for every other challenge.
     public var notice: String?
+    /// Sign-up or in: the language (`de`) of what the challenge sends before there is a user
+    /// whose profile says it: a sign-up's code, in the language the sign-up asked for, which the
+    /// new user is then created with; a known user's notice, in the language stored on their
+    /// account. Nil: the server's default language.
+    public var language: String?
 
     public init(
         subjectKey: String, emailMask: String, signUpAddress: String? = nil, signUpPhone: String? = nil,
-        phoneMask: String? = nil, codeFirst: AuthenticationMethod? = nil, notice: String? = nil
+        phoneMask: String? = nil, codeFirst: AuthenticationMethod? = nil, notice: String? = nil, language: String? = nil
     ) {
         self.subjectKey = subjectKey
         self.emailMask = emailMask
@@ -49,5 +54,6 @@ public struct DecoySubject: Sendable, Equatable, Codable {
         self.phoneMask = phoneMask
         self.codeFirst = codeFirst
         self.notice = notice
+        self.language = language
     }
 }

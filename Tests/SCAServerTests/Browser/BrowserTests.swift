@@ -163,7 +163,7 @@ struct BrowserTests {
             try await driver.click("form:has(#password) button")
             try await driver.click("form.send:has(input[value='sms_otp']) button")
             let sms = try #require(try context.api.services.outbox?.messages().last { $0.to == "+33612340002" })
-            #expect(sms.text.contains("pay 1,250.00 EUR to Alice Martin"))
+            #expect(sms.text.contains("pay €1,250.00 to Alice Martin"))
             try await driver.type(String(sms.text.prefix(6)), into: "#sms_otp")
             try await context.shot("2-code")
             try await driver.click("form:has(#sms_otp) button")

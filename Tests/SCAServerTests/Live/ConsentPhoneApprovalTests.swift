@@ -91,7 +91,7 @@ struct ConsentPhoneApprovalTests {
             #expect(waiting.text.contains(binding))
             let pushed = try #require(try api.services.outbox?.messages().last { $0.to == scene.phone.deviceID })
             #expect(pushed.channel == .push && pushed.operationId == operation.operationId)
-            #expect(pushed.text.contains("1250.00 EUR to Alice Martin"))
+            #expect(pushed.text.contains("€1,250.00 to Alice Martin"))
 
             // Nothing yet: a status request with no wait answers pending.
             let early = try await Self.status(scene, waiting: waiting, wait: 0)

@@ -80,7 +80,7 @@ struct DemoPartnerTests {
                 ["method": "password", "credential": savvy.password])
             try await browser.submit(try await browser.get(consentPath), action: "\(consentPath)/send", ["method": "sms_otp"])
             let sms = try #require(try api.services.outbox?.messages().last { $0.to == savvy.phone })
-            #expect(sms.text.contains("125.00 EUR to Alice Martin"))
+            #expect(sms.text.contains("€125.00 to Alice Martin"))
             let approved = try await browser.submit(
                 try await browser.get(consentPath), action: "\(consentPath)/proof",
                 ["method": "sms_otp", "credential": String(sms.text.prefix(6))])

@@ -37,7 +37,7 @@ struct OperationPushTests {
             #expect(pushed.channel == .push)
             #expect(pushed.to == phone.device.deviceID)
             #expect(pushed.operationId == created.operationId)
-            #expect(pushed.text == "Approve paying 125.00 EUR to ACME SAS?")
+            #expect(pushed.text == "Approve paying €125.00 to ACME SAS?")
         }
     }
 

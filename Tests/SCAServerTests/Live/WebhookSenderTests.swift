@@ -49,7 +49,7 @@ struct WebhookSenderTests {
                 let delivered = try #require(gateway.received.withLock { $0.last })
                 #expect(delivered.channel == .sms)
                 #expect(delivered.to == "+33612345619")
-                #expect(delivered.text.contains("to pay 125.00 EUR to ACME SAS, FR76…0189"))
+                #expect(delivered.text.contains("to pay €125.00 to ACME SAS, FR76…0189"))
 
                 gateway.failing.withLock { $0 = true }
                 api.clock.advance(by: 31)

@@ -147,7 +147,7 @@ struct DeviceFlowTests {
             let challenge = try await api.startChallenge(.payment, email: "smspay@example.com", transaction: Self.acme)
             #expect(try await api.sendCode(challenge.challengeId, .smsOTP).status == 202)
             let message = try #require(try api.services.outbox?.messages().last)
-            #expect(message.text.contains("to pay 125.00 EUR to ACME SAS, FR76…0189"))
+            #expect(message.text.contains("to pay €125.00 to ACME SAS, FR76…0189"))
             let code = String(message.text.prefix(6))
             try await api.prove(challenge.challengeId, .password, "correct horse battery")
             let complete = try await api.prove(challenge.challengeId, .smsOTP, code).decode(ProofResponse.self)

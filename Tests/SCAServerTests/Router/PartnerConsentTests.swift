@@ -54,7 +54,7 @@ struct PartnerConsentTests {
             page = try await browser.get(path)
             try await browser.submit(page, action: "\(path)/send", ["method": "sms_otp"])
             let sms = try #require(try api.services.outbox?.messages().last { $0.to == "+33612345611" })
-            #expect(sms.text.contains("pay 1,250.00 EUR to Alice Martin"))
+            #expect(sms.text.contains("pay €1,250.00 to Alice Martin"))
             page = try await browser.get(path)
             let done = try await browser.submit(
                 page, action: "\(path)/proof", ["method": "sms_otp", "credential": String(sms.text.prefix(6))])

@@ -8,6 +8,9 @@ schemathesis so that its "valid" values are valid: `SchemathesisTests` loads thi
   unassigned code point, and none of the letters that render as nothing (Hangul fillers).
 - `iban`: an IBAN that passes `IBAN.normalized` (Sources/SCACore/Transaction/IBAN.swift):
   a country's registered length and the ISO 7064 mod 97-10 check.
+- `iana-time-zone`: a zone of the time zone database, as a profile's `zoneinfo` takes it
+  (Sources/SCAEngine/Users/ProfileLocale.swift), or the empty string that clears it. A few
+  long-standing zones stand for the database, which no schema lists.
 """
 import string
 
@@ -52,5 +55,11 @@ IBAN = st.sampled_from(sorted(_LENGTHS)).flatmap(
     )
 )
 
+TIME_ZONE = st.sampled_from(
+    ["", "Europe/Berlin", "Europe/Paris", "Europe/Madrid", "Europe/Rome", "Europe/Amsterdam", "Europe/London",
+     "America/New_York", "Asia/Kolkata", "Australia/Adelaide", "Pacific/Chatham", "Etc/UTC"]
+)
+
 schemathesis.openapi.format("display-text", DISPLAY_TEXT)
 schemathesis.openapi.format("iban", IBAN)
+schemathesis.openapi.format("iana-time-zone", TIME_ZONE)
