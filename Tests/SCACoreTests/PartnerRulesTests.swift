@@ -59,16 +59,4 @@ struct PartnerRulesTests {
             #expect(ConsentStatus.allCases.allSatisfy { !status.canMove(to: $0) }, "\(status)")
         }
     }
-
-    @Test("amounts grouped by thousands with the currency, IBANs in groups of four, the code message's words")
-    func wording() {
-        #expect(OperationWording.amount("1250.00", currency: "EUR") == "1,250.00 EUR")
-        #expect(OperationWording.amount("1234567.5", currency: "EUR") == "1,234,567.5 EUR")
-        #expect(OperationWording.amount("125", currency: "JPY") == "125 JPY")
-        #expect(OperationWording.amount("999.99", currency: "EUR") == "999.99 EUR")
-        #expect(OperationWording.groupedIBAN("FR7630006000011234567890189") == "FR76 3000 6000 0112 3456 7890 189")
-        #expect(OperationWording.groupedIBAN("DE89370400440532013000") == "DE89 3704 0044 0532 0130 00")
-        let payment = Transaction(amount: "1250.00", currency: "EUR", payee: .init(name: "Alice Martin"))
-        #expect(OperationWording.payment(payment) == "pay 1,250.00 EUR to Alice Martin")
-    }
 }

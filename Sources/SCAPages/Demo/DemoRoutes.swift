@@ -123,8 +123,9 @@ struct DemoRoutes<Context: RequestContext> {
         if let tokens = await demo.tokens(), let consent = try? await consents.get(id, authorization: "Bearer \(tokens.access)") {
             var rows = [["name": "status", "value": consent.status.rawValue]]
             if let transaction = consent.transaction {
-                let words = OperationWording.payment(transaction)
-                rows.append(["name": "payment", "value": words.prefix(1).uppercased() + words.dropFirst()])
+                let words = Self.words(renderer)
+                let amount = words.amount(transaction.amount, currency: transaction.currency)
+                rows.append(["name": "payment", "value": words.text("operation.payment", ["amount": amount, "payee": transaction.payee.name])])
             }
             rows.append(["name": "operation token", "value": consent.accessToken == nil ? "none" : "present (its txn binds the payment)"])
             values["claims"] = rows
@@ -142,10 +143,15 @@ struct DemoRoutes<Context: RequestContext> {
         values["heading"] = heading
         values["partner"] = DemoPartner.name
         values["hasClaims"] = !((values["claims"] as? [[String: String]])?.isEmpty ?? true)
-        // A partner's own page, in its own (English) words: no switch, as the bank's pages have.
-        let words = PageWords(localizer: Localizer(catalogue: renderer.catalogue, language: .english), here: nil)
         return renderer.page(
-            "demo", title: "\(DemoPartner.name) (demo)", values, words: words, status: status, frame: DemoPageTemplates.frame)
+            "demo", title: "\(DemoPartner.name) (demo)", values, words: Self.words(renderer), status: status,
+            frame: DemoPageTemplates.frame)
+    }
+
+    /// A partner's own page is in its own words, English here, with no switch as the bank's
+    /// pages have.
+    static func words(_ renderer: PageRenderer) -> PageWords {
+        PageWords(localizer: Localizer(catalogue: renderer.catalogue, language: .english), here: nil)
     }
 
     /// The claims a partner looks at first, in this order.
