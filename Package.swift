@@ -107,6 +107,7 @@ let package = Package(
             name: "SCAPartners",
             dependencies: [
                 "SCAEngine",
+                "SCALocalization",
                 "SCACore",
                 "SCAStorage",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -28,11 +28,11 @@ package struct HostedPages: Sendable {
             runtime: runtime, signUpMode: configuration.signUp.mode)
         signUp = HostedSignUp(signIn: signIn, signUp: engine.signUp)
         consent = HostedConsent(
-            consents: partnerAccess.consents, challenges: engine.challenges, renderer: renderer, cookies: cookies,
-            runtime: runtime,
+            consents: partnerAccess.consents, challenges: engine.challenges, users: engine.users, renderer: renderer,
+            cookies: cookies, runtime: runtime,
             phone: HostedPhoneApproval(
-                consents: partnerAccess.consents, operations: engine.operations, renderer: renderer, cookies: cookies,
-                runtime: runtime))
+                consents: partnerAccess.consents, operations: engine.operations, users: engine.users, renderer: renderer,
+                cookies: cookies, runtime: runtime))
         self.partnerAccess = partnerAccess
         baseURL = configuration.baseURL
         maxBodySize = configuration.maxBodySize

@@ -14,6 +14,8 @@ struct HostedConsent: Sendable {
     let consents: ConsentService
     /// Codes are sent for the consent's challenge as on every factors page.
     let challenges: ChallengeService
+    /// The language the consent's user chose, for the page.
+    let users: UserService
     let renderer: PageRenderer
     let cookies: PageCookies
     let runtime: ServerRuntime
@@ -68,13 +70,22 @@ struct HostedConsent: Sendable {
         }
     }
 
+    func words(_ request: Request, _ state: PageState?, consent: ConsentRecord?) async throws -> PageWords {
+        try await Self.words(
+            request, state, consent: consent, renderer: renderer, users: users,
+            here: consent.map { Self.base($0.id) } ?? state?.consentID.map(Self.base))
+    }
+
     /// The words of a consent page: the switch, the link's `ui_locales`, then the language of
-    /// the consent's user (the page is theirs, and its link says nothing about them that the
-    /// page does not show already), then the browser's; the switch comes back to the consent.
-    func words(_ request: Request, _ state: PageState?, consent: ConsentRecord?, here: String? = nil) async throws -> PageWords {
-        renderer.words(
-            for: request, uiLocales: state?.uiLocales, stored: nil,
-            here: here ?? consent.map { Self.base($0.id) } ?? state?.consentID.map(Self.base))
+    /// the consent's user (the page is theirs, and its link tells nothing of them that the
+    /// page does not show already), then the browser's. The switch comes back to `here`.
+    static func words(
+        _ request: Request, _ state: PageState?, consent: ConsentRecord?, renderer: PageRenderer, users: UserService,
+        here: String?
+    ) async throws -> PageWords {
+        var stored: Language?
+        if let consent { stored = try await users.language(ofUser: consent.userID) }
+        return renderer.words(for: request, uiLocales: state?.uiLocales, stored: stored, here: here)
     }
 
     /// `POST /consents/{id}/send`.

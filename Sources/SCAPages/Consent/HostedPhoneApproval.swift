@@ -20,6 +20,8 @@ struct HostedPhoneApproval: Sendable {
     let consents: ConsentService
     /// Read by the status long poll only; every decision is the consent service's.
     let operations: OperationService
+    /// The language the consent's user chose, for the page.
+    let users: UserService
     let renderer: PageRenderer
     let cookies: PageCookies
     let runtime: ServerRuntime
@@ -78,8 +80,14 @@ struct HostedPhoneApproval: Sendable {
         guard var state = cookies.state(PageCookies.consent, in: request), state.consentID == id,
             let operationID = state.operationID
         else { return PageRenderer.redirect(to: base) }
-        let words = renderer.words(for: request, uiLocales: state.uiLocales, here: Self.path(id))
-        switch try await consents.phoneApproval(of: id, operationID: operationID) {
+        let approval = try await consents.phoneApproval(of: id, operationID: operationID)
+        let consent: ConsentRecord? = switch approval {
+        case .waiting(let consent, _, _, _), .notMe(let consent, _), .ended(let consent, _, _): consent
+        case .gone, .accepted: nil
+        }
+        let words = try await HostedConsent.words(
+            request, state, consent: consent, renderer: renderer, users: users, here: Self.path(id))
+        switch approval {
         case .gone:
             return forget(&state, then: base)
         case .waiting(let consent, let operation, let clientName, let deviceName):

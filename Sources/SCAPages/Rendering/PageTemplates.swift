@@ -153,8 +153,8 @@ enum PageTemplates {
         .operation{margin:0 0 1rem;border:1px solid #e1e5eb;border-radius:10px;padding:.4rem .8rem}
         .operation div{display:flex;justify-content:space-between;gap:1rem;padding:.45rem 0;border-bottom:1px solid #eef1f5}
         .operation div:last-child{border-bottom:0}
-        .operation dt{color:#4a5563}
-        .operation dd{margin:0;font-weight:600;text-align:right}
+        .operation dt{color:#4a5563;flex:none}
+        .operation dd{margin:0;font-weight:600;text-align:right;min-width:0;overflow-wrap:anywhere}
         .operation dd.amount{font-size:1.2rem}
         .operation dd.iban{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:500;letter-spacing:.02em}
         .error{background:#fdecec;color:#8a1c1c;border-radius:8px;padding:.6rem .8rem}
@@ -167,6 +167,7 @@ enum PageTemplates {
         .languages a[aria-current]{font-weight:700;text-decoration:underline}
         h1,h2,.lead,.hint,.error,.notice,dd,p{overflow-wrap:break-word;hyphens:auto}
         @media (min-width:700px){body{padding:40px}.card{padding:30px 32px 24px}}
+        @media (max-width:480px){.operation div{flex-direction:column;gap:.1rem}.operation dd{text-align:left}}
         """
 
     /// `/hosted/passkey.js`: shows the passkey sections, which are hidden without

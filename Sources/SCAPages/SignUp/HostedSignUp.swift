@@ -88,9 +88,11 @@ struct HostedSignUp: Sendable {
         state.phone = byPhone ? typed : nil
         state.enrolmentToken = nil
         do {
+            // A new account starts in the language its page was read in.
             let challenge = try await signUp.start(
                 byPhone ? SignUpOrInRequest(phone: typed) : SignUpOrInRequest(email: typed),
-                delegation: state.authorization?.delegation(clientName: state.clientName ?? ""))
+                delegation: state.authorization?.delegation(clientName: state.clientName ?? ""),
+                language: signIn.words(request, state).language)
             state.challengeID = challenge.challengeId
             state.error = nil
             // Every sign-up-or-in challenge offers the typed address's code (a decoy's is never sent).

@@ -109,7 +109,8 @@ struct CIBAService: EngineService, Sendable {
                 aud: AudienceClaim(value: [client.id]), azp: client.id, iat: IssuedAtClaim(value: issuedAt),
                 exp: ExpirationClaim(value: issuedAt.addingTimeInterval(OAuthService.idTokenLifetime)),
                 authTime: Int((operation.finishedAt ?? now).timeIntervalSince1970), nonce: nil, acr: claims.acr,
-                amr: claims.amr.map(\.rawValue), sid: claims.sid, roles: roles.roles, permissions: roles.permissions))
+                amr: claims.amr.map(\.rawValue), sid: claims.sid, roles: roles.roles, permissions: roles.permissions,
+                profile: ProfileClaims(try await store.user(id: operation.userID), scopes: scopes)))
             await audit.record(
                 .tokenIssued, outcome: "ciba", userID: operation.userID, sessionID: claims.sid,
                 details: ["clientId": client.id, "operationId": operationID])

@@ -24,7 +24,7 @@ package struct PartnerService: EngineService, Sendable {
     /// The scopes a client gets when it names none.
     static let defaultScopes = ["openid", "offline", "email", "consents"]
     /// Every scope this server knows.
-    static let knownScopes: Set<String> = ["openid", "offline", "offline_access", "email", "consents"]
+    static let knownScopes: Set<String> = ["openid", "offline", "offline_access", "email", "profile", "consents"]
 
     /// Registers a client. A confidential client's secret is in the answer, once; only its
     /// SHA-256 is stored (a 256-bit random secret needs no slow hash).

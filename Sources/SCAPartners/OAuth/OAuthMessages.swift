@@ -2,6 +2,8 @@ import Foundation
 import JWTKit
 import SCACore
 import SCAEngine
+import SCALocalization
+import SCAStorage
 
 /// A validated authorization request (`GET /oauth2/authorize`), carried through the sign-in
 /// pages in the sealed page cookie.
@@ -81,6 +83,28 @@ package struct OAuthTokenResponse: Encodable, Sendable {
 struct UserInfoResponse: Encodable, Sendable {
     var sub: String
     var email: String?
+    /// With the `profile` scope (``ProfileClaims``).
+    var name: String?
+    var locale: String?
+    var zoneinfo: String?
+}
+
+/// The OpenID Connect `profile` claims this server holds, given only when the grant has that
+/// scope, and each only when the user has one: `name`, `locale` (the language they chose, a
+/// BCP 47 tag) and `zoneinfo` (their IANA time zone).
+struct ProfileClaims: Equatable, Sendable {
+    var name: String?
+    var locale: String?
+    var zoneinfo: String?
+
+    static let scope = "profile"
+
+    init(_ user: UserRecord?, scopes: [String]) {
+        guard scopes.contains(Self.scope), let profile = user?.profile else { return }
+        name = profile.name
+        locale = profile.locale
+        zoneinfo = profile.zoneinfo
+    }
 }
 
 /// The claims of an OpenID Connect id_token, signed ES256 with the keys of the JWKS.
@@ -101,9 +125,23 @@ struct IDTokenClaims: JWTPayload, Equatable {
     /// authorises from the id_token without calling back.
     var roles: [String]
     var permissions: [String]
+    var name: String?
+    var locale: String?
+    var zoneinfo: String?
+
+    init(
+        iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, azp: String, iat: IssuedAtClaim, exp: ExpirationClaim,
+        authTime: Int, nonce: String?, acr: String, amr: [String], sid: String, roles: [String], permissions: [String],
+        profile: ProfileClaims
+    ) {
+        (self.iss, self.sub, self.aud, self.azp, self.iat, self.exp) = (iss, sub, aud, azp, iat, exp)
+        (self.authTime, self.nonce, self.acr, self.amr, self.sid) = (authTime, nonce, acr, amr, sid)
+        (self.roles, self.permissions) = (roles, permissions)
+        (name, locale, zoneinfo) = (profile.name, profile.locale, profile.zoneinfo)
+    }
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, iat, exp, nonce, acr, amr, sid, roles, permissions
+        case iss, sub, aud, azp, iat, exp, nonce, acr, amr, sid, roles, permissions, name, locale, zoneinfo
         case authTime = "auth_time"
     }
 
@@ -124,10 +162,15 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var codeChallengeMethodsSupported = [PKCE.method]
     var tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
     var revocationEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
-    var scopesSupported = ["openid", "offline", "offline_access", "email", "consents"]
+    var scopesSupported = ["openid", "offline", "offline_access", "email", "profile", "consents"]
     var subjectTypesSupported = ["public"]
     var idTokenSigningAlgValuesSupported = ["ES256"]
-    var claimsSupported = ["iss", "sub", "aud", "azp", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "email", "roles", "permissions"]
+    var claimsSupported = [
+        "iss", "sub", "aud", "azp", "exp", "iat", "auth_time", "nonce", "acr", "amr", "sid", "email", "name", "locale",
+        "zoneinfo", "roles", "permissions",
+    ]
+    /// The languages of the hosted pages, for `ui_locales`.
+    var uiLocalesSupported = Language.allCases.map(\.tag)
     var responseModesSupported = ["query"]
     /// The `acr` values a sign-in can earn; one asked in `acr_values` and not earned is refused.
     var acrValuesSupported = Self.supportedACRValues
@@ -156,6 +199,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case subjectTypesSupported = "subject_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case claimsSupported = "claims_supported"
+        case uiLocalesSupported = "ui_locales_supported"
         case responseModesSupported = "response_modes_supported"
         case acrValuesSupported = "acr_values_supported"
         case claimsParameterSupported = "claims_parameter_supported"

@@ -246,7 +246,8 @@ package struct OAuthService: EngineService, Sendable {
             azp: grant.clientID, iat: IssuedAtClaim(value: issuedAt),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(Self.idTokenLifetime)),
             authTime: Int(grant.authTime.timeIntervalSince1970), nonce: grant.nonce, acr: claims.acr,
-            amr: claims.amr.map(\.rawValue), sid: grant.sessionID, roles: roles.roles, permissions: roles.permissions))
+            amr: claims.amr.map(\.rawValue), sid: grant.sessionID, roles: roles.roles, permissions: roles.permissions,
+            profile: ProfileClaims(try await store.user(id: grant.userID), scopes: grant.scopes)))
     }
 
     static func wantsRefreshToken(_ scopes: [String]) -> Bool {
@@ -314,7 +315,10 @@ package struct OAuthService: EngineService, Sendable {
         let claims = try await tokens.authorize(authorization, for: [.login], at: .partner(scope: "openid"), consume: false)
         guard let user = try await store.user(id: claims.sub.value) else { throw Problem.tokenInvalid }
         let scopes = claims.holder.scopes
-        return UserInfoResponse(sub: user.id, email: scopes.contains("email") ? user.email : nil)
+        let profile = ProfileClaims(user, scopes: scopes)
+        return UserInfoResponse(
+            sub: user.id, email: scopes.contains("email") ? user.email : nil, name: profile.name, locale: profile.locale,
+            zoneinfo: profile.zoneinfo)
     }
 
     func discovery() -> OpenIDConfiguration {
