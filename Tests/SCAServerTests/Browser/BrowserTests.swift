@@ -156,7 +156,7 @@ struct BrowserTests {
             let driver = context.driver
             try await driver.open(context.live(consent.consentUrl))
             let text = try await driver.text()
-            #expect(text.contains("Pay 1,250.00 EUR to Alice Martin"))
+            #expect(text.contains("Pay €1,250.00 to Alice Martin"))
             #expect(text.contains("FR76 3000 6000 0112 3456 7890 189"))
             try await context.shot("1-consent")
             try await driver.type(PartnerFixture.password, into: "#password")

@@ -91,7 +91,7 @@ struct ConsentPhoneBrowserTests {
             try await driver.click("form[action='/consents/\(first.consentId)/phone'] button")
             let waiting = try await driver.text()
             #expect(waiting.contains("Waiting for your phone"), "\(waiting)")
-            #expect(waiting.contains("1,250.00 EUR") && waiting.contains("Alice Martin"))
+            #expect(waiting.contains("€1,250.00") && waiting.contains("Alice Martin"))
             let operation = try await phone.pending()
             #expect(waiting.contains(try #require(operation.bindingMessage)))
             try await shot("2-waiting")

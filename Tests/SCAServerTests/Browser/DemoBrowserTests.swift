@@ -80,7 +80,7 @@ struct DemoBrowserTests {
             }
             let consent = try WireJSON.decoder().decode(ConsentResponse.self, from: try #require(output))
             try await driver.open(consent.consentUrl)
-            #expect(try await driver.text().contains("Pay 125.00 EUR to Alice Martin"))
+            #expect(try await driver.text().contains("Pay €125.00 to Alice Martin"))
             try await shot("4-consent")
             try await driver.type(savvy.password, into: "#password")
             try await driver.click("form:has(#password) button")

@@ -6,7 +6,7 @@ import Testing
 /// The consent page in each shipped language, in a real headless Chromium, at a phone's width
 /// and a laptop's: nothing wider than the window, no word cut off, German's long compounds
 /// wrapped, and no accessibility rule of axe-core broken. Screenshots go to
-/// /tmp/h9-shots/consent-<language>-<width>.png; docs/images/ holds the ones docs/localisation.md shows.
+/// /tmp/h9-shots/consent-languages-<language>-<width>.png; docs/images/consent-* are those.
 @Suite(
     "The consent page in every language, in a real browser", .serialized,
     .enabled(if: WebDriver.unavailableReason == nil, "\(WebDriver.unavailableReason ?? "")"))

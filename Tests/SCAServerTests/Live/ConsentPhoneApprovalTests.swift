@@ -72,7 +72,7 @@ struct ConsentPhoneApprovalTests {
             let waiting = try await Self.choosePhone(scene)
             // The waiting page: the same amount, payee and IBAN, the phone's text to compare,
             // the script (own origin, fetch allowed to it alone) and the no-script refresh.
-            #expect(waiting.text.contains("Pay 1,250.00 EUR to Alice Martin"))
+            #expect(waiting.text.contains("Pay €1,250.00 to Alice Martin"))
             #expect(waiting.text.contains("FR76 3000 6000 0112 3456 7890 189"))
             #expect(waiting.text.contains("Waiting for your phone"))
             #expect(waiting.text.contains("<noscript><meta http-equiv=\"refresh\" content=\"5\"></noscript>"))

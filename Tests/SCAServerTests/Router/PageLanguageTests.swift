@@ -147,6 +147,86 @@ struct PageLanguageTests {
         }
     }
 
+    @Test("the consent page speaks its user's stored language over Accept-Language; ui_locales on the link and the switch outrank it")
+    func consentPageStoredLanguage() async throws {
+        try await TestServer(Self.configure).run { api in
+            let partner = try await PartnerFixture.make(api)
+            let tokens = try await partner.tokens(email: "stored@example.com", phone: "+33612345692")
+            let userID = try #require(try await api.services.store.user(email: "stored@example.com")?.id)
+            #expect(try await LocalizedMessageTests.setProfile(api, userID, ProfileRequest(locale: "it")).status == 200)
+            let consent = try await partner.createConsent(
+                CreateConsentRequest(operation: .payment, transaction: Self.payment, consentRedirectUrl: PartnerFixture.consentRedirect),
+                accessToken: try #require(tokens["access_token"] as? String)
+            ).decode(ConsentResponse.self)
+            let path = "/consents/\(consent.consentId)"
+
+            let browser = PageBrowser(api: api, acceptLanguage: "fr")
+            #expect(Self.language(of: try await browser.get(path)) == "it")
+            // The link's ui_locales is kept by the visit, over the stored language.
+            #expect(Self.language(of: try await browser.get(path + "?ui_locales=es")) == "es")
+            #expect(Self.language(of: try await browser.get(path)) == "es")
+            // The switch outranks both.
+            let page = try await browser.get(path)
+            #expect(try await browser.get(try #require(Self.link(in: page, named: "Nederlands"))).headers[.location] == path)
+            #expect(Self.language(of: try await browser.get(path)) == "nl")
+        }
+    }
+
+    @Test("a sign-up on the pages stores the language the page was read in, and its code comes in that language")
+    func signUpStoresPageLanguage() async throws {
+        try await TestServer { $0.signUp.mode = .email }.run { api in
+            let partner = try await PartnerFixture.make(api)
+            let browser = PageBrowser(api: api, acceptLanguage: "en")
+            _ = try await browser.get(partner.authorizePath(challenge: PartnerFixture.pkce().challenge) + "&ui_locales=es")
+            let form = try await browser.get("/signin/signup")
+            #expect(Self.language(of: form) == "es")
+            try await browser.submit(form, action: "/signin/signup", ["email": "nuevo@example.com"])
+            let message = try await LocalizedMessageTests.lastMessage(api, to: "nuevo@example.com")
+            #expect(message.contains("código"), "\(message)")
+            let page = try await browser.get("/signin")
+            let proved = try await browser.submit(
+                page, action: "/signin/proof", ["method": "email_otp", "credential": try api.lastCode(sentTo: "nuevo@example.com")])
+            #expect(proved.headers[.location] == "/signin/password")
+            #expect(try await api.services.store.user(email: "nuevo@example.com")?.profile.locale == "es")
+        }
+    }
+
+    @Test("with the profile scope the id_token and userinfo carry the user's locale and zoneinfo; without it, neither")
+    func profileClaims() async throws {
+        try await TestServer().run { api in
+            for scopes in [["openid", "profile"], ["openid"]] {
+                let partner = try await PartnerFixture.make(api, scopes: scopes)
+                let email = "claims-\(scopes.count)@example.com"
+                let phone = "+3361234569\(scopes.count + 3)"
+                let userID = try await api.createUser(email, phone: phone)
+                _ = try await LocalizedMessageTests.setProfile(api, userID, ProfileRequest(locale: "de-AT", zoneinfo: "Europe/Vienna"))
+                let (verifier, challenge) = PartnerFixture.pkce()
+                let query = try await partner.signIn(
+                    PageBrowser(api: api), email: email, phone: phone, challenge: challenge, scope: scopes.joined(separator: " "))
+                let tokens = try await partner.exchange(code: try #require(query["code"]), verifier: verifier).json
+                let idToken = try #require(tokens["id_token"] as? String)
+                let claims = try #require(Self.payload(of: idToken))
+                let info = try await api.send(.get, "/oauth2/userinfo", bearer: try #require(tokens["access_token"] as? String)).json
+                if scopes.contains("profile") {
+                    #expect(claims["locale"] as? String == "de" && claims["zoneinfo"] as? String == "Europe/Vienna")
+                    #expect(info["locale"] as? String == "de" && info["zoneinfo"] as? String == "Europe/Vienna")
+                } else {
+                    #expect(claims["locale"] == nil && claims["zoneinfo"] == nil && info["locale"] == nil)
+                }
+            }
+            let discovery = try await api.send(.get, "/.well-known/openid-configuration", bearer: nil).json
+            #expect(discovery["ui_locales_supported"] as? [String] == ["en", "fr", "de", "es", "it", "nl"])
+            #expect((discovery["scopes_supported"] as? [String])?.contains("profile") == true)
+        }
+    }
+
+    /// The claims of a JWS, unverified (the token endpoint handed it straight over).
+    static func payload(of jws: String) -> [String: Any]? {
+        let parts = jws.split(separator: ".")
+        guard parts.count == 3, let data = Base64URL.decode(String(parts[1])) else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any]
+    }
+
     /// The text of the first element opened by `opening`.
     static func element(in page: APIResponse, opening: String) -> String? {
         guard let start = page.text.range(of: opening), let end = page.text[start.upperBound...].range(of: "</") else { return nil }

@@ -43,7 +43,7 @@ struct PartnerConsentTests {
             let path = "/consents/\(consent.consentId)"
             var page = try await browser.get(path)
             #expect(page.status == 200)
-            #expect(page.text.contains("Pay 1,250.00 EUR to Alice Martin"))
+            #expect(page.text.contains("Pay €1,250.00 to Alice Martin"))
             #expect(page.text.contains("FR76 3000 6000 0112 3456 7890 189"))
             #expect(page.text.contains("autocomplete=\"one-time-code\""))
             #expect(page.text.contains("inputmode=\"numeric\""))

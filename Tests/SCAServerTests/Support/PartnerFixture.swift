@@ -21,13 +21,13 @@ struct PartnerFixture {
     /// Registers a confidential client (or a public one).
     static func make(
         _ api: APIClient, publicClient: Bool = false, redirectURI: String = PartnerFixture.redirectURI,
-        consentRedirect: String = PartnerFixture.consentRedirect
+        consentRedirect: String = PartnerFixture.consentRedirect, scopes: [String]? = nil
     ) async throws -> PartnerFixture {
         let response = try await api.post(
             "/admin/v1/clients",
             CreatePartnerClientRequest(
                 name: "Shop", redirectUris: [redirectURI, "com.shop.app:/cb"], consentRedirectUris: [consentRedirect],
-                publicClient: publicClient),
+                scopes: scopes, publicClient: publicClient),
             admin: true)
         #expect(response.status == 201)
         let client = try response.decode(PartnerClientResponse.self)
@@ -59,8 +59,10 @@ struct PartnerFixture {
 
     /// The whole sign-in through the pages (password, then an SMS code from the outbox).
     /// - Returns: the query of the redirect to the client.
-    func signIn(_ browser: PageBrowser, email: String, phone: String, challenge: String) async throws -> [String: String] {
-        let start = try await browser.get(authorizePath(challenge: challenge))
+    func signIn(
+        _ browser: PageBrowser, email: String, phone: String, challenge: String, scope: String = "openid offline email consents"
+    ) async throws -> [String: String] {
+        let start = try await browser.get(authorizePath(challenge: challenge, scope: scope))
         #expect(start.status == 200)
         try await browser.submit(start, action: "/signin/email", ["email": email])
         let factors = try await browser.get("/signin")
