@@ -165,10 +165,7 @@ struct LocalizedMessageTests {
             let consent = try created.decode(ConsentResponse.self)
             let browser = PageBrowser(api: api)
             let path = "/consents/\(consent.consentId)"
-            var page = try await browser.get(path)
-            try await browser.submit(page, action: "\(path)/proof", ["method": "password", "credential": PartnerFixture.password])
-            page = try await browser.get(path)
-            try await browser.submit(page, action: "\(path)/send", ["method": "sms_otp"])
+            try await browser.givePasswordAndAskForCode(onConsent: path)
             let sms = try await Self.lastMessage(api, to: "+33612345731")
             #expect(sms.contains("Shop vraagt u om Bob (DE89 3704 0044 0532 0130 00) toe te voegen als vertrouwde begunstigde"), "\(sms)")
         }

@@ -201,3 +201,13 @@ final class PageBrowser: @unchecked Sendable {
 extension APIResponse {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
+
+extension PageBrowser {
+    /// On the consent page at `path`: the password form, then "Send me a code by SMS".
+    func givePasswordAndAskForCode(onConsent path: String) async throws {
+        var page = try await get(path)
+        try await submit(page, action: "\(path)/proof", ["method": "password", "credential": PartnerFixture.password])
+        page = try await get(path)
+        try await submit(page, action: "\(path)/send", ["method": "sms_otp"])
+    }
+}
