@@ -17,10 +17,6 @@ enum LanguageSwitch {
     /// A year: a person who chose their language once should not have to again.
     static let lifetime = 31_536_000
 
-    /// The pages the switch may send a browser back to. Anything else (another site, an API
-    /// route) is refused, so the switch is never a redirect to somewhere the page did not name.
-    static let returnPrefixes = ["/signin", "/consents/", "/oauth2/authorize?"]
-
     static func link(to language: Language, returningTo here: String) -> String {
         "\(path)?lang=\(language.tag)&next=\(percentEncoded(here))"
     }
@@ -35,11 +31,17 @@ enum LanguageSwitch {
         return nil
     }
 
-    /// Where `next` may go: one of the pages, as a path on this server.
+    /// Where `next` may go: one of the pages, never another site or an API route, so the switch
+    /// is never a redirect to somewhere the page did not name. The path's segments are plain
+    /// names (no `..`, `.` or empty one that a browser would resolve elsewhere, as in
+    /// `/signin/../v1/me`), then any query in printable ASCII without a backslash; openapi.yaml
+    /// states the same pattern.
     static func isReturnPath(_ next: String) -> Bool {
-        next.utf8.count <= 4_096 && returnPrefixes.contains(where: next.hasPrefix)
-            && !next.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == "\\" })
+        next.utf8.count <= 4_096 && next.wholeMatch(of: returnPath) != nil
     }
+
+    /// Built per use (a `Regex` is not `Sendable`); the switch is followed once per click.
+    private static var returnPath: Regex<AnyRegexOutput> { try! Regex(#"(/signin(/[A-Za-z0-9_-]+)*(\?[!-\[\]-~]*)?|/consents(/[A-Za-z0-9_-]+)+(\?[!-\[\]-~]*)?|/oauth2/authorize\?[!-\[\]-~]*)"#) }
 
     /// The `Set-Cookie` value that remembers `language`.
     static func cookie(for language: Language, secure: Bool) -> String {

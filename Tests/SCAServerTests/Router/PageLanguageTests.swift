@@ -109,7 +109,7 @@ struct PageLanguageTests {
         try await TestServer().run { api in
             for query in [
                 "lang=de&next=https%3A%2F%2Fevil.example%2F", "lang=de&next=%2F%2Fevil.example%2F", "lang=de&next=%2Fv1%2Fme",
-                "lang=de&next=%2Fsignin%0D%0ASet-Cookie%3A%20x%3Dy", "lang=de&next=%2Fsignin%5C..%5Cevil", "lang=pt&next=%2Fsignin",
+                "lang=de&next=%2Fsignin%0D%0ASet-Cookie%3A%20x%3Dy", "lang=de&next=%2Fsignin%5C..%5Cevil", "lang=de&next=%2Fsignin%2F..%2Fv1%2Fme", "lang=de&next=%2Fconsents%2F%2Fx", "lang=pt&next=%2Fsignin",
                 "lang=de", "next=%2Fsignin",
             ] {
                 let browser = PageBrowser(api: api)
