@@ -23,12 +23,7 @@ enum LanguageSwitch {
 
     /// The language the browser's cookie names, if it names a shipped one.
     static func chosen(in request: Request) -> Language? {
-        guard let header = request.headers[.cookie] else { return nil }
-        for pair in header.split(separator: ";") {
-            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0] == cookie, let language = Language(code: String(parts[1])) { return language }
-        }
-        return nil
+        PageCookies.values(named: cookie, in: request).lazy.compactMap(Language.init(code:)).first
     }
 
     /// Where `next` may go: one of the pages, never another site or an API route, so the switch
@@ -40,8 +35,11 @@ enum LanguageSwitch {
         next.utf8.count <= 4_096 && next.wholeMatch(of: returnPath) != nil
     }
 
-    /// Built per use (a `Regex` is not `Sendable`); the switch is followed once per click.
-    private static var returnPath: Regex<AnyRegexOutput> { try! Regex(#"(/signin(/[A-Za-z0-9_-]+)*(\?[!-\[\]-~]*)?|/consents(/[A-Za-z0-9_-]+)+(\?[!-\[\]-~]*)?|/oauth2/authorize\?[!-\[\]-~]*)"#) }
+    /// A literal, so the compiler checks the pattern; built per use, as a `Regex` is not
+    /// `Sendable` and the switch is followed once per click.
+    private static var returnPath: Regex<Substring> {
+        #/(?:\/signin(?:\/[A-Za-z0-9_-]+)*(?:\?[!-\[\]-~]*)?|\/consents(?:\/[A-Za-z0-9_-]+)+(?:\?[!-\[\]-~]*)?|\/oauth2\/authorize\?[!-\[\]-~]*)/#
+    }
 
     /// The `Set-Cookie` value that remembers `language`.
     static func cookie(for language: Language, secure: Bool) -> String {

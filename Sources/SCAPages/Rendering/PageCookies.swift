@@ -16,15 +16,22 @@ struct PageCookies: Sendable {
 
     /// The state in the request's cookie `name`, or nil when there is none or it does not open.
     func state(_ name: String, in request: Request) -> PageState? {
-        guard let header = request.headers[.cookie] else { return nil }
-        for pair in header.split(separator: ";") {
-            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0] == name, let sealed = Base64URL.decode(String(parts[1])),
-                let plain = try? box.open(sealed, context: Self.sealingContext)
+        for value in Self.values(named: name, in: request) {
+            guard let sealed = Base64URL.decode(value), let plain = try? box.open(sealed, context: Self.sealingContext)
             else { continue }
             return try? JSONDecoder().decode(PageState.self, from: Data(plain))
         }
         return nil
+    }
+
+    /// The values of every cookie `name` the request carries, in order (a browser may send two
+    /// of one name, set for different paths).
+    static func values(named name: String, in request: Request) -> [String] {
+        guard let header = request.headers[.cookie] else { return [] }
+        return header.split(separator: ";").compactMap { pair in
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            return parts.count == 2 && parts[0] == name ? String(parts[1]) : nil
+        }
     }
 
     /// The `Set-Cookie` value that stores `state`: a session cookie (no expiry: the challenge
