@@ -188,24 +188,15 @@ package struct OperationService: EngineService, Sendable {
         return PendingOperationsResponse(operations: pending)
     }
 
-    /// Like ``pending(for:)``, but when there is none holds on for up to `wait` seconds (real
-    /// time) until one appears: one open request instead of the phone polling. It looks again
-    /// every second, so an operation created on another instance is seen as well. A graceful
-    /// shutdown answers at once with an empty list (the phone asks again, perhaps another
-    /// instance), so a waiting phone never holds the server's shutdown for its `wait`.
+    /// Like ``pending(for:)``, but when there is none holds the request for up to `wait` seconds
+    /// until one appears (``ServerRuntime/hold(upTo:until:)``). A graceful shutdown answers at
+    /// once with an empty list.
     func waitForPending(for device: DeviceRecord, wait: Int) async throws -> PendingOperationsResponse {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(wait))
-        while true {
-            if Task.isShuttingDownGracefully { return PendingOperationsResponse(operations: []) }
+        let found = try await runtime.hold(upTo: wait) {
             let pending = try await pending(for: device)
-            if !pending.operations.isEmpty || clock.now >= deadline { return pending }
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: min(.seconds(1), deadline - clock.now)) }
-            } catch where Task.isShuttingDownGracefully && !Task.isCancelled {
-                return PendingOperationsResponse(operations: [])
-            }
+            return pending.operations.isEmpty ? nil : pending
         }
+        return found ?? PendingOperationsResponse(operations: [])
     }
 
     /// `POST /v1/operations/{id}/approve`: submits the device-key then the biometric-key

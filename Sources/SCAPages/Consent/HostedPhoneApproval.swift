@@ -119,7 +119,8 @@ struct HostedPhoneApproval: Sendable {
 
     /// `POST /consents/{id}/phone/status`: `{"status": …, "next": …}` once the operation is no
     /// longer pending, or after `wait` seconds (form field, 0 to ``maximumWait``, default the
-    /// most) still pending. It looks every second, so an answer on another instance is seen.
+    /// most) still pending, or at once with `pending` when the server is stopping (the page asks
+    /// again).
     /// - Throws: 403 `auth.forbidden` without the page's cookie and CSRF token (as the pages'
     ///   expired page), 400 `request.invalid` with a bad `wait`.
     func status(_ id: String, request: Request, form: [String: String]) async throws -> Response {
@@ -132,15 +133,11 @@ struct HostedPhoneApproval: Sendable {
         let next = Self.path(id)
         let consent = try await consents.load(id)
         guard consent.status.isOpen else { return try Response.json(PhoneApprovalStatus(status: "closed", next: next)) }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(wait))
-        while true {
+        let decided = try await runtime.hold(upTo: wait) {
             let operation = try await operations.load(operationID)
-            if operation.status != .pending || clock.now >= deadline {
-                return try Response.json(PhoneApprovalStatus(status: operation.status.rawValue, next: next))
-            }
-            try await Task.sleep(for: min(.seconds(1), deadline - clock.now))
+            return operation.status == .pending ? nil : operation.status
         }
+        return try Response.json(PhoneApprovalStatus(status: (decided ?? .pending).rawValue, next: next))
     }
 
     /// `POST /consents/{id}/phone/cancel`: the user picked another way; the operation is

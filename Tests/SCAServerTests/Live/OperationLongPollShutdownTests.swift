@@ -9,9 +9,11 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A phone's long poll (`GET /v1/operations/pending?wait=25`) does not hold a graceful
-/// shutdown: the server answers it at once with an empty list and stops.
-@Suite("Operation long poll and shutdown")
+/// A held request (the phone's `GET /v1/operations/pending?wait=25`, the consent page's
+/// `POST …/phone/status`) does not hold a graceful shutdown: the server answers it at once
+/// with "nothing yet" and stops. The test server's clock never moves, so a 25 s hold can end
+/// only by an answer or by the shutdown: no time is measured.
+@Suite("Held requests and shutdown")
 struct OperationLongPollShutdownTests {
     @Test("a graceful shutdown answers a waiting long poll at once with an empty list, and the server stops", .timeLimit(.minutes(2)))
     func shutdownAnswersLongPoll() async throws {
@@ -20,34 +22,58 @@ struct OperationLongPollShutdownTests {
             let nonce = try await phone.nonce()
             let path = "/v1/operations/pending"
             let headers = try phone.headers(.get, path, body: Data(), nonce: nonce)
-
-            let (ports, announce) = AsyncStream<Int>.makeStream()
-            let app = api.services.application { port in announce.yield(port) }
-            let group = ServiceGroup(
-                configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test")))
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { try await group.run() }
-                var iterator = ports.makeAsyncIterator()
-                let port = try #require(await iterator.next())
+            let (body, status) = try await Self.heldThroughShutdown(api) { port in
                 var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)?wait=25")))
                 for field in headers { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
-                request.timeoutInterval = 60
-                let clock = ContinuousClock()
-                let started = clock.now
-                let poll = Task { try await URLSession.shared.data(for: request) }
-                // Let the poll reach the server and start waiting (it waits up to 25 s).
-                try await Task.sleep(for: .milliseconds(500))
-                await group.triggerGracefulShutdown()
-                let (body, response) = try await poll.value
-                let elapsed = clock.now - started
-                #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                #expect(try WireJSON.decoder().decode(PendingOperationsResponse.self, from: body).operations.isEmpty)
-                // Answered before its 25 s wait ran out: the shutdown ended it, not the wait. (The
-                // margin is for a loaded machine, where the request itself can take seconds.)
-                #expect(elapsed < .seconds(20), "the long poll held the shutdown for \(elapsed)")
-                // The server stops (a hang would reach the time limit).
-                try await tasks.next()
+                return request
             }
+            #expect(status == 200)
+            #expect(try WireJSON.decoder().decode(PendingOperationsResponse.self, from: body).operations.isEmpty)
+        }
+    }
+
+    @Test("a graceful shutdown answers the consent page's held status request at once with pending, and the server stops", .timeLimit(.minutes(2)))
+    func shutdownAnswersPhoneStatus() async throws {
+        try await TestServer { PartnerConsentTests.configure(&$0); $0.port = 0 }.runLive { api, url in
+            let scene = try await ConsentPhoneApprovalTests.scene(api, url: url, email: "held@example.com", phone: "+33612349011")
+            let waiting = try await ConsentPhoneApprovalTests.choosePhone(scene)
+            let csrf = try #require(ConsentPhoneApprovalTests.dataAttribute("data-csrf", in: waiting.text))
+            let cookies = scene.browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let (body, status) = try await Self.heldThroughShutdown(api) { port in
+                var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(scene.path)/phone/status")))
+                request.httpMethod = "POST"
+                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                request.setValue(cookies, forHTTPHeaderField: "Cookie")
+                request.httpBody = Data("csrf=\(RedirectURIRules.formEncoded(csrf))&wait=25".utf8)
+                return request
+            }
+            #expect(status == 200)
+            #expect(try WireJSON.decoder().decode(PhoneApprovalStatusBody.self, from: body).status == "pending")
+        }
+    }
+
+    /// Starts a second listener on the same services, sends it `request`, begins a graceful
+    /// shutdown while the request is held, and answers what came back once the server stopped
+    /// (a server that does not stop reaches the test's time limit).
+    static func heldThroughShutdown(
+        _ api: APIClient, _ request: @escaping @Sendable (Int) throws -> URLRequest
+    ) async throws -> (body: Data, status: Int?) {
+        let (ports, announce) = AsyncStream<Int>.makeStream()
+        let app = api.services.application { port in announce.yield(port) }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test")))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            var held = try request(try #require(await iterator.next()))
+            held.timeoutInterval = 60
+            let answer = Task { [held] in try await URLSession.shared.data(for: held) }
+            // Let the request reach the server and be held.
+            try await Task.sleep(for: .milliseconds(500))
+            await group.triggerGracefulShutdown()
+            let (body, response) = try await answer.value
+            try await tasks.next()
+            return (body, (response as? HTTPURLResponse)?.statusCode)
         }
     }
 }
