@@ -13,9 +13,10 @@ extension PostgresStore {
         do {
             _ = try await rows(
                 """
-                INSERT INTO partner_clients (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at)
+                INSERT INTO partner_clients
+                    (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks)
                 VALUES (\(client.id), \(client.name), \(client.secretHash.map(bytea)), \(redirects), \(consentRedirects),
-                        \(scopes), \(client.createdAt.unixSeconds))
+                        \(scopes), \(client.createdAt.unixSeconds), \(client.profile.rawValue), \(client.jwks))
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")

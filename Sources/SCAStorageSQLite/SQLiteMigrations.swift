@@ -491,5 +491,15 @@ enum SQLiteMigrations {
             WHERE client_id IS NULL;
             """
         ),
+        // v5-client-keys: a partner client's profile (`fapi2` holds it to the FAPI 2.0 Security
+        // Profile) and its public keys, for clients that prove themselves with a signed assertion
+        // instead of a shared secret. Clients registered before are `standard`, without keys.
+        (
+            "v5-client-keys",
+            """
+            ALTER TABLE partner_clients ADD COLUMN profile TEXT NOT NULL DEFAULT 'standard';
+            ALTER TABLE partner_clients ADD COLUMN jwks TEXT;
+            """
+        ),
     ]
 }

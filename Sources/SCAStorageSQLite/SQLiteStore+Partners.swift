@@ -15,12 +15,12 @@ extension SQLiteStore {
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO partner_clients
-                            (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                            (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).execute(
                     arguments: [
                         client.id, client.name, client.secretHash.map { Data($0) }, redirects, consentRedirects, scopes,
-                        client.createdAt.unixSeconds,
+                        client.createdAt.unixSeconds, client.profile.rawValue, client.jwks,
                     ])
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 throw StoreError.conflict("id")

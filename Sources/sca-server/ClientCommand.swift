@@ -4,6 +4,8 @@ import SCACore
 import SCAEngine
 import SCAServer
 
+extension ClientProfile: ExpressibleByArgument {}
+
 /// `sca-server client …`: partner clients of the hosted pages, on the server's database.
 struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +22,12 @@ struct ClientCommand: AsyncParsableCommand {
         var consentRedirectURIs: [String] = []
         @Option(help: "A scope the client may ask for; repeat for several (default: all).") var scope: [String] = []
         @Flag(help: "A public client (native or browser app): no secret, PKCE only.") var publicClient = false
+        @Option(help: "standard, or fapi2 (FAPI 2.0: private_key_jwt with --jwks-file, pushed authorization requests only).")
+        var profile: ClientProfile = .standard
+        @Option(
+            name: .customLong("jwks-file"),
+            help: "A JSON file with the client's public keys (a JWK Set): the client authenticates with private_key_jwt.")
+        var jwksFile: String?
         @Option(name: .customLong("webhook-url"), help: "Where the final status of its operations is POSTed (see docs/WEBHOOKS.md).")
         var webhookURL: String?
 
@@ -31,11 +39,19 @@ struct ClientCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            let jwks = try jwksFile.map { path in
+                do {
+                    return try WireJSON.decoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                } catch {
+                    throw ValidationError("--jwks-file \(path) is not a readable JSON file: \(error.localizedDescription)")
+                }
+            }
             try await withServices(common) { services in
                 let client = try await services.partnerAccess.partners.create(CreatePartnerClientRequest(
                     name: name, redirectUris: redirectURIs, consentRedirectUris: consentRedirectURIs,
-                    scopes: scope.isEmpty ? nil : scope, publicClient: publicClient))
+                    scopes: scope.isEmpty ? nil : scope, publicClient: publicClient ? true : nil, profile: profile, jwks: jwks))
                 print("client_id: \(client.clientId)")
+                print("profile: \(client.profile.rawValue)  authentication: \(client.tokenEndpointAuthMethod)")
                 if let secret = client.clientSecret {
                     print("client_secret: \(secret)  (shown once; store it now)")
                 }
@@ -54,7 +70,7 @@ struct ClientCommand: AsyncParsableCommand {
         func run() async throws {
             try await withServices(common) { services in
                 for client in try await services.partnerAccess.partners.list() {
-                    print("\(client.clientId)  \(client.name)  \(client.publicClient ? "public" : "confidential")  "
+                    print("\(client.clientId)  \(client.name)  \(client.profile.rawValue)  \(client.tokenEndpointAuthMethod)  "
                         + "redirects: \(client.redirectUris.joined(separator: " "))")
                 }
             }

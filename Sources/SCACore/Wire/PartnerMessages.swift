@@ -11,16 +11,29 @@ package struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
     package var scopes: [String]?
     /// A public client (a native or browser app) has no secret and proves itself with PKCE only.
     package var publicClient: Bool?
+    /// `standard` (the default) or `fapi2`.
+    package var profile: ClientProfile?
+    /// How the client authenticates: `client_secret_basic` (a secret, also accepted in the form
+    /// body), `private_key_jwt` (an assertion signed with a key of `jwks`) or `none` (a public
+    /// client). The default is `private_key_jwt` for a `fapi2` client and for one that gives
+    /// `jwks`, `none` for a public client, `client_secret_basic` otherwise.
+    package var tokenEndpointAuthMethod: String?
+    /// The client's public keys, a JWK Set, for `private_key_jwt`.
+    package var jwks: JSONValue?
 
     package init(
         name: String, redirectUris: [String], consentRedirectUris: [String]? = nil, scopes: [String]? = nil,
-        publicClient: Bool? = nil
+        publicClient: Bool? = nil, profile: ClientProfile? = nil, tokenEndpointAuthMethod: String? = nil,
+        jwks: JSONValue? = nil
     ) {
         self.name = name
         self.redirectUris = redirectUris
         self.consentRedirectUris = consentRedirectUris
         self.scopes = scopes
         self.publicClient = publicClient
+        self.profile = profile
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.jwks = jwks
     }
 }
 
@@ -34,13 +47,25 @@ package struct PartnerClientResponse: Codable, Sendable, Equatable {
     package var scopes: [String]
     package var publicClient: Bool
     package var createdAt: Date
-    /// Only in the `201` of `POST /admin/v1/clients` for a confidential client.
+    /// Only in the `201` of `POST /admin/v1/clients` for a client authenticated by a secret.
     package var clientSecret: String?
+    package var profile: ClientProfile
+    package var tokenEndpointAuthMethod: String
+    /// A `fapi2` client starts a sign-in only with a pushed authorization request.
+    package var requirePushedAuthorizationRequests: Bool
+    /// The public keys of a `private_key_jwt` client.
+    package var jwks: JSONValue?
 
     package init(
         clientId: String, name: String, redirectUris: [String], consentRedirectUris: [String], scopes: [String],
-        publicClient: Bool, createdAt: Date, clientSecret: String? = nil
+        publicClient: Bool, createdAt: Date, clientSecret: String? = nil, profile: ClientProfile = .standard,
+        tokenEndpointAuthMethod: String = "client_secret_basic", requirePushedAuthorizationRequests: Bool = false,
+        jwks: JSONValue? = nil
     ) {
+        self.profile = profile
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
+        self.jwks = jwks
         self.clientId = clientId
         self.name = name
         self.redirectUris = redirectUris

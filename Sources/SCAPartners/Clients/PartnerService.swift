@@ -10,13 +10,14 @@ package struct PartnerService: EngineService, Sendable {
     package let context: EngineContext
     let metrics: ServerMetrics
 
-    /// What checking a client's credentials found (``authenticate(clientID:secret:)``).
+    /// What checking a client's credentials found (``authenticate(clientID:_:)``).
     enum Authentication: Sendable {
         case admitted(PartnerClientRecord)
         /// No such client: nothing is counted (there is no client to throttle).
         case unknown
-        /// The wrong secret (or a secret for a public client, or none for a confidential one).
-        case refused
+        /// The wrong secret or assertion, or a method the client is not registered with;
+        /// `reason` says which rule (for the client's developer, never naming the secret).
+        case refused(reason: String)
         /// Too many failures of this client lately: refused before its secret counts.
         case throttled(seconds: TimeInterval)
     }
@@ -51,17 +52,72 @@ package struct PartnerService: EngineService, Sendable {
         guard !scopes.isEmpty, scopes.allSatisfy(Self.knownScopes.contains) else {
             throw Problem.invalidRequest("scopes must be among \(Self.knownScopes.sorted().joined(separator: ", "))")
         }
-        let secret = request.publicClient == true ? nil : runtime.makeSecret()
+        let method = try Self.authenticationMethod(of: request)
+        var jwks: String?
+        if method == .privateKeyJWT {
+            guard let given = request.jwks else { throw Problem.invalidRequest("private_key_jwt needs jwks, the client's public keys") }
+            let text = String(decoding: try WireJSON.encoder().encode(given), as: UTF8.self)
+            do {
+                _ = try ClientKeys(json: text)
+            } catch {
+                throw Problem.invalidRequest(error.reason)
+            }
+            jwks = text
+        } else if request.jwks != nil {
+            throw Problem.invalidRequest("jwks is for private_key_jwt clients only")
+        }
+        let secret = method == .clientSecret ? runtime.makeSecret() : nil
         let record = PartnerClientRecord(
             id: runtime.makeID(prefix: "cli"), name: name, secretHash: secret.map(Self.hash),
             redirectURIs: request.redirectUris, consentRedirectURIs: consentRedirects, scopes: scopes,
-            createdAt: runtime.now())
+            createdAt: runtime.now(), profile: request.profile ?? .standard, jwks: jwks)
         try await store.createPartnerClient(record)
         await audit.record(
-            .partnerClientCreated, details: ["clientId": record.id, "public": secret == nil ? "yes" : "no"])
+            .partnerClientCreated,
+            details: ["clientId": record.id, "profile": record.profile.rawValue, "authentication": method.rawValue])
         var response = Self.describe(record)
         response.clientSecret = secret
         return response
+    }
+
+    /// How a client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`):
+    /// one method per client, so that a client with keys can never be taken for a public one.
+    enum AuthenticationMethod: String, Sendable {
+        case clientSecret = "client_secret_basic"
+        case privateKeyJWT = "private_key_jwt"
+        case none
+
+        init(of client: PartnerClientRecord) {
+            self = client.jwks != nil ? .privateKeyJWT : client.secretHash != nil ? .clientSecret : .none
+        }
+    }
+
+    /// The method a registration asks for, from `tokenEndpointAuthMethod`, `publicClient`,
+    /// `jwks` and `profile`.
+    /// - Throws: `Problem.invalidRequest` when they contradict each other, or when a `fapi2`
+    ///   client would authenticate otherwise than with a signed assertion.
+    static func authenticationMethod(of request: CreatePartnerClientRequest) throws -> AuthenticationMethod {
+        let fapi = request.profile == .fapi2
+        let method: AuthenticationMethod
+        switch request.tokenEndpointAuthMethod {
+        case nil:
+            method = fapi || request.jwks != nil ? .privateKeyJWT : request.publicClient == true ? .none : .clientSecret
+        case "client_secret_basic", "client_secret_post":
+            method = .clientSecret
+        case "private_key_jwt":
+            method = .privateKeyJWT
+        case "none":
+            method = .none
+        default:
+            throw Problem.invalidRequest("tokenEndpointAuthMethod must be client_secret_basic, client_secret_post, private_key_jwt or none")
+        }
+        guard (request.publicClient == true) == (method == .none) || request.publicClient == nil else {
+            throw Problem.invalidRequest("publicClient contradicts tokenEndpointAuthMethod")
+        }
+        guard !fapi || method == .privateKeyJWT else {
+            throw Problem.invalidRequest("a fapi2 client authenticates with private_key_jwt only: no shared secret, no public client")
+        }
+        return method
     }
 
     package func list() async throws -> [PartnerClientResponse] {
@@ -85,21 +141,55 @@ package struct PartnerService: EngineService, Sendable {
     /// (`POST /v1/operations`).
     /// - Throws: `Problem` 401 for an unknown client or a wrong secret, 429 while throttled.
     package func admittedClientID(_ clientID: String, secret: String) async throws -> String {
-        switch try await authenticate(clientID: clientID, secret: secret) {
+        switch try await authenticate(clientID: clientID, .secret(secret)) {
         case .admitted(let client): return client.id
         case .unknown, .refused: throw Problem.unauthorized
         case .throttled(let seconds): throw Problem.clientThrottled(retryAfter: seconds)
         }
     }
 
-    /// Checks a client's credentials: a confidential client's secret, or a public client naming
-    /// itself with none (PKCE then proves it, at the token endpoint). Failures are counted per
-    /// client, whatever address the guesses come from, and a throttled client is refused before
-    /// its secret counts, right or wrong; each refusal is audited and counted.
-    func authenticate(clientID: String?, secret: String?) async throws -> Authentication {
+    /// What a client presented to prove itself.
+    enum Credential: Sendable {
+        /// A shared secret, or none (a public client names itself).
+        case secret(String?)
+        /// A signed `private_key_jwt` assertion; `audiences` are the `aud` values accepted.
+        case assertion(String, audiences: [String])
+    }
+
+    /// Checks a client's credentials: a confidential client's secret, a key client's signed
+    /// assertion (its `jti` burned once, on every instance), or a public client naming itself
+    /// with none (PKCE then proves it, at the token endpoint). A client proves itself only by
+    /// the method it was registered with. Failures are counted per client, whatever address the
+    /// guesses come from, and a throttled client is refused before its credential counts, right
+    /// or wrong; each refusal is audited and counted.
+    func authenticate(clientID: String?, _ credential: Credential) async throws -> Authentication {
         guard let clientID, let client = try await find(clientID) else { return .unknown }
-        let authenticated = client.secretHash == nil ? secret == nil : secret.map { Self.secretMatches($0, of: client) } ?? false
         let now = runtime.now()
+        var refusal: String?
+        switch (AuthenticationMethod(of: client), credential) {
+        case (.clientSecret, .secret(let secret?)) where Self.secretMatches(secret, of: client):
+            break
+        case (.none, .secret(nil)):
+            break
+        case (.privateKeyJWT, .assertion(let assertion, let audiences)):
+            do {
+                let keys = try ClientKeys(json: client.jwks ?? "")
+                let verified = try await ClientAssertion.verify(
+                    assertion, clientID: client.id, profile: client.profile, keys: keys, audiences: audiences, now: now)
+                if try await !store.markSignatureUsed(
+                    ClientAssertion.burn(clientID: client.id, jti: verified.jti), expiresAt: verified.expiresAt, now: now)
+                {
+                    refusal = "client_assertion was used already (its jti)"
+                }
+            } catch let error as ClientAssertion.Refusal {
+                refusal = error.reason
+            } catch let error as ClientKeys.Refusal {
+                refusal = error.reason
+            }
+        default:
+            refusal = "not the authentication method this client is registered with"
+        }
+        let authenticated = refusal == nil
         let attempt = try await store.updateUnknownAddressLockout(key: ClientAuthentication.key(for: client.id)) { state in
             if let wait = state.clientThrottle(now: now) { return Attempt.throttled(seconds: wait) }
             if authenticated {
@@ -119,7 +209,7 @@ package struct PartnerService: EngineService, Sendable {
             metrics.recordClientAuthenticationFailure(outcome: "failed")
             await audit.record(
                 .clientAuthenticationFailed, outcome: throttledNow ? "throttled_now" : "rejected", details: ["clientId": client.id])
-            return .refused
+            return .refused(reason: refusal ?? "")
         }
     }
 
@@ -141,9 +231,12 @@ package struct PartnerService: EngineService, Sendable {
     }
 
     static func describe(_ record: PartnerClientRecord) -> PartnerClientResponse {
-        PartnerClientResponse(
+        let method = AuthenticationMethod(of: record)
+        return PartnerClientResponse(
             clientId: record.id, name: record.name, redirectUris: record.redirectURIs,
-            consentRedirectUris: record.consentRedirectURIs, scopes: record.scopes, publicClient: record.secretHash == nil,
-            createdAt: record.createdAt)
+            consentRedirectUris: record.consentRedirectURIs, scopes: record.scopes, publicClient: method == .none,
+            createdAt: record.createdAt, profile: record.profile, tokenEndpointAuthMethod: method.rawValue,
+            requirePushedAuthorizationRequests: record.profile == .fapi2,
+            jwks: record.jwks.flatMap { try? WireJSON.decoder().decode(JSONValue.self, from: Data($0.utf8)) })
     }
 }

@@ -27,6 +27,23 @@ package struct AuthorizationRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// What a pushed `request_uri` seals: the checked request and when it stops being usable.
+struct PushedAuthorizationRequest: Codable, Sendable {
+    var request: AuthorizationRequest
+    var expiresAt: Date
+}
+
+/// The `201` of `POST /oauth2/par` (RFC 9126 §2.2).
+package struct PushedAuthorizationResponse: Encodable, Sendable {
+    var requestURI: String
+    var expiresIn: Int
+
+    enum CodingKeys: String, CodingKey {
+        case requestURI = "request_uri"
+        case expiresIn = "expires_in"
+    }
+}
+
 /// An RFC 6749 error: `error` and `error_description`, as JSON from the token endpoint
 /// (§5.2) or as query parameters of a redirect (§4.1.2.1).
 package struct OAuthError: Error, Sendable, Equatable {
@@ -46,6 +63,10 @@ package struct OAuthError: Error, Sendable, Equatable {
     }
     static func invalidClient(basic: Bool) -> OAuthError {
         OAuthError(status: 401, error: "invalid_client", description: "client authentication failed", basicChallenge: basic)
+    }
+
+    static func invalidClient(_ description: String) -> OAuthError {
+        OAuthError(status: 401, error: "invalid_client", description: description)
     }
 }
 
@@ -156,12 +177,21 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var tokenEndpoint: String
     var revocationEndpoint: String
     var userinfoEndpoint: String
+    var pushedAuthorizationRequestEndpoint: String
+    /// Not for every client: a `fapi2` client's registration says it must (RFC 9126 §6).
+    var requirePushedAuthorizationRequests = false
     var jwksURI: String
     var responseTypesSupported = ["code"]
     var grantTypesSupported = ["authorization_code", "refresh_token", CIBAService.grantType]
     var codeChallengeMethodsSupported = [PKCE.method]
-    var tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
-    var revocationEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
+    var tokenEndpointAuthMethodsSupported = Self.authenticationMethods
+    var tokenEndpointAuthSigningAlgValuesSupported = Self.assertionAlgorithms
+    var revocationEndpointAuthMethodsSupported = Self.authenticationMethods
+    var revocationEndpointAuthSigningAlgValuesSupported = Self.assertionAlgorithms
+    var pushedAuthorizationRequestEndpointAuthMethodsSupported = Self.authenticationMethods
+    static let authenticationMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+    /// RS256 from a standard client only; a `fapi2` client signs with the first three.
+    static let assertionAlgorithms = ["ES256", "PS256", "EdDSA", "RS256"]
     var scopesSupported = ["openid", "offline", "offline_access", "email", "profile", "consents"]
     var subjectTypesSupported = ["public"]
     var idTokenSigningAlgValuesSupported = ["ES256"]
@@ -189,12 +219,17 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case tokenEndpoint = "token_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case userinfoEndpoint = "userinfo_endpoint"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case jwksURI = "jwks_uri"
         case responseTypesSupported = "response_types_supported"
         case grantTypesSupported = "grant_types_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case tokenEndpointAuthSigningAlgValuesSupported = "token_endpoint_auth_signing_alg_values_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+        case revocationEndpointAuthSigningAlgValuesSupported = "revocation_endpoint_auth_signing_alg_values_supported"
+        case pushedAuthorizationRequestEndpointAuthMethodsSupported = "pushed_authorization_request_endpoint_auth_methods_supported"
         case scopesSupported = "scopes_supported"
         case subjectTypesSupported = "subject_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import JWTKit
@@ -35,43 +36,63 @@ package struct OAuthService: EngineService, Sendable {
     var issuer: String { configuration.baseURL }
 
     /// Checks the client and its exact redirect URI first; only then may anything be told to
-    /// that URI.
+    /// that URI. With `request_uri` the request is the one the client pushed (``push(_:authorization:)``)
+    /// and the query's other parameters count for nothing (RFC 9126 §4). A `fapi2` client
+    /// starts only that way.
     package func authorize(_ query: [String: String]) async throws -> AuthorizeDecision {
         guard let clientID = query["client_id"], let client = try await partners.find(clientID) else {
             return .errorPage(messageKey: "signin.error.unknownClient", status: .notFound)
         }
+        if let requestURI = query["request_uri"] { return try await pushed(requestURI, client: client) }
         guard let redirectURI = query["redirect_uri"], RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
             return .errorPage(messageKey: "signin.error.unregisteredRedirect", status: .forbidden)
         }
-        let state = query["state"]
-        func refuse(_ error: String, _ description: String) -> AuthorizeDecision {
-            .redirect(errorRedirect(redirectURI, error: error, description: description, state: state))
+        let refusal: OAuthError
+        if client.profile == .fapi2 {
+            refusal = .invalidRequest("this client must push its authorization request to \(issuer)/oauth2/par")
+        } else {
+            switch Self.check(query, client: client, redirectURI: redirectURI) {
+            case .success(let request): return .signIn(request, clientName: client.name)
+            case .failure(let error): refusal = error
+            }
         }
-        guard query["response_type"] == "code" else {
+        return .redirect(errorRedirect(redirectURI, error: refusal.error, description: refusal.description, state: query["state"]))
+    }
+
+    /// The authorization request `parameters` make for `client`, whose redirect URI is checked
+    /// already, or the RFC 6749 error that refuses it.
+    static func check(
+        _ parameters: [String: String], client: PartnerClientRecord, redirectURI: String
+    ) -> Result<AuthorizationRequest, OAuthError> {
+        func refuse(_ error: String, _ description: String) -> Result<AuthorizationRequest, OAuthError> {
+            .failure(OAuthError(status: 400, error: error, description: description))
+        }
+        guard parameters["response_type"] == "code" else {
             return refuse("unsupported_response_type", "response_type must be code")
         }
-        let scopes = (query["scope"] ?? "").split(separator: " ").map(String.init)
+        let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
         guard !scopes.isEmpty else {
             return refuse("invalid_scope", "scope is required")
         }
         guard scopes.allSatisfy(client.scopes.contains) else {
             return refuse("invalid_scope", "scope names a scope the client may not ask for")
         }
-        guard let challenge = query["code_challenge"] else {
+        guard let challenge = parameters["code_challenge"] else {
             return refuse("invalid_request", "code_challenge (PKCE, S256) is required")
         }
-        guard query["code_challenge_method"] == PKCE.method else {
+        guard parameters["code_challenge_method"] == PKCE.method else {
             return refuse("invalid_request", "code_challenge_method must be S256; plain is not accepted")
         }
         guard PKCE.isWellFormedChallenge(challenge) else {
             return refuse("invalid_request", "code_challenge must be 43 base64url characters")
         }
+        let state = parameters["state"]
         if let state, state.utf8.count > 512 { return refuse("invalid_request", "state is too long") }
-        if let nonce = query["nonce"], nonce.utf8.count > 512 { return refuse("invalid_request", "nonce is too long") }
+        if let nonce = parameters["nonce"], nonce.utf8.count > 512 { return refuse("invalid_request", "nonce is too long") }
         // OpenID Connect Core §3.1.2.1. Every sign-in here is a new one (there is no sign-in
         // session to reuse), so `prompt=login` and any `max_age` are always met, and
         // `prompt=none` never can be.
-        let prompts = Set((query["prompt"] ?? "").split(separator: " ").map(String.init))
+        let prompts = Set((parameters["prompt"] ?? "").split(separator: " ").map(String.init))
         guard prompts.isSubset(of: ["none", "login", "consent", "select_account"]) else {
             return refuse("invalid_request", "prompt must be none, login, consent or select_account")
         }
@@ -79,11 +100,11 @@ package struct OAuthService: EngineService, Sendable {
             guard prompts.count == 1 else { return refuse("invalid_request", "prompt=none cannot be combined with other values") }
             return refuse("login_required", "the user must sign in")
         }
-        if let maxAge = query["max_age"], Int(maxAge).map({ $0 < 0 }) ?? true {
+        if let maxAge = parameters["max_age"], Int(maxAge).map({ $0 < 0 }) ?? true {
             return refuse("invalid_request", "max_age must be a whole number of seconds")
         }
         var acrValues: [String]?
-        if let asked = query["acr_values"] {
+        if let asked = parameters["acr_values"] {
             let values = asked.split(separator: " ").map(String.init)
             // Only values this server can earn; an unknown one is not silently dropped.
             guard !values.isEmpty, values.contains(where: OpenIDConfiguration.supportedACRValues.contains) else {
@@ -94,15 +115,62 @@ package struct OAuthService: EngineService, Sendable {
         // Languages are hints: a tag naming no shipped language is passed over, never refused.
         // Only their shape is checked, so the sealed page state stays small.
         for name in ["ui_locales", "claims_locales"] {
-            if let tags = query[name], !Self.isLanguageTagList(tags) {
+            if let tags = parameters[name], !isLanguageTagList(tags) {
                 return refuse("invalid_request", "\(name) must be space-separated language tags")
             }
         }
-        return .signIn(
+        return .success(
             AuthorizationRequest(
-                clientID: client.id, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
-                codeChallenge: challenge, acrValues: acrValues, uiLocales: query["ui_locales"]),
-            clientName: client.name)
+                clientID: client.id, redirectURI: redirectURI, scopes: scopes, state: state, nonce: parameters["nonce"],
+                codeChallenge: challenge, acrValues: acrValues, uiLocales: parameters["ui_locales"]))
+    }
+
+    // MARK: Pushed authorization requests
+
+    /// Seconds a `request_uri` lives: long enough for the browser to be sent on, short enough
+    /// that a leaked one is worth nothing (RFC 9126 §2.2).
+    static let pushedRequestLifetime: TimeInterval = 60
+    static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+    static let pushedSealingContext = "pushed-authorization-request"
+
+    /// `POST /oauth2/par` (RFC 9126): an authenticated client pushes its authorization request
+    /// and gets a `request_uri` for the browser, used once within ``pushedRequestLifetime``.
+    /// The request is sealed into the `request_uri` itself, so that any instance can open it;
+    /// its single use is burned in the store when the browser brings it.
+    /// - Throws: `OAuthError` 401 `invalid_client`, 400 with what the request breaks.
+    package func push(_ form: [String: String], authorization: String?) async throws -> PushedAuthorizationResponse {
+        let client = try await authenticate(form, authorization: authorization)
+        guard form["request_uri"] == nil else { throw OAuthError.invalidRequest("request_uri cannot be pushed") }
+        guard form["request"] == nil else { throw OAuthError.invalidRequest("request objects are not accepted") }
+        guard let redirectURI = form["redirect_uri"] else { throw OAuthError.invalidRequest("redirect_uri is required") }
+        guard RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
+            throw OAuthError.invalidRequest("redirect_uri is not registered for this client")
+        }
+        let request = try Self.check(form, client: client, redirectURI: redirectURI).get()
+        let expiresAt = runtime.now().addingTimeInterval(Self.pushedRequestLifetime)
+        let pushed = PushedAuthorizationRequest(request: request, expiresAt: expiresAt)
+        let sealed = try box.seal(Array(try WireJSON.encoder().encode(pushed)), context: Self.pushedSealingContext)
+        return PushedAuthorizationResponse(
+            requestURI: Self.requestURIPrefix + Base64URL.encode(sealed), expiresIn: Int(Self.pushedRequestLifetime))
+    }
+
+    /// The sign-in a `request_uri` stands for, the first time it comes within its lifetime and
+    /// for the client that pushed it; an error page otherwise (no redirect URI is known to be
+    /// the client's then).
+    private func pushed(_ requestURI: String, client: PartnerClientRecord) async throws -> AuthorizeDecision {
+        let refused = AuthorizeDecision.errorPage(messageKey: "signin.error.requestURI", status: .badRequest)
+        guard requestURI.utf8.count <= 8_192, requestURI.hasPrefix(Self.requestURIPrefix),
+            let sealed = Base64URL.decode(String(requestURI.dropFirst(Self.requestURIPrefix.count))),
+            let opened = try? box.open(sealed, context: Self.pushedSealingContext),
+            let pushed = try? WireJSON.decoder().decode(PushedAuthorizationRequest.self, from: Data(opened)),
+            pushed.request.clientID == client.id
+        else { return refused }
+        let now = runtime.now()
+        let burn = Array(SHA256.hash(data: Array("request-uri\u{0}\(requestURI)".utf8)))
+        guard now < pushed.expiresAt, try await store.markSignatureUsed(burn, expiresAt: pushed.expiresAt, now: now) else {
+            return refused
+        }
+        return .signIn(pushed.request, clientName: client.name)
     }
 
     /// At most ten BCP 47 tags (letters, digits and hyphens, each at most 35 characters),
@@ -256,29 +324,49 @@ package struct OAuthService: EngineService, Sendable {
 
     // MARK: Client authentication
 
-    /// `client_secret_basic`, `client_secret_post`, or a public client naming itself (PKCE
-    /// then proves it). One method per request.
+    /// `client_secret_basic`, `client_secret_post`, `private_key_jwt` (RFC 7523), or a public
+    /// client naming itself (PKCE then proves it). One method per request, and only the one
+    /// the client is registered with.
     func authenticate(_ form: [String: String], authorization: String?) async throws -> PartnerClientRecord {
         var clientID = form["client_id"]
-        var secret = form["client_secret"]
+        var credential = PartnerService.Credential.secret(form["client_secret"])
         var basic = false
-        switch BasicCredentials.presented(in: authorization) {
-        case .none:
-            break
-        case .malformed:
-            throw OAuthError.invalidClient(basic: true)
-        case .credentials(let credentials):
-            // One method per request: a secret in the form too, or another client named there, is refused.
-            guard secret == nil, clientID == nil || clientID == credentials.user else { throw OAuthError.invalidClient(basic: true) }
-            basic = true
-            clientID = credentials.user
-            secret = credentials.password
+        if form["client_assertion_type"] != nil || form["client_assertion"] != nil {
+            guard form["client_assertion_type"] == ClientAssertion.type, let assertion = form["client_assertion"] else {
+                throw OAuthError.invalidClient("client_assertion_type must be \(ClientAssertion.type), with client_assertion")
+            }
+            // One method per request; the assertion names its client, and a client_id beside it must agree.
+            guard authorization == nil, form["client_secret"] == nil, let named = ClientAssertion.issuer(of: assertion),
+                clientID == nil || clientID == named
+            else { throw OAuthError.invalidClient("client_assertion must be the only client credential, and name the client_id") }
+            clientID = named
+            credential = .assertion(assertion, audiences: [issuer, issuer + "/oauth2/token"])
+        } else {
+            switch BasicCredentials.presented(in: authorization) {
+            case .none:
+                break
+            case .malformed:
+                throw OAuthError.invalidClient(basic: true)
+            case .credentials(let credentials):
+                // One method per request: a secret in the form too, or another client named there, is refused.
+                guard form["client_secret"] == nil, clientID == nil || clientID == credentials.user else {
+                    throw OAuthError.invalidClient(basic: true)
+                }
+                basic = true
+                clientID = credentials.user
+                credential = .secret(credentials.password)
+            }
         }
-        switch try await partners.authenticate(clientID: clientID, secret: secret) {
+        switch try await partners.authenticate(clientID: clientID, credential) {
         case .admitted(let client):
             return client
-        case .unknown, .refused:
+        case .unknown:
             throw OAuthError.invalidClient(basic: basic)
+        case .refused(let reason):
+            guard case .assertion = credential else { throw OAuthError.invalidClient(basic: basic) }
+            // A signed assertion's refusal says which rule failed: it reveals no secret, and its
+            // developer needs it.
+            throw OAuthError.invalidClient(reason)
         case .throttled(let seconds):
             throw OAuthError(
                 status: 429, error: "slow_down", description: "too many failed client authentications; try again later",
@@ -325,6 +413,7 @@ package struct OAuthService: EngineService, Sendable {
         OpenIDConfiguration(
             issuer: issuer, authorizationEndpoint: issuer + "/oauth2/authorize", tokenEndpoint: issuer + "/oauth2/token",
             revocationEndpoint: issuer + "/oauth2/revoke", userinfoEndpoint: issuer + "/oauth2/userinfo",
+            pushedAuthorizationRequestEndpoint: issuer + "/oauth2/par",
             jwksURI: issuer + "/.well-known/jwks.json",
             // CIBA poll mode.
             backchannelAuthenticationEndpoint: issuer + "/oauth2/bc-authorize")

@@ -11,7 +11,9 @@ extension PartnerClientRecord: ColumnDecodable {
             redirectURIs: try columns.json("redirect_uris"),
             consentRedirectURIs: try columns.json("consent_redirect_uris"),
             scopes: try columns.json("scopes"),
-            createdAt: try columns.date("created_at")
+            createdAt: try columns.date("created_at"),
+            profile: try columns.rawValue("profile"),
+            jwks: try columns.value("jwks")
         )
     }
 }

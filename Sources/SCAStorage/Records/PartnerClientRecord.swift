@@ -1,4 +1,5 @@
 import Foundation
+import SCACore
 
 /// A partner application allowed to send users to the hosted pages.
 public struct PartnerClientRecord: Sendable, Equatable {
@@ -13,10 +14,13 @@ public struct PartnerClientRecord: Sendable, Equatable {
     public var consentRedirectURIs: [String]
     public var scopes: [String]
     public var createdAt: Date
+    public var profile: ClientProfile
+    /// The client's public keys as a JWK Set (JSON), for `private_key_jwt`; nil when it has none.
+    public var jwks: String?
 
     public init(
         id: String, name: String, secretHash: [UInt8]?, redirectURIs: [String], consentRedirectURIs: [String],
-        scopes: [String], createdAt: Date
+        scopes: [String], createdAt: Date, profile: ClientProfile = .standard, jwks: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -25,5 +29,7 @@ public struct PartnerClientRecord: Sendable, Equatable {
         self.consentRedirectURIs = consentRedirectURIs
         self.scopes = scopes
         self.createdAt = createdAt
+        self.profile = profile
+        self.jwks = jwks
     }
 }

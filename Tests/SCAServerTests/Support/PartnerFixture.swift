@@ -62,7 +62,15 @@ struct PartnerFixture {
     func signIn(
         _ browser: PageBrowser, email: String, phone: String, challenge: String, scope: String = "openid offline email consents"
     ) async throws -> [String: String] {
-        let start = try await browser.get(authorizePath(challenge: challenge, scope: scope))
+        try await Self.signIn(
+            browser, at: authorizePath(challenge: challenge, scope: scope), email: email, phone: phone, redirectURI: redirectURI)
+    }
+
+    /// The sign-in pages from `path` (an authorization request) to the redirect to `redirectURI`.
+    static func signIn(
+        _ browser: PageBrowser, at path: String, email: String, phone: String, redirectURI: String
+    ) async throws -> [String: String] {
+        let start = try await browser.get(path)
         #expect(start.status == 200)
         try await browser.submit(start, action: "/signin/email", ["email": email])
         let factors = try await browser.get("/signin")
@@ -71,7 +79,7 @@ struct PartnerFixture {
         try await browser.submit(afterPassword, action: "/signin/send", ["method": "sms_otp"])
         let withCode = try await browser.get("/signin")
         let done = try await browser.submit(
-            withCode, action: "/signin/proof", ["method": "sms_otp", "credential": try api.lastCode(sentTo: phone)])
+            withCode, action: "/signin/proof", ["method": "sms_otp", "credential": try browser.api.lastCode(sentTo: phone)])
         #expect(done.status == 303)
         let location = try #require(done.headers[.location])
         #expect(location.hasPrefix(redirectURI + "?"))

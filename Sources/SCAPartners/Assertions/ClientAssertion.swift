@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+import JWTKit
+import SCACore
+
+/// A `private_key_jwt` client assertion (RFC 7523 §2.2, OpenID Connect Core §9): a JWT the
+/// client signs with its private key, in place of a shared secret, on every endpoint that
+/// authenticates clients.
+///
+/// What is checked, before the client counts as authenticated:
+/// - the header's `alg` is one the client may use (``ClientKeys/algorithms(for:)``) and the key
+///   it names (`kid`) is a registered key of that kind; `none` and HMAC never are, so a public
+///   key used as an HMAC secret proves nothing;
+/// - `iss` and `sub` are the client's id;
+/// - `aud` is this server's issuer (a standard client may name the token endpoint instead, as
+///   RFC 7523 allows; a FAPI 2.0 client names the issuer and nothing else);
+/// - `exp` is in the future and at most ``maximumLifetime`` ahead, so that the `jti` burn below
+///   need not be kept long; `iat` and `nbf`, when present, are not in the future;
+/// - `jti` is used once: the caller burns it in the store, on every instance alike.
+struct ClientAssertion: Sendable {
+    static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    /// The longest an assertion may still be valid when it arrives: five minutes.
+    static let maximumLifetime: TimeInterval = 300
+    /// Clock difference allowed for `iat` and `nbf`.
+    static let leeway: TimeInterval = 30
+    /// Longer than any honest assertion (a header, a handful of claims and a signature).
+    static let maximumLength = 8_192
+
+    let jti: String
+    let expiresAt: Date
+
+    /// The client an assertion names in `iss`, read without checking anything: it says whose
+    /// keys to check it with.
+    static func issuer(of assertion: String) -> String? {
+        guard assertion.utf8.count <= maximumLength, let parts = parts(of: assertion),
+            let claims = try? JSONDecoder().decode(Issuer.self, from: Data(parts.payload))
+        else { return nil }
+        return claims.iss
+    }
+
+    /// Checks `assertion` for the client `clientID`, held to `profile`, whose registered keys
+    /// are `keys`, at `now`.
+    /// - Parameter audiences: the `aud` values accepted, the issuer first.
+    /// - Throws: ``Refusal`` naming the first rule broken.
+    static func verify(
+        _ assertion: String, clientID: String, profile: ClientProfile, keys: ClientKeys, audiences: [String], now: Date
+    ) async throws(Refusal) -> ClientAssertion {
+        guard assertion.utf8.count <= maximumLength, let parts = parts(of: assertion),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(parts.header))
+        else { throw Refusal("client_assertion is not a signed JWT") }
+        guard header.crit == nil else { throw Refusal("client_assertion names critical header parameters this server does not know") }
+        guard ClientKeys.algorithms(for: profile).contains(header.alg) else {
+            throw Refusal("client_assertion is signed with \(header.alg), which this client may not use")
+        }
+        guard let key = keys.key(for: header.kid, algorithm: header.alg) else {
+            throw Refusal("client_assertion is signed with a key this client has not registered for \(header.alg)")
+        }
+        let claims: Claims
+        do {
+            let collection = JWTKeyCollection()
+            try await collection.add(jwk: key, isDefault: true)
+            claims = try await collection.verify(assertion, as: Claims.self)
+        } catch {
+            throw Refusal("client_assertion's signature does not verify with the client's key")
+        }
+        guard claims.iss == clientID, claims.sub == clientID else {
+            throw Refusal("client_assertion's iss and sub must both be the client_id")
+        }
+        let audience = claims.aud.value
+        let accepted = profile == .fapi2 ? audience == [audiences[0]] : audience.contains(where: audiences.contains)
+        guard accepted else { throw Refusal("client_assertion's aud must be the issuer, \(audiences[0])") }
+        guard let exp = claims.exp else { throw Refusal("client_assertion must have exp") }
+        let expiresAt = Date(timeIntervalSince1970: exp)
+        guard expiresAt > now else { throw Refusal("client_assertion has expired") }
+        guard expiresAt <= now.addingTimeInterval(maximumLifetime) else {
+            throw Refusal("client_assertion's exp must be at most \(Int(maximumLifetime)) seconds ahead")
+        }
+        for (name, time) in [("iat", claims.iat), ("nbf", claims.nbf)] {
+            if let time, Date(timeIntervalSince1970: time) > now.addingTimeInterval(leeway) {
+                throw Refusal("client_assertion's \(name) is in the future")
+            }
+        }
+        guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256 else {
+            throw Refusal("client_assertion must have a jti of 1 to 256 characters")
+        }
+        return ClientAssertion(jti: jti, expiresAt: expiresAt)
+    }
+
+    /// What the store burns so that the `jti` is used once: per client, since a `jti` is unique
+    /// only within its issuer.
+    static func burn(clientID: String, jti: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array("client-assertion\u{0}\(clientID)\u{0}\(jti)".utf8)))
+    }
+
+    private static func parts(of token: String) -> (header: [UInt8], payload: [UInt8])? {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let header = Base64URL.decode(String(segments[0])),
+            let payload = Base64URL.decode(String(segments[1]))
+        else { return nil }
+        return (header, payload)
+    }
+
+    private struct Issuer: Decodable {
+        var iss: String?
+    }
+
+    private struct Header: Decodable {
+        var alg: String
+        var kid: String?
+        var crit: [String]?
+    }
+
+    /// The claims, with times as plain numbers: they are checked here, against the injected
+    /// clock, not by the library.
+    struct Claims: JWTPayload {
+        var iss: String?
+        var sub: String?
+        var aud: AudienceClaim
+        var exp: Double?
+        var iat: Double?
+        var nbf: Double?
+        var jti: String?
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    struct Refusal: Error, Sendable {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+}
