@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""A FAPI 2.0 partner's keys and client assertions, made with PyJWT (pip install "pyjwt[crypto]").
+
+    fapi_client.py keygen KEY.pem JWKS.json
+        a new EC P-256 key pair: the private key (keep it) and the public JWK Set to register
+    fapi_client.py assertion KEY.pem CLIENT_ID ISSUER
+        a fresh private_key_jwt assertion (RFC 7523) for any client-authenticated endpoint:
+        iss = sub = CLIENT_ID, aud = ISSUER, a new jti, valid for 60 seconds
+"""
+import json
+import sys
+import time
+import uuid
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+KID = "partner-key-1"
+
+
+def keygen(key_path, jwks_path):
+    key = ec.generate_private_key(ec.SECP256R1())
+    with open(key_path, "wb") as out:
+        out.write(key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    public = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(key.public_key()))
+    public.update({"kid": KID, "use": "sig", "alg": "ES256"})
+    with open(jwks_path, "w") as out:
+        json.dump({"keys": [public]}, out, indent=2)
+
+
+def assertion(key_path, client_id, issuer):
+    with open(key_path, "rb") as source:
+        key = serialization.load_pem_private_key(source.read(), password=None)
+    now = int(time.time())
+    claims = {"iss": client_id, "sub": client_id, "aud": issuer, "iat": now, "exp": now + 60, "jti": str(uuid.uuid4())}
+    return jwt.encode(claims, key, algorithm="ES256", headers={"kid": KID})
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "keygen":
+        keygen(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "assertion":
+        print(assertion(sys.argv[2], sys.argv[3], sys.argv[4]))
+    else:
+        sys.exit(__doc__)
