@@ -90,6 +90,10 @@ public protocol SCAStore: Sendable {
     /// Marks a use of the session, ending it instead when it was idle longer than `idleTimeout`.
     func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse
     func revokeSession(id: String, now: Date) async throws
+    /// Binds the session's tokens to the key of `thumbprint` (DPoP), unless they are bound to
+    /// another key already: true when the session is now bound to this key. A revoked session
+    /// is never bound.
+    func bindSession(id: String, toKey thumbprint: String) async throws -> Bool
     /// The session a refresh token belongs to, used or not.
     func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String?
     /// Uses the presented refresh token once and stores its successor in the same step.

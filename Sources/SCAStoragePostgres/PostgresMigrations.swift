@@ -818,12 +818,14 @@ enum PostgresMigrations {
         ),
         // v5-client-keys: a partner client's profile (`fapi2` holds it to the FAPI 2.0 Security
         // Profile) and its public keys, for clients that prove themselves with a signed assertion
-        // instead of a shared secret. Clients registered before are `standard`, without keys.
+        // instead of a shared secret; and the key a session's tokens are bound to (DPoP).
+        // Clients registered before are `standard`, without keys; sessions stay bearer.
         (
             "v5-client-keys",
             [
                 "ALTER TABLE partner_clients ADD COLUMN profile TEXT NOT NULL DEFAULT 'standard'",
                 "ALTER TABLE partner_clients ADD COLUMN jwks TEXT",
+                "ALTER TABLE sessions ADD COLUMN key_thumbprint TEXT",
             ]
         ),
     ]

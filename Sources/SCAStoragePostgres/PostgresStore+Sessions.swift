@@ -59,6 +59,16 @@ extension PostgresStore {
         _ = try await rows("UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE id = \(id) AND revoked_at IS NULL")
     }
 
+    package func bindSession(id: String, toKey thumbprint: String) async throws -> Bool {
+        try await !rows(
+            """
+            UPDATE sessions SET key_thumbprint = \(thumbprint)
+            WHERE id = \(id) AND revoked_at IS NULL AND (key_thumbprint IS NULL OR key_thumbprint = \(thumbprint))
+            RETURNING id
+            """
+        ).isEmpty
+    }
+
     /// The session, its row locked until the transaction ends.
     func lockedSession(_ connection: PostgresConnection, id: String) async throws -> SessionRecord? {
         try await connection.rows("SELECT * FROM sessions WHERE id = \(id) FOR NO KEY UPDATE", logger: logger)

@@ -60,6 +60,18 @@ extension SQLiteStore {
         }
     }
 
+    package func bindSession(id: String, toKey thumbprint: String) async throws -> Bool {
+        try await write { db in
+            try db.cachedStatement(
+                sql: """
+                    UPDATE sessions SET key_thumbprint = ?
+                    WHERE id = ? AND revoked_at IS NULL AND (key_thumbprint IS NULL OR key_thumbprint = ?)
+                    """
+            ).execute(arguments: [thumbprint, id, thumbprint])
+            return db.changesCount == 1
+        }
+    }
+
     static func session(_ db: Database, id: String) throws -> SessionRecord? {
         try db.cachedStatement(sql: "SELECT * FROM sessions WHERE id = ?").fetchOne(SessionRecord.self, arguments: [id])
     }

@@ -294,3 +294,13 @@ extension Problem {
         status: 429, code: .rateLimited, title: "Too many requests",
         detail: "Too many requests from this address at once (maxConnectionsPerAddress); try again later.", retryAfter: 1)
 }
+
+extension Problem {
+    /// The same problem with `detail` saying why, for a refusal whose reason helps the caller's
+    /// developer and tells an attacker nothing new.
+    func saying(_ detail: String) -> Problem {
+        var problem = self
+        problem.detail = detail
+        return problem
+    }
+}

@@ -38,9 +38,16 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     var consentID: String?
     /// The decoupled operation (CIBA's included) whose approval issued the token.
     var operationID: String?
+    /// The key the token is bound to (DPoP, RFC 9449 §6): used only with a proof of that key.
+    package var cnf: Confirmation?
+
+    /// RFC 7800's confirmation claim, with the JWK thumbprint of a DPoP key.
+    package struct Confirmation: Codable, Sendable, Equatable {
+        package var jkt: String
+    }
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, exp, jti, sid, op, amr, acr, txn, roles, permissions, exemption, azp, scope
+        case iss, sub, aud, iat, exp, jti, sid, op, amr, acr, txn, roles, permissions, exemption, azp, scope, cnf
         case authTime = "auth_time"
         case clientID = "client_id"
         case consentID = "consent_id"

@@ -190,9 +190,21 @@ package struct TokenService: EngineService, Sendable {
         return try await authorize(token: token, for: operations, at: route, consume: consume)
     }
 
-    /// As ``authorize(_:for:at:consume:)``, for the token itself.
+    /// As ``authorize(_:for:at:consume:)``, for a route that takes sender-constrained tokens: a
+    /// token whose session is bound to a key (DPoP) is accepted only as `Authorization: DPoP`
+    /// with a proof of that key for this request, each proof once.
+    package func authorize(
+        _ presented: PresentedToken, for operations: Set<OperationKind>, at route: RouteClass, consume: Bool
+    ) async throws -> AccessTokenClaims {
+        guard let token = presented.token else { throw Problem.unauthorized }
+        return try await authorize(token: token.value, for: operations, at: route, consume: consume, presented: presented)
+    }
+
+    /// As ``authorize(_:for:at:consume:)``, for the token itself. Without `presented`, a token
+    /// bound to a key is refused: the route cannot check its proof.
     func authorize(
-        token: String, for operations: Set<OperationKind>, at route: RouteClass = .firstParty, consume: Bool
+        token: String, for operations: Set<OperationKind>, at route: RouteClass = .firstParty, consume: Bool,
+        presented: PresentedToken? = nil
     ) async throws -> AccessTokenClaims {
         let now = runtime.now()
         guard let claims = await verifiedClaims(token, now: now) else { throw Problem.tokenInvalid }
@@ -205,9 +217,47 @@ package struct TokenService: EngineService, Sendable {
         // The session says who its tokens are for, whatever a token says: one signed before
         // the session was named a partner's (an upgrade) is neither first-party nor the partner's.
         guard session.clientID == claims.clientID else { throw Problem.tokenInvalid }
+        try await checkSender(of: token, claims: claims, session: session, presented: presented, now: now)
         guard operations.contains(claims.op) else { throw Problem.forbidden }
         if consume { try await self.consume(claims) }
         return claims
+    }
+
+    /// A token of a session bound to a key is used only with a fresh proof of that key (its
+    /// `jti` burned on every instance); a bearer token is never sent as `DPoP`. The session
+    /// decides, not the token: a token signed before the binding is bound all the same.
+    private func checkSender(
+        of token: String, claims: AccessTokenClaims, session: SessionRecord, presented: PresentedToken?, now: Date
+    ) async throws {
+        let isDPoP = presented?.token?.isDPoP ?? false
+        guard let thumbprint = session.keyThumbprint else {
+            if isDPoP { throw Problem.tokenInvalid.saying("this token is not bound to a key: send it as Authorization: Bearer") }
+            return
+        }
+        guard let presented, isDPoP, let proof = presented.proof else {
+            throw Problem.tokenInvalid.saying("this token is bound to a key: send it as Authorization: DPoP, with a DPoP proof")
+        }
+        let verified: DPoPProof
+        do {
+            verified = try await DPoPProof.verify(
+                proof, for: DPoPProof.Request(method: presented.method, url: presented.url, accessToken: token), now: now)
+        } catch {
+            throw Problem.tokenInvalid.saying(error.reason)
+        }
+        guard verified.thumbprint == thumbprint, claims.cnf.map({ $0.jkt == thumbprint }) ?? true else {
+            throw Problem.tokenInvalid.saying("the DPoP proof is signed by another key than the token's")
+        }
+        guard try await store.markSignatureUsed(verified.burn, expiresAt: verified.burnExpiresAt, now: now) else {
+            throw Problem.tokenInvalid.saying("the DPoP proof was used already (its jti)")
+        }
+    }
+
+    /// A fresh access token for a session just bound to a key: the same grant, now with `cnf`.
+    package func reissue(forSession id: String) async throws -> TokenResponse {
+        guard let session = try await store.session(id: id), session.revokedAt == nil,
+            let challenge = try await store.challenge(id: session.challengeID)
+        else { throw Problem.tokenInvalid }
+        return try await tokens(for: session, challenge: challenge, refreshToken: nil, now: runtime.now())
     }
 
     /// Burns an authorised token so it serves one action only.
@@ -275,6 +325,7 @@ package struct TokenService: EngineService, Sendable {
             // Categories, not methods: a user-verified passkey proves two on its own.
             acr: challenge.exemption == nil ? TokenResponse.acr(for: challenge.acceptedCategories) : Exemption.exemptACR,
             txn: challenge.transactionDigest, exemption: challenge.exemption)
+        claims.cnf = session.keyThumbprint.map { AccessTokenClaims.Confirmation(jkt: $0) }
         claims.authTime = IssuedAtClaim(value: Date(timeIntervalSince1970: session.createdAt.timeIntervalSince1970.rounded(.down)))
         var profile: [String: String] = [:]
         if let delegation {

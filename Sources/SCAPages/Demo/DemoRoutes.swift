@@ -59,7 +59,7 @@ struct DemoRoutes<Context: RequestContext> {
                     "grant_type": "authorization_code", "code": code, "redirect_uri": base + DemoPartner.callbackPath,
                     "code_verifier": demo.verifier, "client_id": clientID,
                 ],
-                authorization: nil)
+                presenting: .inProcess())
             let claims = Self.claims(of: tokens.idToken ?? "")
             // A partner checks that the id_token answers its own sign-in request.
             guard claims.contains(["name": "nonce", "value": demo.nonce]) else {
@@ -93,16 +93,16 @@ struct DemoRoutes<Context: RequestContext> {
             operation: .payment, transaction: Self.payment, consentRedirectUrl: base + DemoPartner.consentDonePath,
             resourceId: "demo-order-42")
         do {
-            return try await consents.create(request, authorization: "Bearer \(tokens.access)")
+            return try await consents.create(request, presenting: .inProcess(authorization: "Bearer \(tokens.access)"))
         } catch let problem as Problem where problem.status == 401 {
             guard let refresh = tokens.refresh,
                 let renewed = try? await oauth.token(
-                    ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": clientID], authorization: nil)
+                    ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": clientID], presenting: .inProcess())
             else {
                 throw Self.signInFirst("the demo partner's sign-in has ended: open the sign-in URL printed at start-up again")
             }
             await demo.signedIn(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
-            return try await consents.create(request, authorization: "Bearer \(renewed.accessToken)")
+            return try await consents.create(request, presenting: .inProcess(authorization: "Bearer \(renewed.accessToken)"))
         }
     }
 
@@ -120,7 +120,7 @@ struct DemoRoutes<Context: RequestContext> {
             "command": DemoPartner.consentCommand(base: base),
             "commandHint": "Another consent:",
         ]
-        if let tokens = await demo.tokens(), let consent = try? await consents.get(id, authorization: "Bearer \(tokens.access)") {
+        if let tokens = await demo.tokens(), let consent = try? await consents.get(id, presenting: .inProcess(authorization: "Bearer \(tokens.access)")) {
             var rows = [["name": "status", "value": consent.status.rawValue]]
             if let transaction = consent.transaction {
                 let words = Self.words(renderer)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import SCACore
+import SCAEngine
 
 /// A `private_key_jwt` client assertion (RFC 7523 §2.2, OpenID Connect Core §9): a JWT the
 /// client signs with its private key, in place of a shared secret, on every endpoint that
@@ -57,9 +58,7 @@ struct ClientAssertion: Sendable {
         }
         let claims: Claims
         do {
-            let collection = JWTKeyCollection()
-            try await collection.add(jwk: key, isDefault: true)
-            claims = try await collection.verify(assertion, as: Claims.self)
+            claims = try await PublicJWK.verify(assertion, with: key, as: Claims.self)
         } catch {
             throw Refusal("client_assertion's signature does not verify with the client's key")
         }

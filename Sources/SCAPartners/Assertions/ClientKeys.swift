@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import SCACore
+import SCAEngine
 
 /// A partner client's public keys, registered as a JWK Set, with which it signs the assertions
 /// that authenticate it (`private_key_jwt`).
@@ -13,8 +14,6 @@ struct ClientKeys: Sendable {
 
     /// At most this many keys: room for a rotation, not a key store.
     static let maximumCount = 10
-    /// The smallest RSA modulus accepted, in bytes (2048 bits).
-    static let minimumRSAModulusBytes = 256
 
     let set: JWKS
 
@@ -33,7 +32,7 @@ struct ClientKeys: Sendable {
             guard key.privateExponent == nil, key.prime1 == nil, key.prime2 == nil else {
                 throw Refusal("jwks.keys[\(index)] is a private key: register the public key only, and keep the private one")
             }
-            guard Self.kind(of: key) != nil else {
+            guard PublicJWK.kind(of: key) != nil else {
                 throw Refusal("jwks.keys[\(index)] must be an EC P-256, RSA (2048 bits or more) or Ed25519 public key")
             }
         }
@@ -44,47 +43,13 @@ struct ClientKeys: Sendable {
         self.set = set
     }
 
-    /// The kind of a usable public key: the algorithms it can verify.
-    enum Kind: Sendable {
-        case p256, rsa, ed25519
-
-        var algorithms: Set<String> {
-            switch self {
-            case .p256: ["ES256"]
-            case .rsa: ["PS256", "RS256"]
-            case .ed25519: ["EdDSA"]
-            }
-        }
-    }
-
-    static func kind(of key: JWK) -> Kind? {
-        switch key.keyType {
-        case .ecdsa:
-            guard key.curve == .ecdsa(.p256), key.x != nil, key.y != nil else { return nil }
-            return .p256
-        case .rsa:
-            guard let modulus = key.modulus.flatMap(Base64URL.decode), key.exponent != nil,
-                modulus.drop(while: { $0 == 0 }).count >= minimumRSAModulusBytes
-            else { return nil }
-            return .rsa
-        case .octetKeyPair:
-            guard key.curve == .eddsa(.ed25519), key.x != nil else { return nil }
-            return .ed25519
-        default:
-            return nil
-        }
-    }
-
     /// The key that verifies a signature made with `algorithm` under `keyID`: the key of that
     /// `kid`, or the only key when the header names none. The key's own `alg`, when it has one,
     /// must be `algorithm`: a key registered for ES256 never verifies anything else.
     func key(for keyID: String?, algorithm: String) -> JWK? {
         let candidates = keyID.map { id in set.keys.filter { $0.keyIdentifier?.string == id } } ?? (set.keys.count == 1 ? set.keys : [])
-        guard candidates.count == 1, var key = candidates.first, let kind = Self.kind(of: key),
-            kind.algorithms.contains(algorithm), key.algorithm.map({ $0.rawValue == algorithm }) ?? true
-        else { return nil }
-        key.algorithm = JWK.Algorithm(rawValue: algorithm)
-        return key
+        guard candidates.count == 1, let key = candidates.first else { return nil }
+        return PublicJWK.verifier(key, for: algorithm)
     }
 
     struct Refusal: Error, Sendable {

@@ -23,8 +23,8 @@ package struct ConsentService: EngineService, Sendable {
     /// `POST /v1/consents`.
     /// - Throws: `Problem` 401/403 for a token not issued to a partner client with the
     ///   `consents` scope, 400 for a malformed operation or an unregistered redirect URL.
-    package func create(_ request: CreateConsentRequest, authorization: String?) async throws -> ConsentResponse {
-        let (userID, client) = try await partner(authorization)
+    package func create(_ request: CreateConsentRequest, presenting presented: PresentedToken) async throws -> ConsentResponse {
+        let (userID, client) = try await partner(presented)
         guard RedirectURIRules.matches(request.consentRedirectUrl, registered: client.consentRedirectURIs) else {
             throw Problem.consentRedirectNotRegistered
         }
@@ -74,26 +74,26 @@ package struct ConsentService: EngineService, Sendable {
     }
 
     /// `GET /v1/consents/{id}`: the consent of this partner, expired if its time is up.
-    package func get(_ id: String, authorization: String?) async throws -> ConsentResponse {
-        let (_, client) = try await partner(authorization)
+    package func get(_ id: String, presenting presented: PresentedToken) async throws -> ConsentResponse {
+        let (_, client) = try await partner(presented)
         return try describe(try await owned(id, by: client))
     }
 
     /// `DELETE /v1/consents/{id}`.
     /// - Throws: 409 `consent.closed` when it is final already.
-    func cancel(_ id: String, authorization: String?) async throws -> ConsentResponse {
-        let (_, client) = try await partner(authorization)
+    func cancel(_ id: String, presenting presented: PresentedToken) async throws -> ConsentResponse {
+        let (_, client) = try await partner(presented)
         let consent = try await owned(id, by: client)
         return try describe(try await move(consent, to: .canceled))
     }
 
     /// `POST /v1/consents/{id}/status`: the partner reports it executes (`OperationCommitting`)
     /// or could not execute (`Failed`) an accepted operation.
-    func report(_ id: String, status: ConsentStatus, authorization: String?) async throws -> ConsentResponse {
+    func report(_ id: String, status: ConsentStatus, presenting presented: PresentedToken) async throws -> ConsentResponse {
         guard status == .operationCommitting || status == .failed else {
             throw Problem.invalidRequest("status must be OperationCommitting or Failed")
         }
-        let (_, client) = try await partner(authorization)
+        let (_, client) = try await partner(presented)
         let consent = try await owned(id, by: client)
         return try describe(try await move(consent, to: status))
     }
@@ -185,9 +185,9 @@ package struct ConsentService: EngineService, Sendable {
     // MARK: Helpers
 
     /// The user and the client behind a partner's access token of scope `consents`.
-    private func partner(_ authorization: String?) async throws -> (userID: String, client: PartnerClientRecord) {
+    private func partner(_ presented: PresentedToken) async throws -> (userID: String, client: PartnerClientRecord) {
         let claims = try await tokens.authorize(
-            authorization, for: [.login, .accountInfo], at: .partner(scope: "consents"), consume: false)
+            presented, for: [.login, .accountInfo], at: .partner(scope: "consents"), consume: false)
         guard let clientID = claims.clientID, let client = try await store.partnerClient(id: clientID) else {
             throw Problem.tokenInvalid
         }

@@ -224,18 +224,68 @@ package struct OAuthService: EngineService, Sendable {
 
     // MARK: Token endpoint
 
-    /// `POST /oauth2/token`.
-    package func token(_ form: [String: String], authorization: String?) async throws -> OAuthTokenResponse {
-        let client = try await authenticate(form, authorization: authorization)
+    /// `POST /oauth2/token`. With a DPoP proof (RFC 9449) the tokens are bound to its key:
+    /// the session is bound, so every token of it, refreshed ones too, is used only with a
+    /// proof of that key. A `fapi2` client's tokens are always bound.
+    package func token(_ form: [String: String], presenting presented: PresentedToken) async throws -> OAuthTokenResponse {
+        let client = try await authenticate(form, authorization: presented.authorization)
+        let key = try await senderKey(presented)
+        if key == nil, client.profile == .fapi2 {
+            throw OAuthError.invalidRequest("a fapi2 client's tokens are sender-constrained: send a DPoP proof")
+        }
         switch form["grant_type"] {
-        case "authorization_code": return try await exchange(form, client: client)
-        case "refresh_token": return try await refresh(form, client: client)
+        case "authorization_code": return try await bind(try await exchange(form, client: client), to: key)
+        case "refresh_token": return try await refresh(form, client: client, key: key)
         // CIBA poll mode.
         case CIBAService.grantType:
-            return try await CIBAService(context: context, tokens: tokens).token(form, client: client)
+            return try await bind(try await CIBAService(context: context, tokens: tokens).token(form, client: client), to: key)
         case nil: throw OAuthError.invalidRequest("grant_type is required")
         default: throw OAuthError(status: 400, error: "unsupported_grant_type", description: "grant_type must be authorization_code or refresh_token")
         }
+    }
+
+    /// The thumbprint of the key a token request proves with DPoP, or nil without a proof. The
+    /// proof must carry a nonce of this server (``DPoPNonce``, answered in `DPoP-Nonce`), so
+    /// none is made ahead of time, and its `jti` is burned on every instance.
+    private func senderKey(_ presented: PresentedToken) async throws -> String? {
+        guard let proof = presented.proof else { return nil }
+        let now = runtime.now()
+        let verified: DPoPProof
+        do {
+            verified = try await DPoPProof.verify(proof, for: DPoPProof.Request(method: presented.method, url: presented.url), now: now)
+        } catch {
+            throw OAuthError(status: 400, error: "invalid_dpop_proof", description: error.reason)
+        }
+        guard DPoPNonce(box: box).isFresh(verified.nonce, now: now) else {
+            throw OAuthError(
+                status: 400, error: "use_dpop_nonce",
+                description: "the DPoP proof must carry the nonce of the DPoP-Nonce header of this answer")
+        }
+        guard try await store.markSignatureUsed(verified.burn, expiresAt: verified.burnExpiresAt, now: now) else {
+            throw OAuthError(status: 400, error: "invalid_dpop_proof", description: "the DPoP proof was used already (its jti)")
+        }
+        return verified.thumbprint
+    }
+
+    /// A nonce for the next DPoP proof, sent with every answer of the token endpoint.
+    package func dpopNonce() -> String? {
+        try? DPoPNonce(box: box).make(now: runtime.now())
+    }
+
+    /// `response`'s tokens bound to `key`: the grant's session bound, and the access token
+    /// signed again with `cnf`; `token_type` `DPoP`. Unchanged without a key.
+    private func bind(_ response: OAuthTokenResponse, to key: String?) async throws -> OAuthTokenResponse {
+        guard let key else { return response }
+        let claims = try await tokens.signer.verify(response.accessToken)
+        guard try await store.bindSession(id: claims.sid, toKey: key) else {
+            throw OAuthError.invalidGrant("the grant's tokens are bound to another key, or have ended")
+        }
+        let reissued = try await tokens.reissue(forSession: claims.sid)
+        var bound = response
+        bound.accessToken = reissued.accessToken
+        bound.expiresIn = reissued.expiresIn
+        bound.tokenType = "DPoP"
+        return bound
     }
 
     private func exchange(_ form: [String: String], client: PartnerClientRecord) async throws -> OAuthTokenResponse {
@@ -281,12 +331,23 @@ package struct OAuthService: EngineService, Sendable {
             scope: grant.scopes.joined(separator: " "))
     }
 
-    private func refresh(_ form: [String: String], client: PartnerClientRecord) async throws -> OAuthTokenResponse {
+    /// A refresh of a session bound to a key needs a proof of that key, checked before the
+    /// refresh token is used, so a stolen refresh token alone neither works nor burns it. A
+    /// bearer session refreshed with a proof is bound from then on.
+    private func refresh(_ form: [String: String], client: PartnerClientRecord, key: String?) async throws -> OAuthTokenResponse {
         guard let refreshToken = form["refresh_token"] else { throw OAuthError.invalidRequest("refresh_token is required") }
         guard let sessionID = try await store.sessionID(forRefreshTokenHash: TokenService.hash(refreshToken)),
             let grant = try await store.authorizationGrant(sessionID: sessionID), grant.clientID == client.id,
-            Self.wantsRefreshToken(grant.scopes)
+            Self.wantsRefreshToken(grant.scopes), let session = try await store.session(id: sessionID)
         else { throw OAuthError.invalidGrant("the refresh token is not valid for this client") }
+        if let bound = session.keyThumbprint, bound != key {
+            throw OAuthError(status: 400, error: "invalid_dpop_proof", description: "the refresh token is bound to a key: prove it with DPoP")
+        }
+        if let key, session.keyThumbprint == nil {
+            guard try await store.bindSession(id: sessionID, toKey: key) else {
+                throw OAuthError.invalidGrant("the refresh token is not valid for this client")
+            }
+        }
         let refreshed: TokenResponse
         do {
             refreshed = try await tokens.refresh(refreshToken, issuedTo: client.id)
@@ -294,8 +355,8 @@ package struct OAuthService: EngineService, Sendable {
             throw OAuthError.invalidGrant(problem.code == .tokenReused ? "the refresh token was used already; the session is revoked" : problem.title)
         }
         return OAuthTokenResponse(
-            accessToken: refreshed.accessToken, expiresIn: refreshed.expiresIn, refreshToken: refreshed.refreshToken,
-            idToken: nil, scope: grant.scopes.joined(separator: " "))
+            accessToken: refreshed.accessToken, tokenType: key == nil ? "Bearer" : "DPoP", expiresIn: refreshed.expiresIn,
+            refreshToken: refreshed.refreshToken, idToken: nil, scope: grant.scopes.joined(separator: " "))
     }
 
     /// Ends the session a refused code opened, so no token of it stays usable.
@@ -399,8 +460,8 @@ package struct OAuthService: EngineService, Sendable {
     /// let it read of the user, and nothing more.
     /// - Throws: `Problem` 401 for a token that is not valid, 403 for a first-party token or
     ///   one without `openid`.
-    func userinfo(authorization: String?) async throws -> UserInfoResponse {
-        let claims = try await tokens.authorize(authorization, for: [.login], at: .partner(scope: "openid"), consume: false)
+    func userinfo(presenting presented: PresentedToken) async throws -> UserInfoResponse {
+        let claims = try await tokens.authorize(presented, for: [.login], at: .partner(scope: "openid"), consume: false)
         guard let user = try await store.user(id: claims.sub.value) else { throw Problem.tokenInvalid }
         let scopes = claims.holder.scopes
         let profile = ProfileClaims(user, scopes: scopes)

@@ -24,10 +24,13 @@ struct PartnerRoutes<Context: RequestContext> {
 
         // OAuth 2.0 endpoints: RFC 6749 error JSON, not problem JSON.
         router.post("oauth2/token") { request, _ in
-            await OAuthEndpoint.answer {
+            var response = await OAuthEndpoint.answer {
                 let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
-                return try Response.json(try await oauth.token(form, authorization: request.headers[.authorization]))
+                return try Response.json(try await oauth.token(form, presenting: PresentedToken(request, baseURL: oauth.issuer)))
             }
+            // The nonce for the client's next DPoP proof (RFC 9449 §8), on every answer.
+            if let nonce = oauth.dpopNonce() { response.headers[DPoPNonce.headerField] = nonce }
+            return response
         }
         router.post("oauth2/par") { request, _ in
             await OAuthEndpoint.answer {
@@ -44,7 +47,7 @@ struct PartnerRoutes<Context: RequestContext> {
         }
         router.get("oauth2/userinfo") { request, _ in
             do {
-                return try Response.json(try await oauth.userinfo(authorization: request.headers[.authorization]))
+                return try Response.json(try await oauth.userinfo(presenting: PresentedToken(request, baseURL: oauth.issuer)))
             } catch let problem as Problem where problem.status == 401 {
                 var response = Response.problem(problem)
                 response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
@@ -57,18 +60,18 @@ struct PartnerRoutes<Context: RequestContext> {
         api.post { request, _ in
             let body = try await request.decodeJSON(CreateConsentRequest.self, limit: maxBodySize)
             return try Response.json(
-                try await consents.create(body, authorization: request.headers[.authorization]), status: .created)
+                try await consents.create(body, presenting: PresentedToken(request, baseURL: oauth.issuer)), status: .created)
         }
         api.get(":id") { request, context in
-            try Response.json(try await consents.get(try context.parameters.require("id"), authorization: request.headers[.authorization]))
+            try Response.json(try await consents.get(try context.parameters.require("id"), presenting: PresentedToken(request, baseURL: oauth.issuer)))
         }
         api.delete(":id") { request, context in
-            try Response.json(try await consents.cancel(try context.parameters.require("id"), authorization: request.headers[.authorization]))
+            try Response.json(try await consents.cancel(try context.parameters.require("id"), presenting: PresentedToken(request, baseURL: oauth.issuer)))
         }
         api.post(":id/status") { request, context in
             let body = try await request.decodeJSON(StatusReport.self, limit: maxBodySize)
             return try Response.json(try await consents.report(
-                try context.parameters.require("id"), status: body.status, authorization: request.headers[.authorization]))
+                try context.parameters.require("id"), status: body.status, presenting: PresentedToken(request, baseURL: oauth.issuer)))
         }
 
         // Partner clients (admin API, scopes clients:read / clients:write).

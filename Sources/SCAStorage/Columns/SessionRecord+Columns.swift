@@ -12,7 +12,8 @@ extension SessionRecord: ColumnDecodable {
             createdAt: try columns.date("created_at"),
             lastUsedAt: try columns.date("last_used_at"),
             revokedAt: try columns.optionalDate("revoked_at"),
-            clientID: try columns.value("client_id")
+            clientID: try columns.value("client_id"),
+            keyThumbprint: try columns.value("key_thumbprint")
         )
     }
 }

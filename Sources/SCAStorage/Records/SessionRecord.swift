@@ -15,12 +15,16 @@ public struct SessionRecord: Sendable, Equatable {
     /// The partner client the session's tokens were issued to; nil for a first-party session.
     /// Removing the client ends every session that names it.
     public var clientID: String?
+    /// The JWK thumbprint (RFC 7638) of the key the session's tokens are bound to (DPoP): every
+    /// token of the session is then used only with a proof of that key. Nil for bearer tokens.
+    public var keyThumbprint: String?
 
     public init(
         id: String, userID: String, operation: OperationKind, challengeID: String, createdAt: Date,
-        lastUsedAt: Date, revokedAt: Date? = nil, clientID: String? = nil
+        lastUsedAt: Date, revokedAt: Date? = nil, clientID: String? = nil, keyThumbprint: String? = nil
     ) {
         self.clientID = clientID
+        self.keyThumbprint = keyThumbprint
         self.id = id
         self.userID = userID
         self.operation = operation

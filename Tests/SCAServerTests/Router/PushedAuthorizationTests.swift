@@ -31,10 +31,11 @@ struct PushedAuthorizationTests {
             #expect(query["state"] == "st-fapi")
             #expect(query["iss"] == api.services.configuration.baseURL)
             let code = try #require(query["code"])
-            let tokens = try await client.post(
-                "/oauth2/token",
-                ["grant_type": "authorization_code", "code": code, "redirect_uri": KeyClient.redirectURI, "code_verifier": verifier])
+            let tokens = try await client.token(
+                ["grant_type": "authorization_code", "code": code, "redirect_uri": KeyClient.redirectURI, "code_verifier": verifier],
+                dpop: DPoPKey())
             #expect(tokens.status == 200, "\(tokens.text)")
+            #expect(tokens.json["token_type"] as? String == "DPoP")
             #expect(tokens.json["access_token"] is String && tokens.json["id_token"] is String)
 
             // The same request_uri again, in another browser: refused, with nothing sent to the client.

@@ -125,10 +125,12 @@ struct KeyClient {
     }
 
     /// `POST path` with `fields` and a fresh assertion (or the one given).
-    func post(_ path: String, _ fields: [String: String], assertion: String? = nil) async throws -> APIResponse {
+    func post(_ path: String, _ fields: [String: String], assertion: String? = nil, dpop: String? = nil) async throws -> APIResponse {
         let signed: String
         if let assertion { signed = assertion } else { signed = try await self.assertion() }
-        return try await api.form(path, fields.merging(Self.credentials(signed)) { $1 })
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        if let dpop { headers[HTTPField.Name("DPoP")!] = dpop }
+        return try await api.form(path, fields.merging(Self.credentials(signed)) { $1 }, headers: headers)
     }
 
     /// `POST /oauth2/par` for a sign-in with PKCE `challenge`.
@@ -139,6 +141,16 @@ struct KeyClient {
         ]
         fields.merge(extra) { $1 }
         return try await post("/oauth2/par", fields, assertion: assertion)
+    }
+
+    /// `POST /oauth2/token` with `fields` and a DPoP proof of `key`: first without a nonce,
+    /// which the server refuses with `use_dpop_nonce` and a `DPoP-Nonce`, then with it.
+    func token(_ fields: [String: String], dpop key: DPoPKey) async throws -> APIResponse {
+        let url = api.services.configuration.baseURL + "/oauth2/token"
+        let first = try await post("/oauth2/token", fields, dpop: try key.proof(key.claims("POST", url, now: api.clock.now())))
+        #expect(first.status == 400 && first.json["error"] as? String == "use_dpop_nonce", "first: \(first.text)")
+        let nonce = try #require(first.headers[HTTPField.Name("DPoP-Nonce")!])
+        return try await post("/oauth2/token", fields, dpop: try key.proof(key.claims("POST", url, now: api.clock.now(), nonce: nonce)))
     }
 
     /// The authorization endpoint for a pushed `requestURI`.
