@@ -115,15 +115,25 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     /// For a delegated token: the consent or the operation whose approval issued it.
     public var consentID: String?
     public var operationID: String?
+    /// For a token bound to a key (DPoP): the key's JWK thumbprint (RFC 7800, RFC 9449 §6). A
+    /// resource server then accepts the token only with a DPoP proof of that key.
+    public var cnf: TokenConfirmation?
 
     public init(active: Bool) { self.active = active }
 
     enum CodingKeys: String, CodingKey {
-        case active, sub, op, sid, jti, amr, acr, txn, iat, exp, roles, permissions, exemption, aud, scope
+        case active, sub, op, sid, jti, amr, acr, txn, iat, exp, roles, permissions, exemption, aud, scope, cnf
         case authTime = "auth_time"
         case tokenUse = "token_use"
         case clientID = "client_id"
         case consentID = "consent_id"
         case operationID = "operation_id"
     }
+}
+
+/// The key a token is bound to: the JWK thumbprint (RFC 7638) of its DPoP key.
+public struct TokenConfirmation: Codable, Sendable, Equatable {
+    public var jkt: String
+
+    public init(jkt: String) { self.jkt = jkt }
 }

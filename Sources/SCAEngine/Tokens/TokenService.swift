@@ -153,6 +153,7 @@ package struct TokenService: EngineService, Sendable {
         response.scope = claims.scope
         response.consentID = claims.consentID
         response.operationID = claims.operationID
+        response.cnf = session.keyThumbprint.map(TokenConfirmation.init(jkt:))
         response.sub = claims.sub.value
         response.op = claims.op
         response.sid = claims.sid

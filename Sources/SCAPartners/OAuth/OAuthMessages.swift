@@ -189,6 +189,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var revocationEndpointAuthMethodsSupported = Self.authenticationMethods
     var revocationEndpointAuthSigningAlgValuesSupported = Self.assertionAlgorithms
     var pushedAuthorizationRequestEndpointAuthMethodsSupported = Self.authenticationMethods
+    var dpopSigningAlgValuesSupported = ["ES256", "PS256", "EdDSA"]
     static let authenticationMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
     /// RS256 from a standard client only; a `fapi2` client signs with the first three.
     static let assertionAlgorithms = ["ES256", "PS256", "EdDSA", "RS256"]
@@ -230,6 +231,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
         case revocationEndpointAuthSigningAlgValuesSupported = "revocation_endpoint_auth_signing_alg_values_supported"
         case pushedAuthorizationRequestEndpointAuthMethodsSupported = "pushed_authorization_request_endpoint_auth_methods_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case scopesSupported = "scopes_supported"
         case subjectTypesSupported = "subject_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"

@@ -54,6 +54,8 @@ struct DPoPTests {
             let claims = try await JWTKeyCollection().add(jwks: try JSONDecoder().decode(JWKS.self, from: try await api.send(.get, "/.well-known/jwks.json").body))
                 .verify(bound.accessToken, as: CnfClaims.self)
             #expect(claims.cnf?.jkt == bound.key.thumbprint, "the thumbprint as RFC 7638 computes it")
+            let introspected = try await api.post("/v1/tokens/introspect", IntrospectRequest(token: bound.accessToken))
+            #expect(try introspected.decode(IntrospectResponse.self).cnf == TokenConfirmation(jkt: bound.key.thumbprint))
 
             let url = api.services.configuration.baseURL + "/oauth2/userinfo"
             let now = api.clock.now()

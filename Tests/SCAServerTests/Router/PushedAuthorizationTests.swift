@@ -129,6 +129,7 @@ struct PushedAuthorizationTests {
             #expect(discovery["require_pushed_authorization_requests"] as? Bool == false)
             #expect((discovery["token_endpoint_auth_methods_supported"] as? [String])?.contains("private_key_jwt") == true)
             #expect(discovery["token_endpoint_auth_signing_alg_values_supported"] as? [String] == ["ES256", "PS256", "EdDSA", "RS256"])
+            #expect(discovery["dpop_signing_alg_values_supported"] as? [String] == ["ES256", "PS256", "EdDSA"])
         }
     }
 }
