@@ -192,9 +192,12 @@ enum ServerPair {
 
     /// Starts the pair, runs `body`, then stops both (SIGTERM) and drops the schema, also when
     /// `body` throws.
-    static func run(_ body: (ServerInstance, ServerInstance) async throws -> Void) async throws {
+    /// - Parameter settings: more `SCA_*` variables, the same for both.
+    static func run(
+        settings: [String: String] = [:], _ body: (ServerInstance, ServerInstance) async throws -> Void
+    ) async throws {
         try await withSchema { databaseURL, directory in
-            let environment = environment(databaseURL: databaseURL, serverKey: newServerKey())
+            let environment = environment(databaseURL: databaseURL, serverKey: newServerKey()).merging(settings) { $1 }
             var processes: [ServeProcess] = []
             do {
                 // Started together: both migrate the empty schema at the same moment.
