@@ -6,7 +6,12 @@
     fapi_client.py assertion KEY.pem CLIENT_ID ISSUER
         a fresh private_key_jwt assertion (RFC 7523) for any client-authenticated endpoint:
         iss = sub = CLIENT_ID, aud = ISSUER, a new jti, valid for 60 seconds
+    fapi_client.py dpop KEY.pem METHOD URL [NONCE [ACCESS_TOKEN]]
+        a DPoP proof (RFC 9449) for one request: the public key in its header, htm, htu, iat,
+        a new jti, the server's nonce, and the access token's hash (ath) on a resource request
 """
+import base64
+import hashlib
 import json
 import sys
 import time
@@ -38,10 +43,25 @@ def assertion(key_path, client_id, issuer):
     return jwt.encode(claims, key, algorithm="ES256", headers={"kid": KID})
 
 
+def dpop(key_path, method, url, nonce=None, access_token=None):
+    with open(key_path, "rb") as source:
+        key = serialization.load_pem_private_key(source.read(), password=None)
+    public = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(key.public_key()))
+    claims = {"htm": method, "htu": url, "iat": int(time.time()), "jti": str(uuid.uuid4())}
+    if nonce:
+        claims["nonce"] = nonce
+    if access_token:
+        digest = hashlib.sha256(access_token.encode("ascii")).digest()
+        claims["ath"] = base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+    return jwt.encode(claims, key, algorithm="ES256", headers={"typ": "dpop+jwt", "jwk": public})
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "keygen":
         keygen(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == "assertion":
         print(assertion(sys.argv[2], sys.argv[3], sys.argv[4]))
+    elif 5 <= len(sys.argv) <= 7 and sys.argv[1] == "dpop":
+        print(dpop(*sys.argv[2:]))
     else:
         sys.exit(__doc__)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SCACore
 import Testing
 
@@ -34,13 +35,14 @@ struct FAPIScriptTests {
     }
 
     @Test(
-        "keys from the script register a fapi2 client; its assertions authenticate a pushed request, once each",
+        "the walk of docs/partners-fapi.md with the script's keys, assertions and DPoP proofs: PAR, sign-in, tokens, userinfo",
         .enabled(if: FAPIScriptTests.pyJWT != nil, "PyJWT is not in .build/pyjwt (.ci/run installs it)"))
-    func scriptAssertionsAreAccepted() async throws {
+    func scriptWalk() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-fapi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try await Self.run(["keygen", "key.pem", "jwks.json"], in: directory)
+        _ = try await Self.run(["keygen", "dpop.pem", "dpop-jwks.json"], in: directory)
         let jwks = try WireJSON.decoder().decode(JSONValue.self, from: Data(contentsOf: directory.appendingPathComponent("jwks.json")))
 
         try await TestServer().run { api in
@@ -53,16 +55,55 @@ struct FAPIScriptTests {
             #expect(registered.status == 201)
             let clientID = try registered.decode(PartnerClientResponse.self).clientId
             let issuer = api.services.configuration.baseURL
-            let assertion = try await Self.run(["assertion", "key.pem", clientID, issuer], in: directory)
-            let (_, challenge) = PartnerFixture.pkce()
-            let form = [
+            func assertion() async throws -> [String: String] {
+                KeyClient.credentials(try await Self.run(["assertion", "key.pem", clientID, issuer], in: directory))
+            }
+
+            // PAR, with an assertion used once.
+            let (verifier, challenge) = PartnerFixture.pkce("s")
+            let request = [
                 "response_type": "code", "client_id": clientID, "redirect_uri": KeyClient.redirectURI, "scope": "openid",
                 "code_challenge": challenge, "code_challenge_method": "S256",
-            ].merging(KeyClient.credentials(assertion)) { $1 }
-            let pushed = try await api.form("/oauth2/par", form)
+            ]
+            let credentials = try await assertion()
+            let pushed = try await api.form("/oauth2/par", request.merging(credentials) { $1 })
             #expect(pushed.status == 201, "\(pushed.text)")
-            let replayed = try await api.form("/oauth2/par", form)
+            let replayed = try await api.form("/oauth2/par", request.merging(credentials) { $1 })
             #expect(replayed.status == 401 && replayed.json["error"] as? String == "invalid_client")
+            let requestURI = try #require(pushed.json["request_uri"] as? String)
+
+            // The user signs in on the hosted pages.
+            _ = try await api.createUser("script@example.com", phone: "+33612340511")
+            let query = try await PartnerFixture.signIn(
+                PageBrowser(api: api), at: "/oauth2/authorize?client_id=\(clientID)&request_uri=\(RedirectURIRules.formEncoded(requestURI))",
+                email: "script@example.com", phone: "+33612340511", redirectURI: KeyClient.redirectURI)
+
+            // The code for DPoP-bound tokens: the first proof learns the nonce.
+            let tokenURL = issuer + "/oauth2/token"
+            let exchange = [
+                "grant_type": "authorization_code", "code": try #require(query["code"]), "redirect_uri": KeyClient.redirectURI,
+                "code_verifier": verifier,
+            ]
+            func token(nonce: String?) async throws -> APIResponse {
+                let proof = try await Self.run(["dpop", "dpop.pem", "POST", tokenURL] + (nonce.map { [$0] } ?? []), in: directory)
+                var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+                headers[HTTPField.Name("DPoP")!] = proof
+                return try await api.form("/oauth2/token", exchange.merging(try await assertion()) { $1 }, headers: headers)
+            }
+            let first = try await token(nonce: nil)
+            #expect(first.json["error"] as? String == "use_dpop_nonce", "\(first.text)")
+            let nonce: String? = first.headers[HTTPField.Name("DPoP-Nonce")!]
+            let tokens = try await token(nonce: try #require(nonce))
+            #expect(tokens.status == 200, "\(tokens.text)")
+            #expect(tokens.json["token_type"] as? String == "DPoP")
+            let accessToken = try #require(tokens.json["access_token"] as? String)
+
+            // userinfo, with a proof that names the token.
+            let proof = try await Self.run(["dpop", "dpop.pem", "GET", issuer + "/oauth2/userinfo", "", accessToken], in: directory)
+            let response = try await api.client.execute(
+                uri: "/oauth2/userinfo", method: .get,
+                headers: [.authorization: "DPoP \(accessToken)", HTTPField.Name("DPoP")!: proof], body: nil)
+            #expect(response.status == .ok)
         }
     }
 }
