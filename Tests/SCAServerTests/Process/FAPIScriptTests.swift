@@ -92,8 +92,8 @@ struct FAPIScriptTests {
             }
             let first = try await token(nonce: nil)
             #expect(first.json["error"] as? String == "use_dpop_nonce", "\(first.text)")
-            let nonce: String? = first.headers[HTTPField.Name("DPoP-Nonce")!]
-            let tokens = try await token(nonce: try #require(nonce))
+            let nonce: String = try #require(first.headers[HTTPField.Name("DPoP-Nonce")!])
+            let tokens = try await token(nonce: nonce)
             #expect(tokens.status == 200, "\(tokens.text)")
             #expect(tokens.json["token_type"] as? String == "DPoP")
             let accessToken = try #require(tokens.json["access_token"] as? String)
