@@ -21,7 +21,7 @@ struct FAPIScriptTests {
     /// Runs the script with `arguments`; its standard output.
     static func run(_ arguments: [String], in directory: URL) async throws -> String {
         let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = try #require(pyJWT).path
