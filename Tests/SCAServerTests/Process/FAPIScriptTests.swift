@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SCACore
+import SCATestSupport
 import Testing
 
 /// The partner's script in `docs/fapi` (`fapi_client.py`, PyJWT) makes keys and assertions this
@@ -18,7 +19,13 @@ struct FAPIScriptTests {
     }()
     static let python = URL(fileURLWithPath: "/usr/bin/python3")
 
-    /// Runs the script with `arguments`; its standard output.
+    /// Runs the script with `arguments`; its standard output. The script signs with the real
+    /// time: `clock`, the server's, is set to it first.
+    static func run(_ arguments: [String], in directory: URL, clock: TestClock) async throws -> String {
+        clock.advance(by: Date().timeIntervalSince(clock.now()))
+        return try await run(arguments, in: directory)
+    }
+
     static func run(_ arguments: [String], in directory: URL) async throws -> String {
         let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -46,8 +53,6 @@ struct FAPIScriptTests {
         let jwks = try WireJSON.decoder().decode(JSONValue.self, from: Data(contentsOf: directory.appendingPathComponent("jwks.json")))
 
         try await TestServer().run { api in
-            // The script signs with the real time.
-            api.clock.advance(by: Date().timeIntervalSince(api.clock.now()))
             let registered = try await api.post(
                 "/admin/v1/clients",
                 CreatePartnerClientRequest(name: "Script Partner", redirectUris: [KeyClient.redirectURI], profile: .fapi2, jwks: jwks),
@@ -56,7 +61,7 @@ struct FAPIScriptTests {
             let clientID = try registered.decode(PartnerClientResponse.self).clientId
             let issuer = api.services.configuration.baseURL
             func assertion() async throws -> [String: String] {
-                KeyClient.credentials(try await Self.run(["assertion", "key.pem", clientID, issuer], in: directory))
+                KeyClient.credentials(try await Self.run(["assertion", "key.pem", clientID, issuer], in: directory, clock: api.clock))
             }
 
             // PAR, with an assertion used once.
@@ -85,7 +90,8 @@ struct FAPIScriptTests {
                 "code_verifier": verifier,
             ]
             func token(nonce: String?) async throws -> APIResponse {
-                let proof = try await Self.run(["dpop", "dpop.pem", "POST", tokenURL] + (nonce.map { [$0] } ?? []), in: directory)
+                let proof = try await Self.run(
+                    ["dpop", "dpop.pem", "POST", tokenURL] + (nonce.map { [$0] } ?? []), in: directory, clock: api.clock)
                 var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
                 headers[HTTPField.Name("DPoP")!] = proof
                 return try await api.form("/oauth2/token", exchange.merging(try await assertion()) { $1 }, headers: headers)
@@ -99,7 +105,8 @@ struct FAPIScriptTests {
             let accessToken = try #require(tokens.json["access_token"] as? String)
 
             // userinfo, with a proof that names the token.
-            let proof = try await Self.run(["dpop", "dpop.pem", "GET", issuer + "/oauth2/userinfo", "", accessToken], in: directory)
+            let proof = try await Self.run(
+                ["dpop", "dpop.pem", "GET", issuer + "/oauth2/userinfo", "", accessToken], in: directory, clock: api.clock)
             let response = try await api.client.execute(
                 uri: "/oauth2/userinfo", method: .get,
                 headers: [.authorization: "DPoP \(accessToken)", HTTPField.Name("DPoP")!: proof], body: nil)
