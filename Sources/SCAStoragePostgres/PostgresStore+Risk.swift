@@ -4,10 +4,10 @@ import SCACore
 import SCAStorage
 
 // The risk engine's records (v3-risk), with the running aggregates a payment reads instead of
-// its history (v4-risk-aggregates, PostgresStore+RiskAggregates.swift). A state is read with its row locked and
-// written back in one transaction, so parallel decisions for one user, from any instance, are
-// made one after the other. A missing row is created first (racing creations agree on one
-// row), then locked; what to change is the caller's pure transition.
+// its history (v4-risk-aggregates, PostgresStore+RiskAggregates.swift). A state is read with
+// its row locked and written back in one transaction, so parallel decisions for one user, from
+// any instance, are made one after the other. A missing row is created first (racing creations
+// agree on one row), then locked; what to change is the caller's pure transition.
 extension PostgresStore {
     package func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome

@@ -124,10 +124,7 @@ extension PostgresStore {
                     ORDER BY authorised_at DESC LIMIT 1), 0) AS total
             FROM unnest(\(types)::TEXT[]) AS t (type)
             """)
-        return PaymentType.volumes(try rows.map { row in
-            let columns = Columns(row)
-            return (try columns.string("payment_type"), try columns.integer("total"))
-        }).filter { $0.value != 0 }
+        return try Self.volumes(rows)
     }
 
     /// Records a fraud report and adds it to its day's total and to the running totals of that
@@ -186,7 +183,12 @@ extension PostgresStore {
             ) AS parts
             GROUP BY payment_type
             """)
-        return PaymentType.volumes(try rows.map { row in
+        return try Self.volumes(rows)
+    }
+
+    /// Volumes read as (`payment_type`, `total`) rows; a zero total is no volume.
+    private static func volumes(_ rows: [PostgresRow]) throws -> [PaymentType: Int64] {
+        PaymentType.volumes(try rows.map { row in
             let columns = Columns(row)
             return (try columns.string("payment_type"), try columns.integer("total"))
         }).filter { $0.value != 0 }

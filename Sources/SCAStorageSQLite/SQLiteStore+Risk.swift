@@ -4,9 +4,9 @@ import SCACore
 import SCAStorage
 
 // The risk engine's records (v3-risk), with the running aggregates a payment reads instead of
-// its history (v4-risk-aggregates, SQLiteStore+RiskAggregates.swift). A state is read and written back inside one
-// write transaction, so parallel decisions for one user are made one after the other; what to
-// change is the caller's pure transition.
+// its history (v4-risk-aggregates, SQLiteStore+RiskAggregates.swift). A state is read and
+// written back inside one write transaction, so parallel decisions for one user are made one
+// after the other; what to change is the caller's pure transition.
 extension SQLiteStore {
     package func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
