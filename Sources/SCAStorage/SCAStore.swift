@@ -228,17 +228,23 @@ public protocol SCAStore: Sendable {
     ) async throws -> RiskPaymentRecord?
     /// A user's payments authorised at or after `since`, newest first.
     func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord]
-    /// The aggregates monitoring needs of the user's payments authorised after `query.since`,
-    /// computed by the database (equal to ``RiskHistory/init(payments:query:)`` over them).
+    /// The aggregates monitoring needs of the user's payments authorised after `query.since`
+    /// (equal to ``RiskHistory/init(payments:query:)`` over them), read from running aggregates
+    /// kept by the writes that authorise payments (``RiskHistoryTotals``): its cost does not
+    /// grow with the user's payments.
     func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory
     /// The most recent authorised payment with this transaction digest.
     func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord?
     /// EUR minor units of the payments authorised in `[from, to)` that count for the fraud
-    /// rate (``RiskPaymentRecord/countsForFraudRate``), per type (absent: none).
+    /// rate (``RiskPaymentRecord/countsForFraudRate``), per type (absent: none or zero), exact
+    /// for any range and read from running totals, whatever the number of payments.
     func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64]
+    /// Records a fraud report and adds it to the total of the day it occurred, in one write.
     /// - Throws: `StoreError.conflict("transactionDigest")` when that `txn` was reported already.
     func addFraudReport(_ report: FraudReportRecord) async throws
-    /// EUR minor units reported fraudulent for payments that occurred in `[from, to)`, per type.
+    /// EUR minor units reported fraudulent for payments that occurred in `[from, to)`, per type:
+    /// whole UTC days from per-day totals kept with the reports, the edges from the reports
+    /// (``RiskDay/span(from:to:)``).
     func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64]
     // MARK: Partner clients, authorization codes, consents (v3-partners)
 

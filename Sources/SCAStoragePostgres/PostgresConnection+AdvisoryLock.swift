@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresConnection {
     /// Takes one of this schema's advisory locks (`PostgresMigrations.migrationLock`,
-    /// `signingKeyLock`, `auditLock`, `rateBudgetLock`) until the current transaction ends.
+    /// `signingKeyLock`, `auditLock`, `rateBudgetLock`, `riskAggregateLock`) until the current transaction ends.
     /// The key mixes in the schema's name, so stores on different schemas of one database never
     /// wait for each other, while every instance on the same schema does.
     func lockSchema(_ lock: Int32, logger: Logger) async throws {

@@ -26,6 +26,9 @@ enum PostgresMigrations {
     static let auditLock: Int32 = 3
     /// Serializes rate-budget checks (v2-rate-limits), so two instances never both take the last use.
     static let rateBudgetLock: Int32 = 4
+    /// Serializes the risk engine's running aggregates (v4-risk-aggregates), so that each
+    /// payment's running totals start from the payment committed before it, on every instance.
+    static let riskAggregateLock: Int32 = 5
 
     /// Brings the schema up to date on `connection`.
     /// - Throws: ``PostgresStoreError`` naming the step that failed.
@@ -813,6 +816,102 @@ enum PostgresMigrations {
                     END IF;
                 END
                 $$
+                """,
+            ]
+        ),
+        // v4-risk-aggregates: the running aggregates a payment's risk decision reads instead of
+        // the user's or the installation's history (see `SQLiteMigrations`), filled from the
+        // rows already there. They move under `riskAggregateLock`.
+        (
+            "v4-risk-aggregates",
+            [
+                "ALTER TABLE risk_payments ADD COLUMN user_count_through BIGINT",
+                "ALTER TABLE risk_payments ADD COLUMN user_sum_through BIGINT",
+                "ALTER TABLE risk_payments ADD COLUMN volume_through BIGINT",
+                "CREATE INDEX risk_payments_type_authorised ON risk_payments (payment_type, authorised_at)",
+                """
+                CREATE TABLE risk_user_seen (
+                    user_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    last_at DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (user_id, kind, value)
+                )
+                """,
+                """
+                CREATE TABLE risk_user_maxima (
+                    user_id TEXT NOT NULL,
+                    authorised_at DOUBLE PRECISION NOT NULL,
+                    amount_minor BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, authorised_at)
+                )
+                """,
+                "CREATE INDEX risk_user_maxima_amount ON risk_user_maxima (user_id, amount_minor)",
+                """
+                CREATE TABLE fraud_days (
+                    payment_type TEXT NOT NULL,
+                    day BIGINT NOT NULL,
+                    amount_minor BIGINT NOT NULL,
+                    amount_through BIGINT NOT NULL,
+                    PRIMARY KEY (payment_type, day)
+                )
+                """,
+                """
+                UPDATE risk_payments SET user_count_through = totals.count_through,
+                    user_sum_through = totals.sum_through, volume_through = totals.volume_through
+                FROM (
+                    SELECT challenge_id,
+                        COUNT(*) OVER (PARTITION BY user_id ORDER BY authorised_at) AS count_through,
+                        SUM(amount_minor) OVER (PARTITION BY user_id ORDER BY authorised_at) AS sum_through,
+                        SUM(CASE WHEN exemption IS NULL OR exemption = 'tra' THEN amount_minor ELSE 0 END)
+                            OVER (PARTITION BY payment_type ORDER BY authorised_at) AS volume_through
+                    FROM risk_payments WHERE authorised_at IS NOT NULL
+                ) AS totals
+                WHERE risk_payments.challenge_id = totals.challenge_id
+                """,
+                """
+                INSERT INTO risk_user_seen (user_id, kind, value, last_at)
+                SELECT user_id, 'payee', payee_key, MAX(authorised_at) FROM risk_payments
+                WHERE authorised_at IS NOT NULL GROUP BY user_id, payee_key
+                """,
+                """
+                INSERT INTO risk_user_seen (user_id, kind, value, last_at)
+                SELECT user_id, 'address', client_address, MAX(authorised_at) FROM risk_payments
+                WHERE authorised_at IS NOT NULL AND client_address IS NOT NULL GROUP BY user_id, client_address
+                """,
+                """
+                INSERT INTO risk_user_seen (user_id, kind, value, last_at)
+                SELECT user_id, 'any_address', '', MAX(authorised_at) FROM risk_payments
+                WHERE authorised_at IS NOT NULL AND client_address IS NOT NULL GROUP BY user_id
+                """,
+                """
+                INSERT INTO risk_user_maxima (user_id, authorised_at, amount_minor)
+                SELECT user_id, authorised_at, amount_minor FROM (
+                    SELECT user_id, authorised_at, amount_minor,
+                        MAX(amount_minor) OVER (
+                            PARTITION BY user_id ORDER BY authorised_at DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+                        ) AS later_largest
+                    FROM (
+                        SELECT user_id, authorised_at, MAX(amount_minor) AS amount_minor FROM risk_payments
+                        WHERE authorised_at IS NOT NULL GROUP BY user_id, authorised_at
+                    ) AS per_instant
+                ) AS ranked
+                WHERE later_largest IS NULL OR amount_minor > later_largest
+                """,
+                """
+                INSERT INTO fraud_days (payment_type, day, amount_minor, amount_through)
+                SELECT payment_type, day, amount_minor, SUM(amount_minor) OVER (PARTITION BY payment_type ORDER BY day) FROM (
+                    SELECT payment_type, day, SUM(amount_minor) AS amount_minor FROM (
+                        SELECT payment_type, amount_minor,
+                            guess - (guess * 86400::DOUBLE PRECISION > occurred_at)::INT
+                                + ((guess + 1) * 86400::DOUBLE PRECISION <= occurred_at)::INT AS day
+                        FROM (
+                            SELECT payment_type, amount_minor, occurred_at, floor(occurred_at / 86400)::BIGINT AS guess
+                            FROM fraud_reports
+                        ) AS guessed
+                    ) AS dated
+                    GROUP BY payment_type, day
+                ) AS days
                 """,
             ]
         ),

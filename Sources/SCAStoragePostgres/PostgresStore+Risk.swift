@@ -3,10 +3,11 @@ import PostgresNIO
 import SCACore
 import SCAStorage
 
-// The risk engine's records (v3-risk). A state is read with its row locked and
-// written back in one transaction, so parallel decisions for one user, from any instance, are
-// made one after the other. A missing row is created first (racing creations agree on one
-// row), then locked; what to change is the caller's pure transition.
+// The risk engine's records (v3-risk), with the running aggregates a payment reads instead of
+// its history (v4-risk-aggregates, PostgresStore+RiskAggregates.swift). A state is read with
+// its row locked and written back in one transaction, so parallel decisions for one user, from
+// any instance, are made one after the other. A missing row is created first (racing creations
+// agree on one row), then locked; what to change is the caller's pure transition.
 extension PostgresStore {
     package func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
@@ -21,7 +22,9 @@ extension PostgresStore {
         do {
             return try await transaction { [self] connection in
                 let outcome = try await updateRiskState(key: key, as: State.self, transition, connection)
-                _ = try await connection.rows(Self.insertRiskPaymentQuery(payment(outcome)), logger: logger)
+                let record = payment(outcome)
+                _ = try await connection.rows(Self.insertRiskPaymentQuery(record), logger: logger)
+                try await addToRiskAggregates(record, connection)
                 return outcome
             }
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -37,6 +40,7 @@ extension PostgresStore {
             let payment = try await connection.rows(Self.authoriseRiskPaymentQuery(challengeID: challengeID, at: at), logger: logger)
                 .first.map(RiskPaymentRecord.init(row:))
             try await updateRiskState(key: key, as: State.self, { transition(&$0, payment) }, connection)
+            if let payment { try await addToRiskAggregates(payment, connection) }
             return payment
         }
     }
@@ -74,14 +78,26 @@ extension PostgresStore {
 
     package func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         do {
-            _ = try await rows(Self.insertRiskPaymentQuery(payment))
+            guard payment.authorisedAt != nil else {
+                _ = try await rows(Self.insertRiskPaymentQuery(payment))
+                return
+            }
+            try await transaction { [self] connection in
+                _ = try await connection.rows(Self.insertRiskPaymentQuery(payment), logger: logger)
+                try await addToRiskAggregates(payment, connection)
+            }
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("challengeID")
         }
     }
 
     package func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord? {
-        try await rows(Self.authoriseRiskPaymentQuery(challengeID: challengeID, at: at)).first.map(RiskPaymentRecord.init(row:))
+        try await transaction { [self] connection in
+            let payment = try await connection.rows(Self.authoriseRiskPaymentQuery(challengeID: challengeID, at: at), logger: logger)
+                .first.map(RiskPaymentRecord.init(row:))
+            if let payment { try await addToRiskAggregates(payment, connection) }
+            return payment
+        }
     }
 
     private static func insertRiskPaymentQuery(_ payment: RiskPaymentRecord) -> PostgresQuery {
@@ -116,23 +132,7 @@ extension PostgresStore {
     }
 
     package func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
-        let since = query.since.unixSeconds, hourSince = query.hourSince.unixSeconds, daySince = query.daySince.unixSeconds
-        // NULL compares to nothing: an absent address or payee is never seen.
-        let row = try await rows(
-            """
-            SELECT COUNT(client_address) AS addresses, COALESCE(BOOL_OR(client_address = \(query.clientAddress)), FALSE) AS address_seen,
-                COALESCE(BOOL_OR(payee_key = \(query.payeeKey)), FALSE) AS payee_seen, MAX(amount_minor) AS largest,
-                COUNT(*) FILTER (WHERE authorised_at > \(hourSince)) AS last_hour,
-                COALESCE(SUM(amount_minor) FILTER (WHERE authorised_at > \(daySince)), 0)::BIGINT AS last_day
-            FROM risk_payments WHERE user_id = \(query.userID) AND authorised_at > \(since)
-            """
-        ).first
-        guard let row else { return RiskHistory() }
-        let columns = Columns(row)
-        return RiskHistory(
-            hasAddresses: try columns.integer("addresses") > 0, addressSeen: try columns.bool("address_seen"),
-            payeeSeen: try columns.bool("payee_seen"), largestAmountMinor: try columns.value("largest"),
-            lastHourCount: Int(try columns.integer("last_hour")), lastDayAmountMinor: try columns.integer("last_day"))
+        try await riskHistoryTotals(query).history(for: query)
     }
 
     package func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
@@ -145,45 +145,18 @@ extension PostgresStore {
     }
 
     package func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
-        try Self.volumes(
-            try await rows(
-                """
-                SELECT payment_type, SUM(amount_minor)::BIGINT AS total FROM risk_payments
-                WHERE authorised_at >= \(from.unixSeconds) AND authorised_at < \(to.unixSeconds)
-                    AND (exemption IS NULL OR exemption = 'tra')
-                GROUP BY payment_type
-                """))
+        try await riskPaymentVolumeFromTotals(from: from, to: to)
     }
 
     package func addFraudReport(_ report: FraudReportRecord) async throws {
         do {
-            _ = try await rows(
-                """
-                INSERT INTO fraud_reports (id, transaction_digest, amount_minor, payment_type, occurred_at, reported_at)
-                VALUES (
-                    \(report.id), \(report.transactionDigest), \(report.amountMinor), \(report.type.rawValue),
-                    \(report.occurredAt.unixSeconds), \(report.reportedAt.unixSeconds)
-                )
-                """)
+            try await insertFraudReport(report)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("transactionDigest")
         }
     }
 
     package func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
-        try Self.volumes(
-            try await rows(
-                """
-                SELECT payment_type, SUM(amount_minor)::BIGINT AS total FROM fraud_reports
-                WHERE occurred_at >= \(from.unixSeconds) AND occurred_at < \(to.unixSeconds)
-                GROUP BY payment_type
-                """))
-    }
-
-    private static func volumes(_ rows: [PostgresRow]) throws -> [PaymentType: Int64] {
-        PaymentType.volumes(try rows.map { row in
-            let columns = Columns(row)
-            return (try columns.string("payment_type"), try columns.integer("total"))
-        })
+        try await fraudVolumeFromDays(from: from, to: to)
     }
 }

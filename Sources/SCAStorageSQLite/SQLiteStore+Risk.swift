@@ -3,9 +3,10 @@ import GRDB
 import SCACore
 import SCAStorage
 
-// The risk engine's records (v3-risk). A state is read and written back inside one
-// write transaction, so parallel decisions for one user are made one after the other; what to
-// change is the caller's pure transition.
+// The risk engine's records (v3-risk), with the running aggregates a payment reads instead of
+// its history (v4-risk-aggregates, SQLiteStore+RiskAggregates.swift). A state is read and
+// written back inside one write transaction, so parallel decisions for one user are made one
+// after the other; what to change is the caller's pure transition.
 extension SQLiteStore {
     package func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
@@ -92,6 +93,7 @@ extension SQLiteStore {
         } catch let error as DatabaseError where error.isUniquenessViolation {
             throw StoreError.conflict("challengeID")
         }
+        try addToRiskAggregates(payment, db)
     }
 
     /// ``authoriseRiskPayment(challengeID:at:)`` inside a caller's write transaction.
@@ -99,8 +101,12 @@ extension SQLiteStore {
         try db.cachedStatement(
             sql: "UPDATE risk_payments SET authorised_at = ? WHERE challenge_id = ? AND authorised_at IS NULL").execute(
             arguments: [at.unixSeconds, challengeID])
-        guard db.changesCount == 1 else { return nil }
-        return try db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?").fetchOne(RiskPaymentRecord.self, arguments: [challengeID])
+        guard db.changesCount == 1,
+            let payment = try db.cachedStatement(sql: "SELECT * FROM risk_payments WHERE challenge_id = ?")
+                .fetchOne(RiskPaymentRecord.self, arguments: [challengeID])
+        else { return nil }
+        try addToRiskAggregates(payment, db)
+        return payment
     }
 
     package func riskPayments(userID: String, since: Date) async throws -> [RiskPaymentRecord] {
@@ -114,28 +120,7 @@ extension SQLiteStore {
     }
 
     package func riskHistory(_ query: RiskHistoryQuery) async throws -> RiskHistory {
-        try await read { db in
-            // NULL compares to nothing: an absent address or payee is never seen.
-            let history = try db.cachedStatement(sql: """
-                    SELECT COUNT(client_address) AS addresses, COALESCE(SUM(client_address = ?), 0) AS address_seen,
-                        COALESCE(SUM(payee_key = ?), 0) AS payee_seen, MAX(amount_minor) AS largest,
-                        COALESCE(SUM(authorised_at > ?), 0) AS last_hour,
-                        COALESCE(SUM(CASE WHEN authorised_at > ? THEN amount_minor ELSE 0 END), 0) AS last_day
-                    FROM risk_payments WHERE user_id = ? AND authorised_at > ?
-                    """
-            ).fetchOne(
-                arguments: [
-                    query.clientAddress, query.payeeKey, query.hourSince.unixSeconds, query.daySince.unixSeconds, query.userID,
-                    query.since.unixSeconds,
-                ]
-            ) { columns in
-                RiskHistory(
-                    hasAddresses: try columns.integer("addresses") > 0, addressSeen: try columns.integer("address_seen") > 0,
-                    payeeSeen: try columns.integer("payee_seen") > 0, largestAmountMinor: try columns.value("largest"),
-                    lastHourCount: Int(try columns.integer("last_hour")), lastDayAmountMinor: try columns.integer("last_day"))
-            }
-            return history ?? RiskHistory()
-        }
+        try await read { db in try Self.riskHistoryTotals(query, db).history(for: query) }
     }
 
     package func riskPayment(transactionDigest: String) async throws -> RiskPaymentRecord? {
@@ -149,15 +134,7 @@ extension SQLiteStore {
     }
 
     package func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
-        try await read { db in
-            let rows = try db.cachedStatement(sql: """
-                    SELECT payment_type, SUM(amount_minor) AS total FROM risk_payments
-                    WHERE authorised_at >= ? AND authorised_at < ? AND (exemption IS NULL OR exemption = 'tra')
-                    GROUP BY payment_type
-                    """
-            ).fetchAll(arguments: [from.unixSeconds, to.unixSeconds]) { (try $0.string("payment_type"), try $0.integer("total")) }
-            return PaymentType.volumes(rows)
-        }
+        try await read { db in try Self.riskPaymentVolume(from: from, to: to, db) }
     }
 
     package func addFraudReport(_ report: FraudReportRecord) async throws {
@@ -175,17 +152,11 @@ extension SQLiteStore {
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 throw StoreError.conflict("transactionDigest")
             }
+            try Self.addToFraudDays(report, db)
         }
     }
 
     package func fraudVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
-        try await read { db in
-            let rows = try db.cachedStatement(sql: """
-                    SELECT payment_type, SUM(amount_minor) AS total FROM fraud_reports
-                    WHERE occurred_at >= ? AND occurred_at < ? GROUP BY payment_type
-                    """
-            ).fetchAll(arguments: [from.unixSeconds, to.unixSeconds]) { (try $0.string("payment_type"), try $0.integer("total")) }
-            return PaymentType.volumes(rows)
-        }
+        try await read { db in try Self.fraudVolume(from: from, to: to, db) }
     }
 }

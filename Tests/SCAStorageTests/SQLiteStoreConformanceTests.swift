@@ -126,6 +126,10 @@ struct SQLiteStoreConformanceTests {
     }
     @Test func riskPaymentsAndVolumes() async throws { try await check { try await $0.riskPaymentsAndVolumes() } }
     @Test func riskHistoryAggregates() async throws { try await check { try await $0.riskHistoryAggregates() } }
+    @Test func riskAggregatesEqualTheScan() async throws { try await check { try await $0.riskAggregatesEqualTheScan() } }
+    @Test func riskAggregatesUnderParallelPayments() async throws {
+        try await check { try await $0.riskAggregatesUnderParallelPayments() }
+    }
     @Test func fraudReportsCountOnce() async throws { try await check { try await $0.fraudReportsCountOnce() } }
     // v3-partners.
     @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }

@@ -62,7 +62,8 @@ struct SQLiteStoreFileTests {
                 "v3-admin-keys", "v3-risk", "v3-partners", "v3-passkeys", "v3-operations",
                 "v3-passkey-proofs", "v3-signup", "v3-partner-webhooks", "v3-proof-path", "v3-webhook-events", "v3-signup-phone",
                 "v3-audit-append",
-                "v3-proof-fold", "v3-challenge-signatures", "v4-delegated-tokens", "v5-client-keys",
+                "v3-proof-fold", "v3-challenge-signatures", "v4-delegated-tokens", "v4-risk-aggregates",
+                "v5-client-keys",
             ]
         )
     }

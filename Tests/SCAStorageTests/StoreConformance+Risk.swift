@@ -208,6 +208,106 @@ extension StoreConformance {
     }
 }
 
+// The running aggregates a payment reads instead of the rows (v4-risk-aggregates).
+extension StoreConformance {
+    /// Monitoring's figures and the fraud rates' volumes, read from the aggregates, equal the
+    /// scan over the same rows: three users' payments interleaved over 140 days, of both
+    /// types, under every exemption, some authorised later than payments after them (out of
+    /// order), some at the same instant, some never; fraud reports on old payments, at
+    /// midnight and just before it; at instants that leave payments behind the 90-day window.
+    func riskAggregatesEqualTheScan() async throws {
+        var numbers = SeededNumbers(seed: 20_260_127)
+        var scan = RiskAggregateScan(payments: [], reports: [])
+        var pending: [RiskPaymentRecord] = []
+        var last = t0
+        let exemptions: [Exemption?] = [nil, nil, .tra, .lowValue, .trustedBeneficiary, .recurring]
+        for index in 0..<160 {
+            let at = numbers.next(below: 8) == 0 ? last : t0 + Double(index) * 75_600 + Double(numbers.next(below: 4)) * 0.5
+            last = at
+            var payment = makePayment(
+                "a\(index)", user: "u\(numbers.next(below: 3))", at: at, authorised: false,
+                minor: [300, 800, 800, 1_500, 5_000, 200][numbers.next(below: 6)],
+                type: numbers.next(below: 3) == 0 ? .card : .creditTransfer, exemption: exemptions[numbers.next(below: exemptions.count)])
+            payment.payeeKey = "payee-\(numbers.next(below: 5))"
+            payment.clientAddress = [nil, "192.0.2.1", "192.0.2.2", "198.51.100.3"][numbers.next(below: 4)]
+            switch numbers.next(below: 10) {
+            case 0..<5:
+                payment.authorisedAt = at
+                try await store.recordRiskPayment(payment)
+                scan.payments.append(payment)
+            case 5..<7:
+                let record = payment.with(authorisedAt: at)
+                _ = try await store.admitRiskPayment(key: "user:\(payment.userID)", as: RiskState.self) { _ in } recording: { _ in record }
+                scan.payments.append(record)
+            case 7..<9:
+                // Authorised a little after it was made, but only once later payments are in.
+                try await store.recordRiskPayment(payment)
+                pending.append(payment)
+            default:
+                try await store.recordRiskPayment(payment)
+                scan.payments.append(payment)
+            }
+            if pending.count == 3 || index == 159 {
+                for (number, waiting) in pending.enumerated() {
+                    let at = waiting.createdAt + 60
+                    let authorised = number.isMultiple(of: 2)
+                        ? try await store.authoriseRiskPayment(challengeID: waiting.challengeID, at: at)
+                        : try await store.authoriseRiskPayment(
+                            challengeID: waiting.challengeID, at: at, updating: "user:\(waiting.userID)", as: RiskState.self
+                        ) { _, _ in }
+                    #expect(authorised == waiting.with(authorisedAt: at))
+                    scan.payments.append(waiting.with(authorisedAt: at))
+                }
+                pending = []
+            }
+            if index == 80 {
+                try await scan.expectStoreAgrees(store, at: [t0 + 75_600 * 80, t0 + 75_600 * 40])
+            }
+        }
+        let midnight = Date(timeIntervalSince1970: (t0.timeIntervalSince1970 / 86_400).rounded(.up) * 86_400 + 86_400 * 20)
+        let occurrences = [
+            midnight, Date(timeIntervalSince1970: midnight.timeIntervalSince1970.nextDown), midnight + 86_400 * 30,
+            midnight + 0.5,
+        ] + scan.payments.compactMap(\.authorisedAt).enumerated().filter { $0.offset % 11 == 0 }.map(\.element)
+        for (index, occurred) in occurrences.enumerated() {
+            let report = FraudReportRecord(
+                id: "fr\(index)", transactionDigest: index.isMultiple(of: 3) ? nil : "txn-fr\(index)", amountMinor: Int64(50 + index * 7),
+                type: index.isMultiple(of: 4) ? .card : .creditTransfer, occurredAt: occurred, reportedAt: t0 + 86_400 * 150)
+            try await store.addFraudReport(report)
+            scan.reports.append(report)
+        }
+        let end = t0 + 75_600 * 160
+        try await scan.expectStoreAgrees(
+            store,
+            at: [
+                end, end - 75_600 * 7.5, t0 + 86_400 * 91, t0 + 86_400 * 120, end + 86_400 * 30, end + 86_400 * 95,
+                midnight + 86_400 * 90,
+            ])
+    }
+
+    /// Payments of several users admitted at once, authorised at instants given out in an
+    /// order other than the one they commit in: the aggregates still equal the scan.
+    func riskAggregatesUnderParallelPayments() async throws {
+        var payments: [RiskPaymentRecord] = []
+        for index in 0..<24 {
+            let at: Date = t0 + Double((index * 7) % 24) * 10
+            let minor = Int64(100 * (1 + (index * 5) % 9))
+            let type: PaymentType = index % 4 == 0 ? .card : .creditTransfer
+            let exemption: Exemption? = index % 5 == 0 ? .lowValue : nil
+            payments.append(makePayment("par\(index)", user: "u\(index % 3)", at: at, minor: minor, type: type, exemption: exemption))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for payment in payments {
+                group.addTask {
+                    _ = try await store.admitRiskPayment(key: "user:\(payment.userID)", as: RiskState.self) { _ in } recording: { _ in payment }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await RiskAggregateScan(payments: payments, reports: []).expectStoreAgrees(store, at: [t0 + 120, t0 + 300, t0 + 3_700])
+    }
+}
+
 extension RiskPaymentRecord {
     func with(authorisedAt: Date) -> RiskPaymentRecord {
         var copy = self

@@ -61,7 +61,9 @@ package struct RiskService: EngineService, Sendable {
             isPayment: request.operation == .payment, amountMinor: amountMinor, payeeKey: payeeKey,
             iban: transaction?.payee.iban, payeeTrusted: trusted, deviceID: request.device?.id,
             deviceBoundAt: request.device?.createdAt, clientAddress: clientAddress, notMeReportedAt: state.notMeReportedAt)
-        // Aggregated by the store: its cost no longer grows with the user's payments.
+        // Read from running aggregates the store keeps in each payment's own write (running
+        // totals, last-seen payees and addresses, the amounts no later payment reaches): a few
+        // index seeks whatever the number of the user's payments, exact for any window.
         let history = try await store.riskHistory(monitoring.historyQuery(userID: request.user.id, for: operation, now: now))
         let signals = monitoring.signals(for: operation, history: history, now: now)
         var details: [String: String] = [
@@ -176,6 +178,13 @@ package struct RiskService: EngineService, Sendable {
         var suspended = suspensions.bands(for: Quarter.containing(now).previous, now: now)
         if suspended == nil { suspended = try await evaluateSuspensions(now: now) }
         // The 90 days up to and including now (the query's end is exclusive; nothing is later).
+        // Kept to the second, as art. 19 reads a rolling 90-day figure, not a calendar quarter's:
+        // the store answers any `[from, to)` exactly from running aggregates (the volume as a
+        // running total per type on each payment, two index seeks; fraud per UTC day, with the
+        // parts of a day at the edges read from that day's reports). Buckets by quarter, or days
+        // alone, would move the window's start to a boundary and change the rate near it; the
+        // aggregates keep the figures the scan over every payment gave, at a cost that does not
+        // grow with the installation's payments.
         let from = now.addingTimeInterval(-90 * 86_400)
         let through = now.addingTimeInterval(1)
         let volume = try await store.riskPaymentVolume(from: from, to: through)[type] ?? 0

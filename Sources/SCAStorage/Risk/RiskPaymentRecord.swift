@@ -54,6 +54,9 @@ public struct RiskPaymentRecord: Sendable, Equatable {
     /// Whether it counts in the fraud rates of art. 19: authenticated with SCA or exempted by
     /// TRA (payments under the other exemptions are outside the ratio the RTS defines).
     public var countsForFraudRate: Bool { exemption == nil || exemption == .tra }
+
+    /// What it adds to the volume of the fraud rates: its amount, or nothing.
+    package var fraudRateVolumeMinor: Int64 { countsForFraudRate ? amountMinor : 0 }
 }
 
 /// A payment reported fraudulent or unauthorised (art. 19), counted in the quarter of the

@@ -277,6 +277,43 @@ struct ExemptionTests {
         }
     }
 
+    @Test("art. 18/19: a fraud report on an old payment closes a band for exactly the 90 days the payment stays in the window")
+    func traWindowRollsOnTheClock() async throws {
+        try await TestServer {
+            $0.risk.exemptTRA = true
+            $0.risk.velocityMaxAmountPerDay = "1000000.00"
+            $0.highValuePaymentThreshold = "1000000.00"
+        }.run { api in
+            var user = try await api.signIn("rolling@example.com")
+            let volume = try api.decodeChallenge(try await api.pay(user, Self.eur("100000.00")))
+            _ = try await api.completeSCA(volume.challengeId, user)
+            let paidAt = api.clock.now()
+            // Reported a month later, it counts when the payment was authorised: 6.00 EUR on
+            // 100,000.00 EUR is above 0.005 %, so the 500 band closes at once.
+            api.clock.advance(by: 30 * 86_400)
+            let txn = try #require(volume.transactionDigest)
+            let report = FraudReportRequest(txn: txn, amount: "6.00", currency: "EUR", type: .creditTransfer)
+            #expect(try await api.post("/admin/v1/fraud-reports", report, admin: true).status == 201)
+            user = try await api.signIn(user)
+            #expect(try api.decodeChallenge(try await api.pay(user, Self.eur("250.01"))).state == .pending)
+            #expect(try api.decodeChallenge(try await api.pay(user, Self.eur("250.00"))).exemption == .tra)
+            #expect(try await api.riskDecisions().last?.draft.details["traMaxEUR"] == "250.00")
+
+            // A minute before the payment leaves the 90 days, the band is still closed.
+            api.clock.advance(by: 90 * 86_400 - 60 - api.clock.now().timeIntervalSince(paidAt))
+            user = try await api.signIn(user)
+            #expect(try api.decodeChallenge(try await api.pay(user, Self.eur("250.00"))).exemption == .tra)
+            #expect(try await api.riskDecisions().last?.draft.details["traMaxEUR"] == "250.00")
+            // Once it has left, with its fraud, only the TRA payments since remain: 0 % fraud.
+            api.clock.advance(by: 120)
+            user = try await api.signIn(user)
+            #expect(try api.decodeChallenge(try await api.pay(user, Self.eur("500.00"))).exemption == .tra)
+            let details = try #require(try await api.riskDecisions().last?.draft.details)
+            #expect(details["traMaxEUR"] == "500.00")
+            #expect(details["traRatePercent"] == "0.000000")
+        }
+    }
+
     @Test("the report of a quarter at the edge of the calendar answers or refuses, and the server stays up")
     func reportAtTheEdges() async throws {
         try await TestServer().run { api in
