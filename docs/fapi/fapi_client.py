@@ -9,10 +9,13 @@
     fapi_client.py dpop KEY.pem METHOD URL [NONCE [ACCESS_TOKEN]]
         a DPoP proof (RFC 9449) for one request: the public key in its header, htm, htu, iat,
         a new jti, the server's nonce, and the access token's hash (ath) on a resource request
+
+Times are the clock's, or FAPI_CLIENT_TIME (Unix seconds) when set, as the tests set it.
 """
 import base64
 import hashlib
 import json
+import os
 import sys
 import time
 import uuid
@@ -22,6 +25,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 KID = "partner-key-1"
+
+
+def now():
+    return int(os.environ.get("FAPI_CLIENT_TIME") or time.time())
 
 
 def keygen(key_path, jwks_path):
@@ -38,8 +45,8 @@ def keygen(key_path, jwks_path):
 def assertion(key_path, client_id, issuer):
     with open(key_path, "rb") as source:
         key = serialization.load_pem_private_key(source.read(), password=None)
-    now = int(time.time())
-    claims = {"iss": client_id, "sub": client_id, "aud": issuer, "iat": now, "exp": now + 60, "jti": str(uuid.uuid4())}
+    issued = now()
+    claims = {"iss": client_id, "sub": client_id, "aud": issuer, "iat": issued, "exp": issued + 60, "jti": str(uuid.uuid4())}
     return jwt.encode(claims, key, algorithm="ES256", headers={"kid": KID})
 
 
@@ -47,7 +54,7 @@ def dpop(key_path, method, url, nonce=None, access_token=None):
     with open(key_path, "rb") as source:
         key = serialization.load_pem_private_key(source.read(), password=None)
     public = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(key.public_key()))
-    claims = {"htm": method, "htu": url, "iat": int(time.time()), "jti": str(uuid.uuid4())}
+    claims = {"htm": method, "htu": url, "iat": now(), "jti": str(uuid.uuid4())}
     if nonce:
         claims["nonce"] = nonce
     if access_token:

@@ -40,35 +40,35 @@ package struct DPoPProof: Sendable {
     }
 
     /// Checks `proof` for `request` at `now`. The caller burns ``jti`` and checks the nonce.
-    /// - Throws: ``Refusal`` naming the first rule broken.
-    package static func verify(_ proof: String, for request: Request, now: Date) async throws(Refusal) -> DPoPProof {
-        guard proof.utf8.count <= maximumLength, let header = header(of: proof) else {
-            throw Refusal("the DPoP proof is not a signed JWT")
+    /// - Throws: ``BrokenRule`` naming the first rule broken.
+    package static func verify(_ proof: String, for request: Request, now: Date) async throws(BrokenRule) -> DPoPProof {
+        guard proof.utf8.count <= maximumLength, let header = CompactJWS.decode(Header.self, segment: 0, of: proof) else {
+            throw BrokenRule("the DPoP proof is not a signed JWT")
         }
-        guard header.typ == type else { throw Refusal("the DPoP proof's typ must be \(type)") }
-        guard algorithms.contains(header.alg) else { throw Refusal("the DPoP proof must be signed with ES256, PS256 or EdDSA") }
+        guard header.typ == type else { throw BrokenRule("the DPoP proof's typ must be \(type)") }
+        guard algorithms.contains(header.alg) else { throw BrokenRule("the DPoP proof must be signed with ES256, PS256 or EdDSA") }
         guard let key = header.jwk, let verifier = PublicJWK.verifier(key, for: header.alg),
             let thumbprint = PublicJWK.thumbprint(of: key)
-        else { throw Refusal("the DPoP proof's jwk must be a public EC P-256, RSA or Ed25519 key for its alg") }
+        else { throw BrokenRule("the DPoP proof's jwk must be a public EC P-256, RSA or Ed25519 key for its alg") }
         let claims: Claims
         do {
             claims = try await PublicJWK.verify(proof, with: verifier, as: Claims.self)
         } catch {
-            throw Refusal("the DPoP proof's signature does not verify with its jwk")
+            throw BrokenRule("the DPoP proof's signature does not verify with its jwk")
         }
-        guard claims.htm == request.method else { throw Refusal("the DPoP proof's htm is not this request's method") }
+        guard claims.htm == request.method else { throw BrokenRule("the DPoP proof's htm is not this request's method") }
         guard let htu = claims.htu, Self.sameResource(htu, request.url) else {
-            throw Refusal("the DPoP proof's htu is not this request's URL")
+            throw BrokenRule("the DPoP proof's htu is not this request's URL")
         }
         guard let iat = claims.iat, abs(Date(timeIntervalSince1970: iat).timeIntervalSince(now)) <= window else {
-            throw Refusal("the DPoP proof's iat must be within \(Int(window)) seconds of now")
+            throw BrokenRule("the DPoP proof's iat must be within \(Int(window)) seconds of now")
         }
         guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256 else {
-            throw Refusal("the DPoP proof must have a jti of 1 to 256 characters")
+            throw BrokenRule("the DPoP proof must have a jti of 1 to 256 characters")
         }
         if let token = request.accessToken {
             let expected = Base64URL.encode(SHA256.hash(data: Array(token.utf8)))
-            guard claims.ath == expected else { throw Refusal("the DPoP proof's ath is not the hash of this access token") }
+            guard claims.ath == expected else { throw BrokenRule("the DPoP proof's ath is not the hash of this access token") }
         }
         return DPoPProof(thumbprint: thumbprint, jti: jti, issuedAt: Date(timeIntervalSince1970: iat), nonce: claims.nonce)
     }
@@ -106,12 +106,6 @@ package struct DPoPProof: Sendable {
         var jwk: JWK?
     }
 
-    private static func header(of token: String) -> Header? {
-        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let bytes = Base64URL.decode(String(segments[0])) else { return nil }
-        return try? JSONDecoder().decode(Header.self, from: Data(bytes))
-    }
-
     /// The claims, times as plain numbers: checked here against the injected clock.
     struct Claims: JWTPayload {
         var htm: String?
@@ -122,10 +116,5 @@ package struct DPoPProof: Sendable {
         var nonce: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}
-    }
-
-    package struct Refusal: Error, Sendable {
-        package var reason: String
-        init(_ reason: String) { self.reason = reason }
     }
 }

@@ -33,54 +33,52 @@ struct ClientAssertion: Sendable {
     /// The client an assertion names in `iss`, read without checking anything: it says whose
     /// keys to check it with.
     static func issuer(of assertion: String) -> String? {
-        guard assertion.utf8.count <= maximumLength, let parts = parts(of: assertion),
-            let claims = try? JSONDecoder().decode(Issuer.self, from: Data(parts.payload))
-        else { return nil }
-        return claims.iss
+        guard assertion.utf8.count <= maximumLength else { return nil }
+        return CompactJWS.decode(Issuer.self, segment: 1, of: assertion)?.iss
     }
 
     /// Checks `assertion` for the client `clientID`, held to `profile`, whose registered keys
     /// are `keys`, at `now`.
     /// - Parameter audiences: the `aud` values accepted, the issuer first.
-    /// - Throws: ``Refusal`` naming the first rule broken.
+    /// - Throws: ``BrokenRule`` naming the first rule broken.
     static func verify(
         _ assertion: String, clientID: String, profile: ClientProfile, keys: ClientKeys, audiences: [String], now: Date
-    ) async throws(Refusal) -> ClientAssertion {
-        guard assertion.utf8.count <= maximumLength, let parts = parts(of: assertion),
-            let header = try? JSONDecoder().decode(Header.self, from: Data(parts.header))
-        else { throw Refusal("client_assertion is not a signed JWT") }
-        guard header.crit == nil else { throw Refusal("client_assertion names critical header parameters this server does not know") }
+    ) async throws(BrokenRule) -> ClientAssertion {
+        guard assertion.utf8.count <= maximumLength, let header = CompactJWS.decode(Header.self, segment: 0, of: assertion) else {
+            throw BrokenRule("client_assertion is not a signed JWT")
+        }
+        guard header.crit == nil else { throw BrokenRule("client_assertion names critical header parameters this server does not know") }
         guard ClientKeys.algorithms(for: profile).contains(header.alg) else {
-            throw Refusal("client_assertion is signed with \(header.alg), which this client may not use")
+            throw BrokenRule("client_assertion is signed with \(header.alg), which this client may not use")
         }
         guard let key = keys.key(for: header.kid, algorithm: header.alg) else {
-            throw Refusal("client_assertion is signed with a key this client has not registered for \(header.alg)")
+            throw BrokenRule("client_assertion is signed with a key this client has not registered for \(header.alg)")
         }
         let claims: Claims
         do {
             claims = try await PublicJWK.verify(assertion, with: key, as: Claims.self)
         } catch {
-            throw Refusal("client_assertion's signature does not verify with the client's key")
+            throw BrokenRule("client_assertion's signature does not verify with the client's key")
         }
         guard claims.iss == clientID, claims.sub == clientID else {
-            throw Refusal("client_assertion's iss and sub must both be the client_id")
+            throw BrokenRule("client_assertion's iss and sub must both be the client_id")
         }
         let audience = claims.aud.value
         let accepted = profile == .fapi2 ? audience == [audiences[0]] : audience.contains(where: audiences.contains)
-        guard accepted else { throw Refusal("client_assertion's aud must be the issuer, \(audiences[0])") }
-        guard let exp = claims.exp else { throw Refusal("client_assertion must have exp") }
+        guard accepted else { throw BrokenRule("client_assertion's aud must be the issuer, \(audiences[0])") }
+        guard let exp = claims.exp else { throw BrokenRule("client_assertion must have exp") }
         let expiresAt = Date(timeIntervalSince1970: exp)
-        guard expiresAt > now else { throw Refusal("client_assertion has expired") }
+        guard expiresAt > now else { throw BrokenRule("client_assertion has expired") }
         guard expiresAt <= now.addingTimeInterval(maximumLifetime) else {
-            throw Refusal("client_assertion's exp must be at most \(Int(maximumLifetime)) seconds ahead")
+            throw BrokenRule("client_assertion's exp must be at most \(Int(maximumLifetime)) seconds ahead")
         }
         for (name, time) in [("iat", claims.iat), ("nbf", claims.nbf)] {
             if let time, Date(timeIntervalSince1970: time) > now.addingTimeInterval(leeway) {
-                throw Refusal("client_assertion's \(name) is in the future")
+                throw BrokenRule("client_assertion's \(name) is in the future")
             }
         }
         guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256 else {
-            throw Refusal("client_assertion must have a jti of 1 to 256 characters")
+            throw BrokenRule("client_assertion must have a jti of 1 to 256 characters")
         }
         return ClientAssertion(jti: jti, expiresAt: expiresAt)
     }
@@ -89,14 +87,6 @@ struct ClientAssertion: Sendable {
     /// only within its issuer.
     static func burn(clientID: String, jti: String) -> [UInt8] {
         Array(SHA256.hash(data: Array("client-assertion\u{0}\(clientID)\u{0}\(jti)".utf8)))
-    }
-
-    private static func parts(of token: String) -> (header: [UInt8], payload: [UInt8])? {
-        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let header = Base64URL.decode(String(segments[0])),
-            let payload = Base64URL.decode(String(segments[1]))
-        else { return nil }
-        return (header, payload)
     }
 
     private struct Issuer: Decodable {
@@ -121,10 +111,5 @@ struct ClientAssertion: Sendable {
         var jti: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}
-    }
-
-    struct Refusal: Error, Sendable {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
     }
 }

@@ -18,27 +18,27 @@ struct ClientKeys: Sendable {
     let set: JWKS
 
     /// Reads and checks a JWK Set given at registration.
-    /// - Throws: ``ClientKeys/Refusal`` naming the rule the set breaks: not a JWK Set, empty or
+    /// - Throws: ``BrokenRule`` naming the rule the set breaks: not a JWK Set, empty or
     ///   too many keys, a private key (the client would have given its secret away), an RSA key
     ///   under 2048 bits, a key of no accepted kind, or keys without distinct `kid`s.
-    init(json: String) throws(Refusal) {
+    init(json: String) throws(BrokenRule) {
         guard let set = try? JSONDecoder().decode(JWKS.self, from: Data(json.utf8)) else {
-            throw Refusal("jwks must be a JWK Set ({\"keys\": [...]}) of EC P-256, RSA or Ed25519 public keys")
+            throw BrokenRule("jwks must be a JWK Set ({\"keys\": [...]}) of EC P-256, RSA or Ed25519 public keys")
         }
         guard !set.keys.isEmpty, set.keys.count <= Self.maximumCount else {
-            throw Refusal("jwks must hold 1 to \(Self.maximumCount) keys")
+            throw BrokenRule("jwks must hold 1 to \(Self.maximumCount) keys")
         }
         for (index, key) in set.keys.enumerated() {
             guard key.privateExponent == nil, key.prime1 == nil, key.prime2 == nil else {
-                throw Refusal("jwks.keys[\(index)] is a private key: register the public key only, and keep the private one")
+                throw BrokenRule("jwks.keys[\(index)] is a private key: register the public key only, and keep the private one")
             }
             guard PublicJWK.kind(of: key) != nil else {
-                throw Refusal("jwks.keys[\(index)] must be an EC P-256, RSA (2048 bits or more) or Ed25519 public key")
+                throw BrokenRule("jwks.keys[\(index)] must be an EC P-256, RSA (2048 bits or more) or Ed25519 public key")
             }
         }
         let identifiers = set.keys.map { $0.keyIdentifier?.string }
         if set.keys.count > 1, identifiers.contains(nil) || Set(identifiers).count != identifiers.count {
-            throw Refusal("jwks keys must each have a distinct kid when there are several")
+            throw BrokenRule("jwks keys must each have a distinct kid when there are several")
         }
         self.set = set
     }
@@ -50,10 +50,5 @@ struct ClientKeys: Sendable {
         let candidates = keyID.map { id in set.keys.filter { $0.keyIdentifier?.string == id } } ?? (set.keys.count == 1 ? set.keys : [])
         guard candidates.count == 1, let key = candidates.first else { return nil }
         return PublicJWK.verifier(key, for: algorithm)
-    }
-
-    struct Refusal: Error, Sendable {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
     }
 }

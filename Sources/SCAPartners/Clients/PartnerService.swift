@@ -181,9 +181,7 @@ package struct PartnerService: EngineService, Sendable {
                 {
                     refusal = "client_assertion was used already (its jti)"
                 }
-            } catch let error as ClientAssertion.Refusal {
-                refusal = error.reason
-            } catch let error as ClientKeys.Refusal {
+            } catch let error as BrokenRule {
                 refusal = error.reason
             }
         default:
