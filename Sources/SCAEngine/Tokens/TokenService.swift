@@ -115,7 +115,7 @@ package struct TokenService: EngineService, Sendable {
     /// - Throws: `Problem.invalidRequest` for a malformed transaction,
     ///   `Problem.transactionRequired` for `consume: true` without the transaction of a
     ///   transaction-bound (payment) token.
-    func introspect(_ request: IntrospectRequest) async throws -> IntrospectResponse {
+    package func introspect(_ request: IntrospectRequest) async throws -> IntrospectResponse {
         var expectedDigest: String?
         if let transaction = request.transaction {
             switch TransactionRules.normalized(transaction) {

@@ -27,6 +27,52 @@ package struct AuthorizationRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// The answer of `POST /oauth2/introspect` (RFC 7662 §2.2): only `active` for a token that is
+/// not, else what the token is and is bound to.
+struct OAuthIntrospection: Encodable, Sendable {
+    var active: Bool
+    var scope: String?
+    var clientID: String?
+    /// `DPoP` for a token bound to a key, `Bearer` otherwise.
+    var tokenType: String?
+    var exp: Int?
+    var iat: Int?
+    var sub: String?
+    var aud: [String]?
+    var jti: String?
+    var cnf: TokenConfirmation?
+    var acr: String?
+    var amr: [AuthenticationMethod]?
+    var authTime: Int?
+
+    init(active: Bool) {
+        self.active = active
+    }
+
+    init(_ answer: IntrospectResponse) {
+        active = true
+        scope = answer.scope
+        clientID = answer.clientID
+        tokenType = answer.cnf == nil ? "Bearer" : "DPoP"
+        exp = answer.exp
+        iat = answer.iat
+        sub = answer.sub
+        aud = answer.aud
+        jti = answer.jti
+        cnf = answer.cnf
+        acr = answer.acr
+        amr = answer.amr
+        authTime = answer.authTime
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case active, scope, exp, iat, sub, aud, jti, cnf, acr, amr
+        case clientID = "client_id"
+        case tokenType = "token_type"
+        case authTime = "auth_time"
+    }
+}
+
 /// What a pushed `request_uri` seals: the checked request and when it stops being usable.
 struct PushedAuthorizationRequest: Codable, Sendable {
     var request: AuthorizationRequest
@@ -176,6 +222,8 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var authorizationEndpoint: String
     var tokenEndpoint: String
     var revocationEndpoint: String
+    var introspectionEndpoint: String
+    var introspectionEndpointAuthMethodsSupported = Self.authenticationMethods
     var userinfoEndpoint: String
     var pushedAuthorizationRequestEndpoint: String
     /// Not for every client: a `fapi2` client's registration says it must (RFC 9126 §6).
@@ -220,6 +268,8 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case tokenEndpoint = "token_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case userinfoEndpoint = "userinfo_endpoint"
+        case introspectionEndpoint = "introspection_endpoint"
+        case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case jwksURI = "jwks_uri"

@@ -456,6 +456,17 @@ package struct OAuthService: EngineService, Sendable {
         await audit.record(.tokenRevoked, userID: session.userID, sessionID: sessionID, details: ["clientId": client.id])
     }
 
+    /// `POST /oauth2/introspect` (RFC 7662): what an access token issued to this client is
+    /// bound to, for the client's resource servers. A token of another client, a first-party
+    /// token, a refresh token or one no longer valid answers `active: false` alike.
+    func introspect(_ form: [String: String], authorization: String?) async throws -> OAuthIntrospection {
+        let client = try await authenticate(form, authorization: authorization)
+        guard let token = form["token"] else { throw OAuthError.invalidRequest("token is required") }
+        let answer = try await tokens.introspect(IntrospectRequest(token: token))
+        guard answer.active, answer.clientID == client.id else { return OAuthIntrospection(active: false) }
+        return OAuthIntrospection(answer)
+    }
+
     /// `GET /oauth2/userinfo` with a partner's access token of scope `openid`: what its scopes
     /// let it read of the user, and nothing more.
     /// - Throws: `Problem` 401 for a token that is not valid, 403 for a first-party token or
@@ -473,7 +484,8 @@ package struct OAuthService: EngineService, Sendable {
     func discovery() -> OpenIDConfiguration {
         OpenIDConfiguration(
             issuer: issuer, authorizationEndpoint: issuer + "/oauth2/authorize", tokenEndpoint: issuer + "/oauth2/token",
-            revocationEndpoint: issuer + "/oauth2/revoke", userinfoEndpoint: issuer + "/oauth2/userinfo",
+            revocationEndpoint: issuer + "/oauth2/revoke", introspectionEndpoint: issuer + "/oauth2/introspect",
+            userinfoEndpoint: issuer + "/oauth2/userinfo",
             pushedAuthorizationRequestEndpoint: issuer + "/oauth2/par",
             jwksURI: issuer + "/.well-known/jwks.json",
             // CIBA poll mode.

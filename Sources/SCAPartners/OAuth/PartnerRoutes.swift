@@ -38,6 +38,12 @@ struct PartnerRoutes<Context: RequestContext> {
                 return try Response.json(try await oauth.push(form, authorization: request.headers[.authorization]), status: .created)
             }
         }
+        router.post("oauth2/introspect") { request, _ in
+            await OAuthEndpoint.answer {
+                let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
+                return try Response.json(try await oauth.introspect(form, authorization: request.headers[.authorization]))
+            }
+        }
         router.post("oauth2/revoke") { request, _ in
             await OAuthEndpoint.answer {
                 let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)

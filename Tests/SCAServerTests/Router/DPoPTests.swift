@@ -163,6 +163,32 @@ struct DPoPTests {
         }
     }
 
+    @Test("/oauth2/introspect answers a client what its own token is bound to, and nothing of another client's")
+    func clientIntrospection() async throws {
+        try await TestServer().run { api in
+            let bound = try await Self.bound(api, email: "introspect@example.com", phone: "+33612340415")
+            let own = try await bound.client.post("/oauth2/introspect", ["token": bound.accessToken])
+            #expect(own.status == 200, "\(own.text)")
+            #expect(own.json["active"] as? Bool == true)
+            #expect(own.json["client_id"] as? String == bound.client.clientID)
+            #expect(own.json["token_type"] as? String == "DPoP")
+            #expect((own.json["cnf"] as? [String: Any])?["jkt"] as? String == bound.key.thumbprint)
+            #expect(own.json["acr"] as? String == "psd2.sca")
+            #expect(own.headers[.cacheControl] == "no-store")
+
+            let other = try await KeyClient.make(api, kid: "other")
+            let foreign = try await other.post("/oauth2/introspect", ["token": bound.accessToken])
+            #expect(foreign.status == 200)
+            #expect(foreign.json.keys.sorted() == ["active"] && foreign.json["active"] as? Bool == false)
+            let refresh = try await bound.client.post("/oauth2/introspect", ["token": bound.refreshToken])
+            #expect(refresh.json["active"] as? Bool == false)
+            let anonymous = try await api.form("/oauth2/introspect", ["token": bound.accessToken])
+            #expect(anonymous.status == 401 && anonymous.json["error"] as? String == "invalid_client")
+            let discovery = try await api.send(.get, "/.well-known/openid-configuration").json
+            #expect(discovery["introspection_endpoint"] as? String == api.services.configuration.baseURL + "/oauth2/introspect")
+        }
+    }
+
     /// The `cnf` claim, read with the server's published keys.
     struct CnfClaims: JWTPayload {
         struct Confirmation: Codable { var jkt: String }

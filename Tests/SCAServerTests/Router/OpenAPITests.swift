@@ -23,7 +23,7 @@ struct OpenAPITests {
                 "/admin/v1/passkeys/{id}:",
                 // Partners: OAuth 2.0 / OpenID Connect, consents, hosted pages, clients.
                 "/.well-known/openid-configuration:", "/.well-known/oauth-authorization-server:", "/oauth2/authorize:",
-                "/oauth2/token:", "/oauth2/par:", "/oauth2/revoke:", "/oauth2/userinfo:", "/v1/consents:", "/v1/consents/{id}:",
+                "/oauth2/token:", "/oauth2/par:", "/oauth2/introspect:", "/oauth2/revoke:", "/oauth2/userinfo:", "/v1/consents:", "/v1/consents/{id}:",
                 "/v1/consents/{id}/status:", "/admin/v1/clients:", "/admin/v1/clients/{id}:", "/signin:", "/signin/email:",
                 "/signin/send:", "/signin/proof:", "/signin/cancel:", "/consents/{id}:", "/consents/{id}/send:",
                 "/consents/{id}/proof:", "/consents/{id}/refuse:", "/hosted/style.css:",
