@@ -12,10 +12,11 @@ import FoundationNetworking
 /// A held request (the phone's `GET /v1/operations/pending?wait=25`, the consent page's
 /// `POST …/phone/status`) does not hold a graceful shutdown: the server answers it at once
 /// with "nothing yet" and stops. The test server's clock never moves, so a 25 s hold can end
-/// only by an answer or by the shutdown: no time is measured.
+/// only by an answer or by the shutdown: no time is measured. The time limits only catch a
+/// server that never stops; they leave room for the setup on a machine loaded by the suite.
 @Suite("Held requests and shutdown")
 struct OperationLongPollShutdownTests {
-    @Test("a graceful shutdown answers a waiting long poll at once with an empty list, and the server stops", .timeLimit(.minutes(2)))
+    @Test("a graceful shutdown answers a waiting long poll at once with an empty list, and the server stops", .timeLimit(.minutes(5)))
     func shutdownAnswersLongPoll() async throws {
         try await TestServer { $0.port = 0 }.run { api in
             let (_, phone) = try await api.userWithPhone("waiting@example.com")
@@ -32,7 +33,7 @@ struct OperationLongPollShutdownTests {
         }
     }
 
-    @Test("a graceful shutdown answers the consent page's held status request at once with pending, and the server stops", .timeLimit(.minutes(2)))
+    @Test("a graceful shutdown answers the consent page's held status request at once with pending, and the server stops", .timeLimit(.minutes(5)))
     func shutdownAnswersPhoneStatus() async throws {
         try await TestServer { PartnerConsentTests.configure(&$0); $0.port = 0 }.runLive { api, url in
             let scene = try await ConsentPhoneApprovalTests.scene(api, url: url, email: "held@example.com", phone: "+33612349011")
