@@ -17,7 +17,15 @@ struct FAPIScriptTests {
         let directory = root.appendingPathComponent(".build/pyjwt")
         return FileManager.default.fileExists(atPath: directory.appendingPathComponent("jwt").path) ? directory : nil
     }()
-    static let python = URL(fileURLWithPath: "/usr/bin/python3")
+    /// The `python3` on the PATH, the one `.ci/run` installed PyJWT with (its compiled parts
+    /// fit that interpreter).
+    static let python: URL = {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return URL(fileURLWithPath: "/usr/bin/python3")
+    }()
 
     /// Runs the script with `arguments`; its standard output. With `clock` (the server's) the
     /// script signs at that clock's time (`FAPI_CLIENT_TIME`), so no real time passes for either.
