@@ -12,7 +12,7 @@ package struct DPoPProof: Sendable {
     package static let headerName = "DPoP"
     static let type = "dpop+jwt"
     /// Asymmetric signatures only; ES256, PS256 and EdDSA as FAPI 2.0 allows.
-    static let algorithms: Set<String> = ["ES256", "PS256", "EdDSA"]
+    static let algorithms = Set(PublicJWK.fapiAlgorithms)
     /// How far `iat` may be from now: a proof is made just before its request.
     package static let window: TimeInterval = 60
     static let maximumLength = 8_192

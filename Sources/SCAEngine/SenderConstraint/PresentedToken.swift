@@ -36,10 +36,6 @@ package struct PresentedToken: Sendable {
     /// The token and whether it came as `DPoP` rather than `Bearer`; nil without one.
     var token: (value: String, isDPoP: Bool)? {
         if let token = BearerCredentials.token(in: authorization) { return (token, false) }
-        guard let authorization else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "dpop" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : (token, true)
+        return BearerCredentials.token(in: authorization, scheme: "dpop").map { ($0, true) }
     }
 }

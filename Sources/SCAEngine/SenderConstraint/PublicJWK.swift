@@ -20,6 +20,10 @@ package enum PublicJWK {
         }
     }
 
+    /// The signature algorithms FAPI 2.0 allows, for DPoP proofs and a `fapi2` client's
+    /// assertions, in the order discovery lists them.
+    package static let fapiAlgorithms = ["ES256", "PS256", "EdDSA"]
+
     /// The smallest RSA modulus accepted, in bytes (2048 bits).
     static let minimumRSAModulusBytes = 256
 

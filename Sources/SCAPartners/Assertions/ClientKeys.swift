@@ -9,8 +9,11 @@ struct ClientKeys: Sendable {
     /// The algorithms an assertion may be signed with. A FAPI 2.0 client is held to ES256,
     /// PS256 and EdDSA; RS256 (PKCS #1 v1.5 padding) is accepted from a standard client only.
     static func algorithms(for profile: ClientProfile) -> Set<String> {
-        profile == .fapi2 ? ["ES256", "PS256", "EdDSA"] : ["ES256", "PS256", "EdDSA", "RS256"]
+        Set(profile == .fapi2 ? PublicJWK.fapiAlgorithms : standardAlgorithms)
     }
+
+    /// A standard client's: FAPI's and RS256, in the order discovery lists them.
+    static let standardAlgorithms = PublicJWK.fapiAlgorithms + ["RS256"]
 
     /// At most this many keys: room for a rotation, not a key store.
     static let maximumCount = 10

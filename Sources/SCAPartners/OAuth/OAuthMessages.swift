@@ -237,10 +237,10 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var revocationEndpointAuthMethodsSupported = Self.authenticationMethods
     var revocationEndpointAuthSigningAlgValuesSupported = Self.assertionAlgorithms
     var pushedAuthorizationRequestEndpointAuthMethodsSupported = Self.authenticationMethods
-    var dpopSigningAlgValuesSupported = ["ES256", "PS256", "EdDSA"]
+    var dpopSigningAlgValuesSupported = PublicJWK.fapiAlgorithms
     static let authenticationMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
     /// RS256 from a standard client only; a `fapi2` client signs with the first three.
-    static let assertionAlgorithms = ["ES256", "PS256", "EdDSA", "RS256"]
+    static let assertionAlgorithms = ClientKeys.standardAlgorithms
     var scopesSupported = ["openid", "offline", "offline_access", "email", "profile", "consents"]
     var subjectTypesSupported = ["public"]
     var idTokenSigningAlgValuesSupported = ["ES256"]
