@@ -927,5 +927,11 @@ enum PostgresMigrations {
                 "ALTER TABLE sessions ADD COLUMN key_thumbprint TEXT",
             ]
         ),
+        // v6-authorization-details: the `authorization_details` types (RFC 9396) a partner client
+        // may ask users to approve. Clients registered before ask by scope only.
+        (
+            "v6-authorization-details",
+            ["ALTER TABLE partner_clients ADD COLUMN authorization_details_types TEXT NOT NULL DEFAULT '[]'"]
+        ),
     ]
 }

@@ -10,13 +10,16 @@ extension PostgresStore {
         let redirects = try JSONColumn.text(client.redirectURIs)
         let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
         let scopes = try JSONColumn.text(client.scopes)
+        let detailTypes = try JSONColumn.text(client.authorizationDetailsTypes)
         do {
             _ = try await rows(
                 """
                 INSERT INTO partner_clients
-                    (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks)
+                    (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks,
+                     authorization_details_types)
                 VALUES (\(client.id), \(client.name), \(client.secretHash.map(bytea)), \(redirects), \(consentRedirects),
-                        \(scopes), \(client.createdAt.unixSeconds), \(client.profile.rawValue), \(client.jwks))
+                        \(scopes), \(client.createdAt.unixSeconds), \(client.profile.rawValue), \(client.jwks),
+                        \(detailTypes))
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")

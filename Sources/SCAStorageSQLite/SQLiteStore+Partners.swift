@@ -10,17 +10,19 @@ extension SQLiteStore {
         let redirects = try JSONColumn.text(client.redirectURIs)
         let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
         let scopes = try JSONColumn.text(client.scopes)
+        let detailTypes = try JSONColumn.text(client.authorizationDetailsTypes)
         try await write { db in
             do {
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO partner_clients
-                            (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks,
+                             authorization_details_types)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).execute(
                     arguments: [
                         client.id, client.name, client.secretHash.map { Data($0) }, redirects, consentRedirects, scopes,
-                        client.createdAt.unixSeconds, client.profile.rawValue, client.jwks,
+                        client.createdAt.unixSeconds, client.profile.rawValue, client.jwks, detailTypes,
                     ])
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 throw StoreError.conflict("id")

@@ -28,6 +28,10 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("jwks-file"),
             help: "A JSON file with the client's public keys (a JWK Set): the client authenticates with private_key_jwt.")
         var jwksFile: String?
+        @Option(
+            name: .customLong("authorization-details-type"),
+            help: "An authorization_details type the client may ask users to approve: payment_initiation or account_information; repeat for both.")
+        var authorizationDetailsTypes: [String] = []
         @Option(name: .customLong("webhook-url"), help: "Where the final status of its operations is POSTed (see docs/WEBHOOKS.md).")
         var webhookURL: String?
 
@@ -49,9 +53,13 @@ struct ClientCommand: AsyncParsableCommand {
             try await withServices(common) { services in
                 let client = try await services.partnerAccess.partners.create(CreatePartnerClientRequest(
                     name: name, redirectUris: redirectURIs, consentRedirectUris: consentRedirectURIs,
-                    scopes: scope.isEmpty ? nil : scope, publicClient: publicClient ? true : nil, profile: profile, jwks: jwks))
+                    scopes: scope.isEmpty ? nil : scope, publicClient: publicClient ? true : nil, profile: profile, jwks: jwks,
+                    authorizationDetailsTypes: authorizationDetailsTypes.isEmpty ? nil : authorizationDetailsTypes))
                 print("client_id: \(client.clientId)")
                 print("profile: \(client.profile.rawValue)  authentication: \(client.tokenEndpointAuthMethod)")
+                if !client.authorizationDetailsTypes.isEmpty {
+                    print("authorization_details types: \(client.authorizationDetailsTypes.joined(separator: " "))")
+                }
                 if let secret = client.clientSecret {
                     print("client_secret: \(secret)  (shown once; store it now)")
                 }

@@ -23,6 +23,10 @@ public struct Delegation: Codable, Sendable, Equatable {
     /// sentence, so that every message says it in the language of the person who reads it.
     /// Nil for everything else (and in rows stored before it existed, which decode as nil).
     public var beneficiary: ConsentBeneficiary?
+    /// What a sign-in's `authorization_details` asked and the user approved: a payment (then
+    /// the challenge is that payment's, bound to its transaction) or account information. Every
+    /// token of the grant carries it. Nil for a sign-in by scope and for everything else.
+    public var authorizationDetail: AuthorizationDetail?
 
     public enum Grant: Codable, Sendable, Equatable {
         /// A sign-in through the authorization code flow.
@@ -35,8 +39,9 @@ public struct Delegation: Codable, Sendable, Equatable {
 
     public init(
         clientID: String, clientName: String, scopes: [String] = [], grant: Grant, summary: String? = nil,
-        beneficiary: ConsentBeneficiary? = nil
+        beneficiary: ConsentBeneficiary? = nil, authorizationDetail: AuthorizationDetail? = nil
     ) {
+        self.authorizationDetail = authorizationDetail
         self.clientID = clientID
         self.clientName = clientName
         self.scopes = scopes

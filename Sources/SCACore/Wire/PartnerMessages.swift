@@ -20,12 +20,16 @@ package struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
     package var tokenEndpointAuthMethod: String?
     /// The client's public keys, a JWK Set, for `private_key_jwt`.
     package var jwks: JSONValue?
+    /// The `authorization_details` types (RFC 9396) the client may ask users to approve:
+    /// `payment_initiation`, `account_information`. None by default.
+    package var authorizationDetailsTypes: [String]?
 
     package init(
         name: String, redirectUris: [String], consentRedirectUris: [String]? = nil, scopes: [String]? = nil,
         publicClient: Bool? = nil, profile: ClientProfile? = nil, tokenEndpointAuthMethod: String? = nil,
-        jwks: JSONValue? = nil
+        jwks: JSONValue? = nil, authorizationDetailsTypes: [String]? = nil
     ) {
+        self.authorizationDetailsTypes = authorizationDetailsTypes
         self.name = name
         self.redirectUris = redirectUris
         self.consentRedirectUris = consentRedirectUris
@@ -55,13 +59,15 @@ package struct PartnerClientResponse: Codable, Sendable, Equatable {
     package var requirePushedAuthorizationRequests: Bool
     /// The public keys of a `private_key_jwt` client.
     package var jwks: JSONValue?
+    package var authorizationDetailsTypes: [String]
 
     package init(
         clientId: String, name: String, redirectUris: [String], consentRedirectUris: [String], scopes: [String],
         publicClient: Bool, createdAt: Date, clientSecret: String? = nil, profile: ClientProfile = .standard,
         tokenEndpointAuthMethod: String = "client_secret_basic", requirePushedAuthorizationRequests: Bool = false,
-        jwks: JSONValue? = nil
+        jwks: JSONValue? = nil, authorizationDetailsTypes: [String] = []
     ) {
+        self.authorizationDetailsTypes = authorizationDetailsTypes
         self.profile = profile
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests

@@ -118,6 +118,9 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
     /// For a token bound to a key (DPoP): the key's JWK thumbprint (RFC 7800, RFC 9449 §6). A
     /// resource server then accepts the token only with a DPoP proof of that key.
     public var cnf: TokenConfirmation?
+    /// For a token of a sign-in with `authorization_details` (RFC 9396): the payment or the
+    /// account access the user approved.
+    public var authorizationDetails: [AuthorizationDetail]?
 
     public init(active: Bool) { self.active = active }
 
@@ -128,6 +131,7 @@ public struct IntrospectResponse: Codable, Sendable, Equatable {
         case clientID = "client_id"
         case consentID = "consent_id"
         case operationID = "operation_id"
+        case authorizationDetails = "authorization_details"
     }
 }
 

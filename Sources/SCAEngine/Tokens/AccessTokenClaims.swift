@@ -12,11 +12,11 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     /// The session (and refresh-token family) the token belongs to.
     package var sid: String
     /// The one operation this token authorises.
-    var op: OperationKind
+    package var op: OperationKind
     package var amr: [AuthenticationMethod]
     package var acr: String
     /// For payments: the transaction digest the proofs were bound to.
-    var txn: String?
+    package var txn: String?
     /// The user's roles when the token was signed, sorted, each once. Optional
     /// only so that tokens signed before it still verify.
     var roles: [String]?
@@ -40,6 +40,9 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     var operationID: String?
     /// The key the token is bound to (DPoP, RFC 9449 §6): used only with a proof of that key.
     package var cnf: Confirmation?
+    /// What the user approved for the partner (RFC 9396 `authorization_details`): one payment
+    /// or one account access, as shown on the page.
+    package var authorizationDetails: [AuthorizationDetail]?
 
     /// RFC 7800's confirmation claim, with the JWK thumbprint of a DPoP key.
     package struct Confirmation: Codable, Sendable, Equatable {
@@ -52,6 +55,7 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
         case clientID = "client_id"
         case consentID = "consent_id"
         case operationID = "operation_id"
+        case authorizationDetails = "authorization_details"
     }
 
     /// Who the token was issued to, for ``TokenAccess``.

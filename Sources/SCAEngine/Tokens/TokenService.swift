@@ -153,6 +153,7 @@ package struct TokenService: EngineService, Sendable {
         response.scope = claims.scope
         response.consentID = claims.consentID
         response.operationID = claims.operationID
+        response.authorizationDetails = claims.authorizationDetails
         response.cnf = session.keyThumbprint.map(TokenConfirmation.init(jkt:))
         response.sub = claims.sub.value
         response.op = claims.op
@@ -338,6 +339,15 @@ package struct TokenService: EngineService, Sendable {
             claims.scope = delegation.scopes.isEmpty ? nil : delegation.scopes.joined(separator: " ")
             claims.consentID = delegation.consentID
             claims.operationID = delegation.operationID
+            if let detail = delegation.authorizationDetail {
+                claims.authorizationDetails = [detail]
+                // Account information ends when the user said: no token, refreshed or not,
+                // outlives it.
+                if case .accountInformation(let access) = detail, let expiry = access.expiry {
+                    guard expiry > now else { throw Problem.sessionExpired }
+                    claims.exp = ExpirationClaim(value: min(claims.exp.value, expiry))
+                }
+            }
         } else {
             claims.roles = roles
             claims.permissions = RolePermissions(configuration.roles).permissions(for: roles)

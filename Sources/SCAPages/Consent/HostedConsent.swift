@@ -151,19 +151,7 @@ struct HostedConsent: Sendable {
         var values: [String: Any] = [:]
         switch consent.operation {
         case .payment:
-            if let transaction = consent.transaction {
-                let amount = words.amount(transaction.amount, currency: transaction.currency)
-                values["headline"] = words.text("operation.payment", ["amount": amount, "payee": transaction.payee.name])
-                values["hint"] = words.text("consent.hint.payment")
-                details.append(["label": words.text("consent.detail.amount"), "value": amount, "style": "amount"])
-                details.append(["label": words.text("consent.detail.payee"), "value": transaction.payee.name, "style": ""])
-                if let iban = transaction.payee.iban {
-                    details.append(["label": words.text("consent.detail.iban"), "value": words.iban(iban), "style": "iban"])
-                }
-                if let reference = transaction.reference {
-                    details.append(["label": words.text("consent.detail.reference"), "value": reference, "style": ""])
-                }
-            }
+            if let transaction = consent.transaction { return ApprovalDetails.payment(transaction, words: words) }
         case .beneficiaryAdd:
             if let beneficiary = consent.beneficiary {
                 values["headline"] = words.text("consent.beneficiaryAdd.headline", ["name": beneficiary.name])

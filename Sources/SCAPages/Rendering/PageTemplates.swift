@@ -4,7 +4,18 @@ import SCAEngine
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "error": error, "email": email, "factors": factors, "finished": finished,
+        "operation": operation,
     ]
+
+    /// What the user approves (``ApprovalDetails``): on the consent page, and on the sign-in
+    /// pages of a request with `authorization_details`.
+    static let operation = """
+        <h1>{{headline}}</h1>
+        <dl class="operation">
+        {{#details}}<div><dt>{{label}}</dt><dd class="{{style}}">{{value}}</dd></div>{{/details}}
+        </dl>
+        <p class="hint">{{hint}}</p>
+        """
 
     /// The page around every card: the language switch (links, so it works without script),
     /// the frame's name, the card and the frame's footer. `t` is the catalogue in the page's
@@ -44,7 +55,8 @@ enum PageTemplates {
     /// `<strong>`, escaped by ``PageWords/html(_:_:strong:)``.
     static let email = """
         <p class="lead">{{{lead}}}</p>
-        <h1>{{t.signin.title}}</h1>
+        {{#consent}}{{>operation}}{{/consent}}
+        {{^consent}}<h1>{{t.signin.title}}</h1>{{/consent}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/signin/email">
         <input type="hidden" name="csrf" value="{{csrf}}">
@@ -70,13 +82,7 @@ enum PageTemplates {
 
     static let factors = """
         <p class="lead">{{{lead}}}</p>
-        {{#consent}}
-        <h1>{{headline}}</h1>
-        <dl class="operation">
-        {{#details}}<div><dt>{{label}}</dt><dd class="{{style}}">{{value}}</dd></div>{{/details}}
-        </dl>
-        <p class="hint">{{hint}}</p>
-        {{/consent}}
+        {{#consent}}{{>operation}}{{/consent}}
         {{^consent}}
         <h1>{{t.signin.factors.title}}</h1>
         {{#signingInAs}}<p class="hint">{{{signingInAs}}}</p>{{/signingInAs}}

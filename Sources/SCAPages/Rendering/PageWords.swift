@@ -50,6 +50,11 @@ struct PageWords: Sendable {
         localizer.iban(iban)
     }
 
+    /// A moment in the reader's language, its zone said (UTC on a page, which knows none).
+    func dateTime(_ date: Date) -> String {
+        localizer.dateTime(date)
+    }
+
     /// What the templates read as `t`: `{{t.signin.title}}`.
     var catalogueNode: CatalogueNode { CatalogueNode(localizer: localizer, key: "") }
 

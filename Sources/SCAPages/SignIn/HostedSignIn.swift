@@ -94,14 +94,23 @@ struct HostedSignIn: Sendable {
         state.enrolmentToken = nil
         state.phone = nil
         do {
+            // What the request asks is what the user proves: a sign-in, or the payment of its
+            // authorization_details, bound into every proof as a consent's payment is.
             let challenge = try await challenges.create(
-                CreateChallengeRequest(operation: .login, user: UserReference(email: address)),
+                CreateChallengeRequest(
+                    operation: authorization.operation, user: UserReference(email: address),
+                    transaction: authorization.authorizationDetail?.transaction),
                 delegation: authorization.delegation(clientName: state.clientName ?? ""))
             state.challengeID = challenge.challengeId
             state.error = nil
         } catch let problem as Problem where problem.status < 500 {
-            state.error = problem.code == .rateLimited
-                ? FactorForms.message(for: problem) : PageText("signin.error.invalidEmail")
+            switch problem.code {
+            case .rateLimited: state.error = FactorForms.message(for: problem)
+            // A payment above the high-value bar needs three categories, more than the page's
+            // forms can collect for this user.
+            case .categoriesUnavailable: state.error = PageText("signin.error.categoriesUnavailable")
+            default: state.error = PageText("signin.error.invalidEmail")
+            }
         }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
     }
@@ -112,6 +121,12 @@ struct HostedSignIn: Sendable {
         guard var state = try verified(request, form: form, action: "\(Self.base)/passkey"), let authorization = state.authorization
         else { return sessionEnded(request) }
         state.email = nil
+        // A passkey without an e-mail is a sign-in only: a payment or account access names its
+        // user first, so its challenge can be that operation's.
+        guard authorization.authorizationDetail == nil else {
+            state.error = PageText("signin.error.passkeyUnavailable")
+            return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
+        }
         do {
             let challenge = try await challenges.create(
                 CreateChallengeRequest(operation: .login, user: UserReference(), methodHint: .passkey),
@@ -204,14 +219,19 @@ struct HostedSignIn: Sendable {
     }
 
     /// What every sign-in page says of the partner: the lead ("ACME Pay asks you to sign in.")
-    /// and the way back to it.
+    /// and the way back to it; for a request with `authorization_details`, what it asks the
+    /// user to approve, as the consent page shows it.
     func common(_ state: PageState, words: PageWords) -> [String: Any] {
-        let lead = state.clientName.map { words.html("signin.lead", ["partner": $0], strong: ["partner"]) }
-        return [
+        let detail = state.authorization?.authorizationDetail
+        let key = detail == nil ? "signin.lead" : "consent.lead"
+        let lead = state.clientName.map { words.html(key, ["partner": $0], strong: ["partner"]) }
+        var values: [String: Any] = [
             "lead": lead ?? PageWords.escape(words.text("signin.lead.unnamed")),
             "cancelLabel": state.clientName.map { words.text("page.cancelAndReturn", ["partner": $0]) }
                 ?? words.text("page.cancelAndReturn.unnamed"),
         ]
+        if let detail { values.merge(ApprovalDetails.of(detail, words: words)) { $1 } }
+        return values
     }
 
     /// "Return to ACME Pay", or to the application when its name is not known.
@@ -223,13 +243,16 @@ struct HostedSignIn: Sendable {
         var values = common(state, words: words)
         values["csrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/email")
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/cancel")
-        if challenges.offersPasskeyLogin {
+        // A payment or an account access is approved by someone who has an account, named
+        // by their e-mail: no passkey-first sign-in, no sign-up.
+        let plainSignIn = state.authorization?.authorizationDetail == nil
+        if challenges.offersPasskeyLogin, plainSignIn {
             values["passkeyCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/passkey")
         }
         values["email"] = state.email ?? ""
         values["error"] = state.error.map(words.text)
         // Sign up or in: "New here?" only when sign-up is on.
-        values.merge(HostedSignUp.links(for: signUpMode)) { $1 }
+        if plainSignIn { values.merge(HostedSignUp.links(for: signUpMode)) { $1 } }
         return renderer.page(
             "email", title: words.text("signin.title"), values, words: words,
             formTarget: state.authorization.flatMap { PageRenderer.formTarget(for: $0.redirectURI) }, cookie: cookie)

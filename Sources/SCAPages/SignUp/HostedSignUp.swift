@@ -55,6 +55,8 @@ struct HostedSignUp: Sendable {
         guard var state = cookies.state(PageCookies.signIn, in: request), let authorization = state.authorization else {
             return signIn.sessionEnded(request)
         }
+        // A payment or an account access is approved by an existing account, never a new one.
+        guard authorization.authorizationDetail == nil else { return notOffered(request) }
         let words = signIn.words(request, state, here: byPhone ? Self.phonePath : Self.base)
         var values = signIn.common(state, words: words)
         values["csrf"] = PageCookies.csrfToken(state, action: byPhone ? Self.phonePath : Self.base)
@@ -83,6 +85,7 @@ struct HostedSignUp: Sendable {
         guard byPhone ? mode.allowsPhone : mode.allowsEmail else { return notOffered(request) }
         let path = byPhone ? Self.phonePath : Self.base
         guard var state = try signIn.verified(request, form: form, action: path) else { return signIn.sessionEnded(request) }
+        guard state.authorization?.authorizationDetail == nil else { return notOffered(request) }
         let typed = (form[byPhone ? "phone" : "email"] ?? "").trimmingCharacters(in: .whitespaces)
         state.email = byPhone ? nil : typed
         state.phone = byPhone ? typed : nil

@@ -66,11 +66,16 @@ package struct PartnerService: EngineService, Sendable {
         } else if request.jwks != nil {
             throw Problem.invalidRequest("jwks is for private_key_jwt clients only")
         }
+        let detailTypes = request.authorizationDetailsTypes ?? []
+        guard Set(detailTypes).count == detailTypes.count, detailTypes.allSatisfy(AuthorizationDetail.knownTypes.contains) else {
+            throw Problem.invalidRequest(
+                "authorizationDetailsTypes must be among \(AuthorizationDetail.knownTypes.joined(separator: ", ")), each once")
+        }
         let secret = method == .clientSecret ? runtime.makeSecret() : nil
         let record = PartnerClientRecord(
             id: runtime.makeID(prefix: "cli"), name: name, secretHash: secret.map(Self.hash),
             redirectURIs: request.redirectUris, consentRedirectURIs: consentRedirects, scopes: scopes,
-            createdAt: runtime.now(), profile: request.profile ?? .standard, jwks: jwks)
+            createdAt: runtime.now(), profile: request.profile ?? .standard, jwks: jwks, authorizationDetailsTypes: detailTypes)
         try await store.createPartnerClient(record)
         await audit.record(
             .partnerClientCreated,
@@ -235,6 +240,7 @@ package struct PartnerService: EngineService, Sendable {
             consentRedirectUris: record.consentRedirectURIs, scopes: record.scopes, publicClient: method == .none,
             createdAt: record.createdAt, profile: record.profile, tokenEndpointAuthMethod: method.rawValue,
             requirePushedAuthorizationRequests: record.profile == .fapi2,
-            jwks: record.jwks.flatMap { try? WireJSON.decoder().decode(JSONValue.self, from: Data($0.utf8)) })
+            jwks: record.jwks.flatMap { try? WireJSON.decoder().decode(JSONValue.self, from: Data($0.utf8)) },
+            authorizationDetailsTypes: record.authorizationDetailsTypes)
     }
 }

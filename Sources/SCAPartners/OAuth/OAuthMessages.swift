@@ -20,11 +20,20 @@ package struct AuthorizationRequest: Codable, Sendable, Equatable {
     /// `ui_locales` as asked (OpenID Connect Core §3.1.2.1): the languages the partner's user
     /// reads, best first; the sign-in pages take the first one shipped.
     package var uiLocales: String? = nil
+    /// `authorization_details` as checked (RFC 9396): the payment or account access the
+    /// sign-in asks the user to approve. Then the sign-in's challenge is that operation's, and
+    /// a payment's proofs are bound to its transaction.
+    package var authorizationDetail: AuthorizationDetail? = nil
 
-    /// What the sign-in grants the client: its tokens are the client's, within these scopes.
+    /// What the sign-in grants the client: its tokens are the client's, within these scopes,
+    /// for what `authorization_details` asked.
     package func delegation(clientName: String) -> Delegation {
-        Delegation(clientID: clientID, clientName: clientName, scopes: scopes, grant: .signIn)
+        Delegation(clientID: clientID, clientName: clientName, scopes: scopes, grant: .signIn, authorizationDetail: authorizationDetail)
     }
+
+    /// The operation the user proves: a sign-in, unless `authorization_details` asks for a
+    /// payment or for account information.
+    package var operation: OperationKind { authorizationDetail?.operation ?? .login }
 }
 
 /// The answer of `POST /oauth2/introspect` (RFC 7662 §2.2): only `active` for a token that is
@@ -44,6 +53,7 @@ struct OAuthIntrospection: Encodable, Sendable {
     var acr: String?
     var amr: [AuthenticationMethod]?
     var authTime: Int?
+    var authorizationDetails: [AuthorizationDetail]?
 
     init(active: Bool) {
         self.active = active
@@ -63,6 +73,7 @@ struct OAuthIntrospection: Encodable, Sendable {
         acr = answer.acr
         amr = answer.amr
         authTime = answer.authTime
+        authorizationDetails = answer.authorizationDetails
     }
 
     enum CodingKeys: String, CodingKey {
@@ -70,6 +81,7 @@ struct OAuthIntrospection: Encodable, Sendable {
         case clientID = "client_id"
         case tokenType = "token_type"
         case authTime = "auth_time"
+        case authorizationDetails = "authorization_details"
     }
 }
 
@@ -135,6 +147,8 @@ package struct OAuthTokenResponse: Encodable, Sendable {
     package var refreshToken: String?
     package var idToken: String?
     var scope: String
+    /// What the user approved, when the request asked with `authorization_details` (RFC 9396 §7).
+    var authorizationDetails: [AuthorizationDetail]? = nil
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -143,6 +157,7 @@ package struct OAuthTokenResponse: Encodable, Sendable {
         case refreshToken = "refresh_token"
         case idToken = "id_token"
         case scope
+        case authorizationDetails = "authorization_details"
     }
 }
 
@@ -238,6 +253,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var revocationEndpointAuthSigningAlgValuesSupported = Self.assertionAlgorithms
     var pushedAuthorizationRequestEndpointAuthMethodsSupported = Self.authenticationMethods
     var dpopSigningAlgValuesSupported = PublicJWK.fapiAlgorithms
+    var authorizationDetailsTypesSupported = AuthorizationDetail.knownTypes
     static let authenticationMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
     /// RS256 from a standard client only; a `fapi2` client signs with the first three.
     static let assertionAlgorithms = ClientKeys.standardAlgorithms
@@ -282,6 +298,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case revocationEndpointAuthSigningAlgValuesSupported = "revocation_endpoint_auth_signing_alg_values_supported"
         case pushedAuthorizationRequestEndpointAuthMethodsSupported = "pushed_authorization_request_endpoint_auth_methods_supported"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case authorizationDetailsTypesSupported = "authorization_details_types_supported"
         case scopesSupported = "scopes_supported"
         case subjectTypesSupported = "subject_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"

@@ -51,7 +51,7 @@ package struct OAuthService: EngineService, Sendable {
         if client.profile == .fapi2 {
             refusal = .invalidRequest("this client must push its authorization request to \(issuer)/oauth2/par")
         } else {
-            switch Self.check(query, client: client, redirectURI: redirectURI) {
+            switch Self.check(query, client: client, redirectURI: redirectURI, now: runtime.now()) {
             case .success(let request): return .signIn(request, clientName: client.name)
             case .failure(let error): refusal = error
             }
@@ -61,8 +61,9 @@ package struct OAuthService: EngineService, Sendable {
 
     /// The authorization request `parameters` make for `client`, whose redirect URI is checked
     /// already, or the RFC 6749 error that refuses it.
+    /// - Parameter now: for the end of an account access in `authorization_details`.
     static func check(
-        _ parameters: [String: String], client: PartnerClientRecord, redirectURI: String
+        _ parameters: [String: String], client: PartnerClientRecord, redirectURI: String, now: Date
     ) -> Result<AuthorizationRequest, OAuthError> {
         func refuse(_ error: String, _ description: String) -> Result<AuthorizationRequest, OAuthError> {
             .failure(OAuthError(status: 400, error: error, description: description))
@@ -70,8 +71,16 @@ package struct OAuthService: EngineService, Sendable {
         guard parameters["response_type"] == "code" else {
             return refuse("unsupported_response_type", "response_type must be code")
         }
+        var detail: AuthorizationDetail?
+        if let text = parameters["authorization_details"] {
+            switch AuthorizationDetailsRules.parse(text, allowedTypes: client.authorizationDetailsTypes, now: now) {
+            case .success(let parsed): detail = parsed
+            case .failure(let violation): return refuse("invalid_authorization_details", violation.reason)
+            }
+        }
         let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
-        guard !scopes.isEmpty else {
+        // With authorization_details the scope may be empty (RFC 9396 §3): the entry says what is asked.
+        guard !scopes.isEmpty || detail != nil else {
             return refuse("invalid_scope", "scope is required")
         }
         guard scopes.allSatisfy(client.scopes.contains) else {
@@ -122,7 +131,7 @@ package struct OAuthService: EngineService, Sendable {
         return .success(
             AuthorizationRequest(
                 clientID: client.id, redirectURI: redirectURI, scopes: scopes, state: state, nonce: parameters["nonce"],
-                codeChallenge: challenge, acrValues: acrValues, uiLocales: parameters["ui_locales"]))
+                codeChallenge: challenge, acrValues: acrValues, uiLocales: parameters["ui_locales"], authorizationDetail: detail))
     }
 
     // MARK: Pushed authorization requests
@@ -146,7 +155,7 @@ package struct OAuthService: EngineService, Sendable {
         guard RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
             throw OAuthError.invalidRequest("redirect_uri is not registered for this client")
         }
-        let request = try Self.check(form, client: client, redirectURI: redirectURI).get()
+        let request = try Self.check(form, client: client, redirectURI: redirectURI, now: runtime.now()).get()
         let expiresAt = runtime.now().addingTimeInterval(Self.pushedRequestLifetime)
         let pushed = PushedAuthorizationRequest(request: request, expiresAt: expiresAt)
         let sealed = try box.seal(Array(try WireJSON.encoder().encode(pushed)), context: Self.pushedSealingContext)
@@ -197,6 +206,19 @@ package struct OAuthService: EngineService, Sendable {
     package func grant(_ request: AuthorizationRequest, tokens issued: TokenResponse) async throws -> String {
         let claims = try await tokens.handOff(issued.accessToken, to: request.clientID)
         let userID = claims.sub.value
+        // The tokens are for what was asked, or for nothing: a payment's only for that payment
+        // (its transaction's digest), never a sign-in's or another payment's.
+        guard claims.op == request.operation, claims.txn == request.authorizationDetail?.transaction?.digest,
+            claims.authorizationDetails == request.authorizationDetail.map({ [$0] })
+        else {
+            try await store.revokeSession(id: claims.sid, now: runtime.now())
+            await audit.record(
+                .authorizationCodeRefused, outcome: "operation_mismatch", userID: userID, sessionID: claims.sid,
+                details: ["clientId": request.clientID, "operation": claims.op.rawValue])
+            return errorRedirect(
+                request.redirectURI, error: "access_denied", description: "the approval was not for what the request asked",
+                state: request.state)
+        }
         if let acrValues = request.acrValues, !acrValues.contains(claims.acr) {
             // Asked for more than the sign-in earned: refused, never handed over as less.
             try await store.revokeSession(id: claims.sid, now: runtime.now())
@@ -328,7 +350,7 @@ package struct OAuthService: EngineService, Sendable {
             expiresIn: max(0, Int(claims.exp.value.timeIntervalSince(now))),
             refreshToken: Self.wantsRefreshToken(grant.scopes) ? issued.refreshToken : nil,
             idToken: grant.scopes.contains("openid") ? try await idToken(for: grant, claims: claims, now: now) : nil,
-            scope: grant.scopes.joined(separator: " "))
+            scope: grant.scopes.joined(separator: " "), authorizationDetails: claims.authorizationDetails)
     }
 
     /// A refresh of a session bound to a key needs a proof of that key, checked before the
@@ -356,7 +378,8 @@ package struct OAuthService: EngineService, Sendable {
         }
         return OAuthTokenResponse(
             accessToken: refreshed.accessToken, tokenType: key == nil ? "Bearer" : "DPoP", expiresIn: refreshed.expiresIn,
-            refreshToken: refreshed.refreshToken, idToken: nil, scope: grant.scopes.joined(separator: " "))
+            refreshToken: refreshed.refreshToken, idToken: nil, scope: grant.scopes.joined(separator: " "),
+            authorizationDetails: try await tokens.signer.verify(refreshed.accessToken).authorizationDetails)
     }
 
     /// Ends the session a refused code opened, so no token of it stays usable.

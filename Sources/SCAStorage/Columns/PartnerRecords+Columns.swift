@@ -13,7 +13,8 @@ extension PartnerClientRecord: ColumnDecodable {
             scopes: try columns.json("scopes"),
             createdAt: try columns.date("created_at"),
             profile: try columns.rawValue("profile"),
-            jwks: try columns.value("jwks")
+            jwks: try columns.value("jwks"),
+            authorizationDetailsTypes: try columns.json("authorization_details_types")
         )
     }
 }

@@ -17,10 +17,14 @@ public struct PartnerClientRecord: Sendable, Equatable {
     public var profile: ClientProfile
     /// The client's public keys as a JWK Set (JSON), for `private_key_jwt`; nil when it has none.
     public var jwks: String?
+    /// The `authorization_details` types (RFC 9396) the client may ask users to approve;
+    /// empty for a client that asks by scope only.
+    public var authorizationDetailsTypes: [String]
 
     public init(
         id: String, name: String, secretHash: [UInt8]?, redirectURIs: [String], consentRedirectURIs: [String],
-        scopes: [String], createdAt: Date, profile: ClientProfile = .standard, jwks: String? = nil
+        scopes: [String], createdAt: Date, profile: ClientProfile = .standard, jwks: String? = nil,
+        authorizationDetailsTypes: [String] = []
     ) {
         self.id = id
         self.name = name
@@ -31,5 +35,6 @@ public struct PartnerClientRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.profile = profile
         self.jwks = jwks
+        self.authorizationDetailsTypes = authorizationDetailsTypes
     }
 }

@@ -78,14 +78,15 @@ struct KeyClient {
     /// Registers a client with `signer`'s public key.
     static func make(
         _ api: APIClient, profile: ClientProfile = .fapi2, signer: Signer? = nil, kid: String = "partner-key-1",
-        scopes: [String]? = nil
+        scopes: [String]? = nil, authorizationDetailsTypes: [String]? = nil
     ) async throws -> KeyClient {
         let signer = try signer ?? .es256(ES256PrivateKey())
         let response = try await api.post(
             "/admin/v1/clients",
             CreatePartnerClientRequest(
                 name: "Open Banking Partner", redirectUris: [redirectURI], consentRedirectUris: ["https://bank-partner.example/done"],
-                scopes: scopes, profile: profile, jwks: .object(["keys": .array([try signer.jwk(kid: kid)])])),
+                scopes: scopes, profile: profile, jwks: .object(["keys": .array([try signer.jwk(kid: kid)])]),
+                authorizationDetailsTypes: authorizationDetailsTypes),
             admin: true)
         #expect(response.status == 201)
         let client = try response.decode(PartnerClientResponse.self)
