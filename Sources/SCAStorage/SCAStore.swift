@@ -96,9 +96,11 @@ public protocol SCAStore: Sendable {
     func bindSession(id: String, toKey thumbprint: String) async throws -> Bool
     /// The session a refresh token belongs to, used or not.
     func sessionID(forRefreshTokenHash hash: [UInt8]) async throws -> String?
-    /// Uses the presented refresh token once and stores its successor in the same step.
+    /// Uses the presented refresh token once and stores its successor in the same step. Without
+    /// a successor (`replacementHash` nil) the token stays valid: the session is checked and
+    /// marked used alike, for a refresh token bound to a key, which rotation would not protect more.
     func rotateRefreshToken(
-        presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
+        presentedHash: [UInt8], replacementHash: [UInt8]?, replacementExpiresAt: Date, now: Date,
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation
     /// Burns an access token id: true the first time only.

@@ -12,7 +12,7 @@ extension PostgresStore {
     /// token presented twice at once, on one instance or two, the second waits, then reads the
     /// token as used and is treated as reuse.
     package func rotateRefreshToken(
-        presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
+        presentedHash: [UInt8], replacementHash: [UInt8]?, replacementExpiresAt: Date, now: Date,
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation {
         try await transaction { [self] connection in
@@ -36,15 +36,17 @@ extension PostgresStore {
                 try await revoke(connection, sessionID: session.id, now: now)
                 return .sessionEnded
             }
-            _ = try await connection.rows(
-                "UPDATE refresh_tokens SET used_at = \(now.unixSeconds) WHERE token_hash = \(bytea(presentedHash))",
-                logger: logger)
-            try await insert(
-                RefreshTokenRecord(
-                    tokenHash: replacementHash, sessionID: session.id, issuedAt: now, expiresAt: replacementExpiresAt
-                ),
-                connection
-            )
+            if let replacementHash {
+                _ = try await connection.rows(
+                    "UPDATE refresh_tokens SET used_at = \(now.unixSeconds) WHERE token_hash = \(bytea(presentedHash))",
+                    logger: logger)
+                try await insert(
+                    RefreshTokenRecord(
+                        tokenHash: replacementHash, sessionID: session.id, issuedAt: now, expiresAt: replacementExpiresAt
+                    ),
+                    connection
+                )
+            }
             try await touch(connection, sessionID: session.id, now: now)
             session.lastUsedAt = now
             return .rotated(session)

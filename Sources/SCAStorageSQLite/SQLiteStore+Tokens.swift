@@ -14,7 +14,7 @@ extension SQLiteStore {
     /// Reads the token and its session and writes the outcome in one transaction, so a token
     /// presented twice at once rotates once and the second presentation is seen as reuse.
     package func rotateRefreshToken(
-        presentedHash: [UInt8], replacementHash: [UInt8], replacementExpiresAt: Date, now: Date,
+        presentedHash: [UInt8], replacementHash: [UInt8]?, replacementExpiresAt: Date, now: Date,
         idleTimeout: TimeInterval
     ) async throws -> RefreshRotation {
         try await write { db in
@@ -36,16 +36,18 @@ extension SQLiteStore {
                 try Self.revoke(db, sessionID: session.id, now: now)
                 return .sessionEnded
             }
-            try db.cachedStatement(
-                sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?").execute(
-                arguments: [now.unixSeconds, Data(presentedHash)]
-            )
-            try Self.insert(
-                RefreshTokenRecord(
-                    tokenHash: replacementHash, sessionID: session.id, issuedAt: now, expiresAt: replacementExpiresAt
-                ),
-                db
-            )
+            if let replacementHash {
+                try db.cachedStatement(
+                    sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?").execute(
+                    arguments: [now.unixSeconds, Data(presentedHash)]
+                )
+                try Self.insert(
+                    RefreshTokenRecord(
+                        tokenHash: replacementHash, sessionID: session.id, issuedAt: now, expiresAt: replacementExpiresAt
+                    ),
+                    db
+                )
+            }
             try Self.touch(db, sessionID: session.id, now: now)
             session.lastUsedAt = now
             return .rotated(session)

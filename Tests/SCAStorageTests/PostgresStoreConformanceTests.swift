@@ -60,6 +60,7 @@ struct PostgresStoreConformanceTests {
     @Test func sessionUseAndIdleTimeout() async throws { try await check { try await $0.sessionUseAndIdleTimeout() } }
     @Test func revokedSessionStaysRevoked() async throws { try await check { try await $0.revokedSessionStaysRevoked() } }
     @Test func refreshRotationAndReuse() async throws { try await check { try await $0.refreshRotationAndReuse() } }
+    @Test func refreshKeptWithoutSuccessor() async throws { try await check { try await $0.refreshKeptWithoutSuccessor() } }
     @Test func parallelRotationsSucceedOnce() async throws { try await check { try await $0.parallelRotationsSucceedOnce() } }
     @Test func refreshEndsWithExpiryOrIdleness() async throws {
         try await check { try await $0.refreshEndsWithExpiryOrIdleness() }

@@ -568,6 +568,24 @@ struct StoreConformance {
         #expect(results.filter { $0 == .reuseDetected(sessionID: "s1") }.count == 9)
     }
 
+    /// A refresh token kept (no successor, for a key-bound session) is used again and again,
+    /// and still ends with its session.
+    func refreshKeptWithoutSuccessor() async throws {
+        let token: [UInt8] = [4, 4, 4]
+        try await store.createSession(
+            makeSession(), refreshToken: RefreshTokenRecord(tokenHash: token, sessionID: "s1", issuedAt: t0, expiresAt: t0 + 3600))
+        for (index, at) in [t0 + 100, t0 + 200].enumerated() {
+            let use = try await store.rotateRefreshToken(
+                presentedHash: token, replacementHash: nil, replacementExpiresAt: t0 + 9_999, now: at, idleTimeout: 300)
+            #expect(use == .rotated(makeSession(lastUsedAt: at)), "use \(index + 1)")
+        }
+        try await store.revokeSession(id: "s1", now: t0 + 250)
+        #expect(
+            try await store.rotateRefreshToken(
+                presentedHash: token, replacementHash: nil, replacementExpiresAt: t0 + 9_999, now: t0 + 260, idleTimeout: 300)
+                == .sessionEnded)
+    }
+
     func refreshEndsWithExpiryOrIdleness() async throws {
         try await store.createSession(
             makeSession("s1"),

@@ -64,18 +64,26 @@ package struct TokenService: EngineService, Sendable {
     ///   `session.expired`, or 403 `token.delegated` / `token.not_delegated`.
     package func refresh(_ refreshToken: String, issuedTo clientID: String?) async throws -> TokenResponse {
         guard let bytes = Base64URL.decode(refreshToken), bytes.count == 32 else { throw Problem.tokenInvalid }
+        var boundToKey = false
         if let sessionID = try await store.sessionID(forRefreshTokenHash: Self.hash(refreshToken)),
-            let session = try await store.session(id: sessionID), session.clientID != clientID
+            let session = try await store.session(id: sessionID)
         {
-            // Another client's token answers as an unknown one would; a partner's on the
-            // first-party route says why.
-            if clientID == nil { throw Problem.tokenRefused(.delegatedToken) }
-            throw Problem.tokenInvalid
+            guard session.clientID == clientID else {
+                // Another client's token answers as an unknown one would; a partner's on the
+                // first-party route says why.
+                if clientID == nil { throw Problem.tokenRefused(.delegatedToken) }
+                throw Problem.tokenInvalid
+            }
+            boundToKey = session.keyThumbprint != nil
         }
         let now = runtime.now()
-        let replacement = runtime.makeSecret()
+        // A refresh token bound to a key (its session's, DPoP) is worth nothing without that
+        // key, so it is not rotated: a client whose answer was lost retries with the same token,
+        // as FAPI 2.0 asks. A bearer refresh token is rotated, and a rotated one presented
+        // again ends its session.
+        let replacement = boundToKey ? refreshToken : runtime.makeSecret()
         let rotation = try await store.rotateRefreshToken(
-            presentedHash: Self.hash(refreshToken), replacementHash: Self.hash(replacement),
+            presentedHash: Self.hash(refreshToken), replacementHash: boundToKey ? nil : Self.hash(replacement),
             replacementExpiresAt: now.addingTimeInterval(TimeInterval(configuration.refreshTokenLifetime)), now: now,
             idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
         switch rotation {

@@ -132,6 +132,24 @@ struct DPoPTests {
         }
     }
 
+    @Test("a key-bound refresh token is not rotated: an answer lost on the way is retried with the same token")
+    func refreshRetry() async throws {
+        try await TestServer().run { api in
+            let bound = try await Self.bound(api, email: "retry@example.com", phone: "+33612340414")
+            let refresh = ["grant_type": "refresh_token", "refresh_token": bound.refreshToken]
+            let first = try await bound.client.token(refresh, dpop: bound.key)
+            #expect(first.status == 200, "\(first.text)")
+            #expect(first.json["refresh_token"] as? String == bound.refreshToken, "the same token, still valid")
+            // The client never read that answer: it tries again with the token it holds.
+            let retried = try await bound.client.token(refresh, dpop: bound.key)
+            #expect(retried.status == 200, "\(retried.text)")
+            #expect(retried.json["access_token"] is String)
+            // Without the key the token is still nothing.
+            let stolen = try await bound.client.token(refresh, dpop: DPoPKey())
+            #expect(stolen.status == 400 && stolen.json["error"] as? String == "invalid_dpop_proof")
+        }
+    }
+
     @Test("the consent API takes a bound token only with a proof; a bearer token is never sent as DPoP")
     func consentAPI() async throws {
         try await TestServer().run { api in
