@@ -74,17 +74,19 @@ struct KeyClient {
     let clientID: String
     let signer: Signer
     let kid: String
+    /// Where the browser comes back to: ``redirectURI`` unless the test serves one.
+    var callback = KeyClient.redirectURI
 
     /// Registers a client with `signer`'s public key.
     static func make(
         _ api: APIClient, profile: ClientProfile = .fapi2, signer: Signer? = nil, kid: String = "partner-key-1",
-        scopes: [String]? = nil, authorizationDetailsTypes: [String]? = nil
+        scopes: [String]? = nil, authorizationDetailsTypes: [String]? = nil, callback: String = redirectURI
     ) async throws -> KeyClient {
         let signer = try signer ?? .es256(ES256PrivateKey())
         let response = try await api.post(
             "/admin/v1/clients",
             CreatePartnerClientRequest(
-                name: "Open Banking Partner", redirectUris: [redirectURI], consentRedirectUris: ["https://bank-partner.example/done"],
+                name: "Open Banking Partner", redirectUris: [callback], consentRedirectUris: ["https://bank-partner.example/done"],
                 scopes: scopes, profile: profile, jwks: .object(["keys": .array([try signer.jwk(kid: kid)])]),
                 authorizationDetailsTypes: authorizationDetailsTypes),
             admin: true)
@@ -92,7 +94,7 @@ struct KeyClient {
         let client = try response.decode(PartnerClientResponse.self)
         #expect(client.clientSecret == nil)
         #expect(client.tokenEndpointAuthMethod == "private_key_jwt")
-        return KeyClient(api: api, clientID: client.clientId, signer: signer, kid: kid)
+        return KeyClient(api: api, clientID: client.clientId, signer: signer, kid: kid, callback: callback)
     }
 
     /// The claims of an assertion; each test bends the one it attacks.
@@ -137,7 +139,7 @@ struct KeyClient {
     /// `POST /oauth2/par` for a sign-in with PKCE `challenge`.
     func push(challenge: String, scope: String = "openid", extra: [String: String] = [:], assertion: String? = nil) async throws -> APIResponse {
         var fields = [
-            "response_type": "code", "client_id": clientID, "redirect_uri": Self.redirectURI, "scope": scope,
+            "response_type": "code", "client_id": clientID, "redirect_uri": callback, "scope": scope,
             "code_challenge": challenge, "code_challenge_method": "S256", "state": "st-fapi", "nonce": "n-fapi",
         ]
         fields.merge(extra) { $1 }
