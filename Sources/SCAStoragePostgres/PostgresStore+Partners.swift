@@ -16,10 +16,10 @@ extension PostgresStore {
                 """
                 INSERT INTO partner_clients
                     (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks,
-                     authorization_details_types)
+                     authorization_details_types, require_signed_request_object)
                 VALUES (\(client.id), \(client.name), \(client.secretHash.map(bytea)), \(redirects), \(consentRedirects),
                         \(scopes), \(client.createdAt.unixSeconds), \(client.profile.rawValue), \(client.jwks),
-                        \(detailTypes))
+                        \(detailTypes), \(client.requireSignedRequestObject))
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")

@@ -590,12 +590,15 @@ enum SQLiteMigrations {
             ALTER TABLE sessions ADD COLUMN key_thumbprint TEXT;
             """
         ),
-        // v6-authorization-details: the `authorization_details` types (RFC 9396) a partner client
-        // may ask users to approve. Clients registered before ask by scope only.
+        // v6-partner-requests: what a partner client's authorization requests may carry and must
+        // be: the `authorization_details` types (RFC 9396) it may ask users to approve, and
+        // whether its pushed requests must be signed request objects (RFC 9101). Clients
+        // registered before ask by scope only, signed or not.
         (
-            "v6-authorization-details",
+            "v6-partner-requests",
             """
             ALTER TABLE partner_clients ADD COLUMN authorization_details_types TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE partner_clients ADD COLUMN require_signed_request_object INTEGER NOT NULL DEFAULT 0;
             """
         ),
     ]

@@ -6,6 +6,10 @@
     fapi_client.py assertion KEY.pem CLIENT_ID ISSUER
         a fresh private_key_jwt assertion (RFC 7523) for any client-authenticated endpoint:
         iss = sub = CLIENT_ID, aud = ISSUER, a new jti, valid for 60 seconds
+    fapi_client.py request KEY.pem CLIENT_ID ISSUER PARAMETERS_JSON
+        a signed request object (RFC 9101) for POST /oauth2/par: the authorization request's
+        parameters (a JSON object) with iss = client_id = CLIENT_ID, aud = ISSUER, nbf now and
+        exp five minutes later, typ oauth-authz-req+jwt
     fapi_client.py dpop KEY.pem METHOD URL [NONCE [ACCESS_TOKEN]]
         a DPoP proof (RFC 9449) for one request: the public key in its header, htm, htu, iat,
         a new jti, the server's nonce, and the access token's hash (ath) on a resource request
@@ -50,6 +54,15 @@ def assertion(key_path, client_id, issuer):
     return jwt.encode(claims, key, algorithm="ES256", headers={"kid": KID})
 
 
+def request(key_path, client_id, issuer, parameters):
+    with open(key_path, "rb") as source:
+        key = serialization.load_pem_private_key(source.read(), password=None)
+    issued = now()
+    claims = dict(json.loads(parameters))
+    claims.update({"iss": client_id, "client_id": client_id, "aud": issuer, "nbf": issued, "exp": issued + 300})
+    return jwt.encode(claims, key, algorithm="ES256", headers={"kid": KID, "typ": "oauth-authz-req+jwt"})
+
+
 def dpop(key_path, method, url, nonce=None, access_token=None):
     with open(key_path, "rb") as source:
         key = serialization.load_pem_private_key(source.read(), password=None)
@@ -68,6 +81,8 @@ if __name__ == "__main__":
         keygen(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == "assertion":
         print(assertion(sys.argv[2], sys.argv[3], sys.argv[4]))
+    elif len(sys.argv) == 6 and sys.argv[1] == "request":
+        print(request(*sys.argv[2:]))
     elif 5 <= len(sys.argv) <= 7 and sys.argv[1] == "dpop":
         print(dpop(*sys.argv[2:]))
     else:

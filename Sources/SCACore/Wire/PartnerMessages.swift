@@ -23,13 +23,16 @@ package struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
     /// The `authorization_details` types (RFC 9396) the client may ask users to approve:
     /// `payment_initiation`, `account_information`. None by default.
     package var authorizationDetailsTypes: [String]?
+    /// Its pushed requests must be signed request objects (RFC 9101). Default: false.
+    package var requireSignedRequestObject: Bool?
 
     package init(
         name: String, redirectUris: [String], consentRedirectUris: [String]? = nil, scopes: [String]? = nil,
         publicClient: Bool? = nil, profile: ClientProfile? = nil, tokenEndpointAuthMethod: String? = nil,
-        jwks: JSONValue? = nil, authorizationDetailsTypes: [String]? = nil
+        jwks: JSONValue? = nil, authorizationDetailsTypes: [String]? = nil, requireSignedRequestObject: Bool? = nil
     ) {
         self.authorizationDetailsTypes = authorizationDetailsTypes
+        self.requireSignedRequestObject = requireSignedRequestObject
         self.name = name
         self.redirectUris = redirectUris
         self.consentRedirectUris = consentRedirectUris
@@ -60,14 +63,16 @@ package struct PartnerClientResponse: Codable, Sendable, Equatable {
     /// The public keys of a `private_key_jwt` client.
     package var jwks: JSONValue?
     package var authorizationDetailsTypes: [String]
+    package var requireSignedRequestObject: Bool
 
     package init(
         clientId: String, name: String, redirectUris: [String], consentRedirectUris: [String], scopes: [String],
         publicClient: Bool, createdAt: Date, clientSecret: String? = nil, profile: ClientProfile = .standard,
         tokenEndpointAuthMethod: String = "client_secret_basic", requirePushedAuthorizationRequests: Bool = false,
-        jwks: JSONValue? = nil, authorizationDetailsTypes: [String] = []
+        jwks: JSONValue? = nil, authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false
     ) {
         self.authorizationDetailsTypes = authorizationDetailsTypes
+        self.requireSignedRequestObject = requireSignedRequestObject
         self.profile = profile
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests

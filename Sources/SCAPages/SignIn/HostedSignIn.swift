@@ -174,9 +174,8 @@ struct HostedSignIn: Sendable {
         } catch let problem as Problem where problem.status < 500 {
             switch problem.code {
             case .userLocked:
-                let location = oauth.errorRedirect(
-                    authorization.redirectURI, error: "access_denied", description: "the user could not be authenticated",
-                    state: authorization.state)
+                let location = try oauth.errorRedirect(
+                    for: authorization, error: "access_denied", description: "the user could not be authenticated")
                 let words = words(request, state)
                 let title = words.text("signin.blocked.title")
                 return renderer.page(
@@ -202,9 +201,8 @@ struct HostedSignIn: Sendable {
             return sessionEnded(request)
         }
         if let challengeID = state.challengeID { _ = try? await challenges.cancel(challengeID) }
-        let location = oauth.errorRedirect(
-            authorization.redirectURI, error: "access_denied", description: "the user cancelled the sign-in",
-            state: authorization.state)
+        let location = try oauth.errorRedirect(
+            for: authorization, error: "access_denied", description: "the user cancelled the sign-in")
         return PageRenderer.redirect(
             to: location, formTarget: PageRenderer.formTarget(for: authorization.redirectURI),
             cookie: cookies.clear(PageCookies.signIn))

@@ -71,11 +71,16 @@ package struct PartnerService: EngineService, Sendable {
             throw Problem.invalidRequest(
                 "authorizationDetailsTypes must be among \(AuthorizationDetail.knownTypes.joined(separator: ", ")), each once")
         }
+        // A signed request object is signed with the client's registered keys.
+        guard request.requireSignedRequestObject != true || method == .privateKeyJWT else {
+            throw Problem.invalidRequest("requireSignedRequestObject needs jwks: the request objects are signed with the client's keys")
+        }
         let secret = method == .clientSecret ? runtime.makeSecret() : nil
         let record = PartnerClientRecord(
             id: runtime.makeID(prefix: "cli"), name: name, secretHash: secret.map(Self.hash),
             redirectURIs: request.redirectUris, consentRedirectURIs: consentRedirects, scopes: scopes,
-            createdAt: runtime.now(), profile: request.profile ?? .standard, jwks: jwks, authorizationDetailsTypes: detailTypes)
+            createdAt: runtime.now(), profile: request.profile ?? .standard, jwks: jwks, authorizationDetailsTypes: detailTypes,
+            requireSignedRequestObject: request.requireSignedRequestObject ?? false)
         try await store.createPartnerClient(record)
         await audit.record(
             .partnerClientCreated,
@@ -241,6 +246,7 @@ package struct PartnerService: EngineService, Sendable {
             createdAt: record.createdAt, profile: record.profile, tokenEndpointAuthMethod: method.rawValue,
             requirePushedAuthorizationRequests: record.profile == .fapi2,
             jwks: record.jwks.flatMap { try? WireJSON.decoder().decode(JSONValue.self, from: Data($0.utf8)) },
-            authorizationDetailsTypes: record.authorizationDetailsTypes)
+            authorizationDetailsTypes: record.authorizationDetailsTypes,
+            requireSignedRequestObject: record.requireSignedRequestObject)
     }
 }

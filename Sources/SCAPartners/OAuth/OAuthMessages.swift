@@ -24,6 +24,14 @@ package struct AuthorizationRequest: Codable, Sendable, Equatable {
     /// sign-in asks the user to approve. Then the sign-in's challenge is that operation's, and
     /// a payment's proofs are bound to its transaction.
     package var authorizationDetail: AuthorizationDetail? = nil
+    /// `response_mode` as asked: `query` (the default), or `jwt` and `query.jwt` (JARM).
+    var responseMode: String? = nil
+
+    /// The response comes back as one signed JWT (JARM).
+    var wantsJWTResponse: Bool { responseMode.map(Self.jwtResponseModes.contains) ?? false }
+
+    /// The JWT response modes of a code flow: `jwt` means `query.jwt` there.
+    static let jwtResponseModes: Set<String> = ["jwt", "query.jwt"]
 
     /// What the sign-in grants the client: its tokens are the client's, within these scopes,
     /// for what `authorization_details` asked.
@@ -189,6 +197,42 @@ struct ProfileClaims: Equatable, Sendable {
     }
 }
 
+/// A JWT authorization response (JARM): who signed it, for whom, until when, and the
+/// response's own parameters (`code` or `error` and `error_description`, `state`, `iss`).
+struct AuthorizationResponseClaims: JWTPayload {
+    var aud: AudienceClaim
+    var exp: ExpirationClaim
+    var parameters: [(String, String)]
+
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(aud: AudienceClaim, exp: ExpirationClaim, parameters: [(String, String)]) {
+        (self.aud, self.exp, self.parameters) = (aud, exp, parameters)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Name.self)
+        aud = try container.decode(AudienceClaim.self, forKey: Name(stringValue: "aud"))
+        exp = try container.decode(ExpirationClaim.self, forKey: Name(stringValue: "exp"))
+        parameters = try container.allKeys.filter { !["aud", "exp"].contains($0.stringValue) }
+            .map { ($0.stringValue, try container.decode(String.self, forKey: $0)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Name.self)
+        try container.encode(aud, forKey: Name(stringValue: "aud"))
+        try container.encode(exp, forKey: Name(stringValue: "exp"))
+        for (name, value) in parameters { try container.encode(value, forKey: Name(stringValue: name)) }
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
 /// The claims of an OpenID Connect id_token, signed ES256 with the keys of the JWKS.
 struct IDTokenClaims: JWTPayload, Equatable {
     var iss: IssuerClaim
@@ -266,12 +310,15 @@ struct OpenIDConfiguration: Encodable, Sendable {
     ]
     /// The languages of the hosted pages, for `ui_locales`.
     var uiLocalesSupported = Language.allCases.map(\.tag)
-    var responseModesSupported = ["query"]
+    var responseModesSupported = ["query", "jwt", "query.jwt"]
+    var authorizationSigningAlgValuesSupported = ["ES256"]
     /// The `acr` values a sign-in can earn; one asked in `acr_values` and not earned is refused.
     var acrValuesSupported = Self.supportedACRValues
     static let supportedACRValues = [TokenResponse.scaACR, TokenResponse.singleFactorACR]
     var claimsParameterSupported = false
+    /// At the authorization endpoint: a signed request object is pushed, never sent by the browser.
     var requestParameterSupported = false
+    var requestObjectSigningAlgValuesSupported = ClientKeys.standardAlgorithms
     var authorizationResponseIssParameterSupported = true
     // CIBA poll mode.
     var backchannelAuthenticationEndpoint: String
@@ -305,9 +352,11 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case claimsSupported = "claims_supported"
         case uiLocalesSupported = "ui_locales_supported"
         case responseModesSupported = "response_modes_supported"
+        case authorizationSigningAlgValuesSupported = "authorization_signing_alg_values_supported"
         case acrValuesSupported = "acr_values_supported"
         case claimsParameterSupported = "claims_parameter_supported"
         case requestParameterSupported = "request_parameter_supported"
+        case requestObjectSigningAlgValuesSupported = "request_object_signing_alg_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
         case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"

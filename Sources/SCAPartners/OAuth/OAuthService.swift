@@ -48,7 +48,10 @@ package struct OAuthService: EngineService, Sendable {
             return .errorPage(messageKey: "signin.error.unregisteredRedirect", status: .forbidden)
         }
         let refusal: OAuthError
-        if client.profile == .fapi2 {
+        if query["request"] != nil {
+            refusal = OAuthError(
+                status: 400, error: "request_not_supported", description: "request objects are pushed to \(issuer)/oauth2/par")
+        } else if client.profile == .fapi2 {
             refusal = .invalidRequest("this client must push its authorization request to \(issuer)/oauth2/par")
         } else {
             switch Self.check(query, client: client, redirectURI: redirectURI, now: runtime.now()) {
@@ -56,7 +59,12 @@ package struct OAuthService: EngineService, Sendable {
             case .failure(let error): refusal = error
             }
         }
-        return .redirect(errorRedirect(redirectURI, error: refusal.error, description: refusal.description, state: query["state"]))
+        // The refused request's own response_mode, read leniently: a client that asked for JWT
+        // responses gets its error as one too.
+        let jwt = query["response_mode"].map(AuthorizationRequest.jwtResponseModes.contains) ?? false
+        return .redirect(try respond(
+            [("error", refusal.error), ("error_description", refusal.description)], state: query["state"], to: redirectURI,
+            clientID: client.id, jwt: jwt))
     }
 
     /// The authorization request `parameters` make for `client`, whose redirect URI is checked
@@ -112,6 +120,10 @@ package struct OAuthService: EngineService, Sendable {
         if let maxAge = parameters["max_age"], Int(maxAge).map({ $0 < 0 }) ?? true {
             return refuse("invalid_request", "max_age must be a whole number of seconds")
         }
+        let responseMode = parameters["response_mode"]
+        if let responseMode, responseMode != "query", !AuthorizationRequest.jwtResponseModes.contains(responseMode) {
+            return refuse("invalid_request", "response_mode must be query, jwt or query.jwt")
+        }
         var acrValues: [String]?
         if let asked = parameters["acr_values"] {
             let values = asked.split(separator: " ").map(String.init)
@@ -131,7 +143,8 @@ package struct OAuthService: EngineService, Sendable {
         return .success(
             AuthorizationRequest(
                 clientID: client.id, redirectURI: redirectURI, scopes: scopes, state: state, nonce: parameters["nonce"],
-                codeChallenge: challenge, acrValues: acrValues, uiLocales: parameters["ui_locales"], authorizationDetail: detail))
+                codeChallenge: challenge, acrValues: acrValues, uiLocales: parameters["ui_locales"], authorizationDetail: detail,
+                responseMode: responseMode))
     }
 
     // MARK: Pushed authorization requests
@@ -147,10 +160,10 @@ package struct OAuthService: EngineService, Sendable {
     /// The request is sealed into the `request_uri` itself, so that any instance can open it;
     /// its single use is burned in the store when the browser brings it.
     /// - Throws: `OAuthError` 401 `invalid_client`, 400 with what the request breaks.
-    package func push(_ form: [String: String], authorization: String?) async throws -> PushedAuthorizationResponse {
-        let client = try await authenticate(form, authorization: authorization)
-        guard form["request_uri"] == nil else { throw OAuthError.invalidRequest("request_uri cannot be pushed") }
-        guard form["request"] == nil else { throw OAuthError.invalidRequest("request objects are not accepted") }
+    package func push(_ pushedForm: [String: String], authorization: String?) async throws -> PushedAuthorizationResponse {
+        let client = try await authenticate(pushedForm, authorization: authorization)
+        guard pushedForm["request_uri"] == nil else { throw OAuthError.invalidRequest("request_uri cannot be pushed") }
+        let form = try await parameters(of: pushedForm, client: client)
         guard let redirectURI = form["redirect_uri"] else { throw OAuthError.invalidRequest("redirect_uri is required") }
         guard RedirectURIRules.matches(redirectURI, registered: client.redirectURIs) else {
             throw OAuthError.invalidRequest("redirect_uri is not registered for this client")
@@ -161,6 +174,27 @@ package struct OAuthService: EngineService, Sendable {
         let sealed = try box.seal(Array(try WireJSON.encoder().encode(pushed)), context: Self.pushedSealingContext)
         return PushedAuthorizationResponse(
             requestURI: Self.requestURIPrefix + Base64URL.encode(sealed), expiresIn: Int(Self.pushedRequestLifetime))
+    }
+
+    /// The parameters a pushed request asks with: those of its signed request object (RFC 9101)
+    /// and no others, or the form's own for a client that need not sign.
+    private func parameters(of form: [String: String], client: PartnerClientRecord) async throws -> [String: String] {
+        guard let request = form["request"] else {
+            if client.requireSignedRequestObject {
+                throw OAuthError.invalidRequest("this client's pushed requests must be signed request objects (request)")
+            }
+            return form
+        }
+        guard let jwks = client.jwks, let keys = try? ClientKeys(json: jwks) else {
+            throw OAuthError(status: 400, error: "invalid_request_object", description: "this client has no registered keys to sign a request object with")
+        }
+        do {
+            return try await RequestObject.verify(
+                request, clientID: client.id, profile: client.profile, keys: keys, issuer: issuer, now: runtime.now()
+            ).parameters
+        } catch {
+            throw OAuthError(status: 400, error: "invalid_request_object", description: error.reason)
+        }
     }
 
     /// The sign-in a `request_uri` stands for, the first time it comes within its lifetime and
@@ -193,12 +227,33 @@ package struct OAuthService: EngineService, Sendable {
             }
     }
 
-    /// `redirectURI` with an RFC 6749 §4.1.2.1 error, `state` and `iss` (RFC 9207).
-    package func errorRedirect(_ redirectURI: String, error: String, description: String, state: String?) -> String {
-        var parameters = [("error", error), ("error_description", description)]
+    /// The request's redirect URI with an RFC 6749 §4.1.2.1 error, `state` and `iss` (RFC 9207),
+    /// in the request's response mode.
+    package func errorRedirect(for request: AuthorizationRequest, error: String, description: String) throws -> String {
+        try respond(
+            [("error", error), ("error_description", description)], state: request.state, to: request.redirectURI,
+            clientID: request.clientID, jwt: request.wantsJWTResponse)
+    }
+
+    /// Seconds a JWT authorization response is valid: the browser carries it straight back.
+    static let responseLifetime: TimeInterval = 60
+
+    /// An authorization response on `redirectURI`: the parameters, `state` and `iss` in the
+    /// query; or, in a JWT response mode (JARM), one `response` parameter holding them signed
+    /// with this server's key, for the client alone (`aud`), so that neither the browser nor
+    /// anything on the way can change or replay them elsewhere.
+    func respond(
+        _ parameters: [(String, String)], state: String?, to redirectURI: String, clientID: String, jwt: Bool
+    ) throws -> String {
+        var parameters = parameters
         if let state { parameters.append(("state", state)) }
         parameters.append(("iss", issuer))
-        return RedirectURIRules.appending(parameters, to: redirectURI)
+        guard jwt else { return RedirectURIRules.appending(parameters, to: redirectURI) }
+        let now = Date(timeIntervalSince1970: runtime.now().timeIntervalSince1970.rounded(.down))
+        let signed = try tokens.signer.sign(AuthorizationResponseClaims(
+            aud: AudienceClaim(value: [clientID]), exp: ExpirationClaim(value: now.addingTimeInterval(Self.responseLifetime)),
+            parameters: parameters))
+        return RedirectURIRules.appending([("response", signed)], to: redirectURI)
     }
 
     /// A sign-in completed: keeps its tokens sealed under a fresh single-use code and returns
@@ -215,9 +270,7 @@ package struct OAuthService: EngineService, Sendable {
             await audit.record(
                 .authorizationCodeRefused, outcome: "operation_mismatch", userID: userID, sessionID: claims.sid,
                 details: ["clientId": request.clientID, "operation": claims.op.rawValue])
-            return errorRedirect(
-                request.redirectURI, error: "access_denied", description: "the approval was not for what the request asked",
-                state: request.state)
+            return try errorRedirect(for: request, error: "access_denied", description: "the approval was not for what the request asked")
         }
         if let acrValues = request.acrValues, !acrValues.contains(claims.acr) {
             // Asked for more than the sign-in earned: refused, never handed over as less.
@@ -225,9 +278,8 @@ package struct OAuthService: EngineService, Sendable {
             await audit.record(
                 .authorizationCodeRefused, outcome: "acr_unmet", userID: userID, sessionID: claims.sid,
                 details: ["clientId": request.clientID, "acr": claims.acr])
-            return errorRedirect(
-                request.redirectURI, error: "unmet_authentication_requirements",
-                description: "the sign-in did not meet the acr_values asked for", state: request.state)
+            return try errorRedirect(
+                for: request, error: "unmet_authentication_requirements", description: "the sign-in did not meet the acr_values asked for")
         }
         let code = runtime.makeSecret()
         let now = runtime.now()
@@ -238,10 +290,7 @@ package struct OAuthService: EngineService, Sendable {
             authTime: now, sealedTokens: sealed, expiresAt: now.addingTimeInterval(Self.codeLifetime)))
         await audit.record(
             .authorizationCodeIssued, userID: userID, sessionID: claims.sid, details: ["clientId": request.clientID])
-        var parameters = [("code", code)]
-        if let state = request.state { parameters.append(("state", state)) }
-        parameters.append(("iss", issuer))
-        return RedirectURIRules.appending(parameters, to: request.redirectURI)
+        return try respond([("code", code)], state: request.state, to: request.redirectURI, clientID: request.clientID, jwt: request.wantsJWTResponse)
     }
 
     // MARK: Token endpoint

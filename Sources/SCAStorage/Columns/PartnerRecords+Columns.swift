@@ -14,7 +14,8 @@ extension PartnerClientRecord: ColumnDecodable {
             createdAt: try columns.date("created_at"),
             profile: try columns.rawValue("profile"),
             jwks: try columns.value("jwks"),
-            authorizationDetailsTypes: try columns.json("authorization_details_types")
+            authorizationDetailsTypes: try columns.json("authorization_details_types"),
+            requireSignedRequestObject: try columns.bool("require_signed_request_object")
         )
     }
 }

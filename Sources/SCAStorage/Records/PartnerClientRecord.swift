@@ -20,12 +20,15 @@ public struct PartnerClientRecord: Sendable, Equatable {
     /// The `authorization_details` types (RFC 9396) the client may ask users to approve;
     /// empty for a client that asks by scope only.
     public var authorizationDetailsTypes: [String]
+    /// Its pushed authorization requests must be signed request objects (RFC 9101 `request`).
+    public var requireSignedRequestObject: Bool
 
     public init(
         id: String, name: String, secretHash: [UInt8]?, redirectURIs: [String], consentRedirectURIs: [String],
         scopes: [String], createdAt: Date, profile: ClientProfile = .standard, jwks: String? = nil,
-        authorizationDetailsTypes: [String] = []
+        authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false
     ) {
+        self.requireSignedRequestObject = requireSignedRequestObject
         self.id = id
         self.name = name
         self.secretHash = secretHash

@@ -117,4 +117,39 @@ struct FAPIScriptTests {
             #expect(response.status == .ok)
         }
     }
+
+    @Test(
+        "a payment pushed as a request object the script signs: its authorization_details reach the page",
+        .enabled(if: FAPIScriptTests.pyJWT != nil, "PyJWT is not in .build/pyjwt (.ci/run installs it)"))
+    func signedPaymentRequest() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-fapi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try await Self.run(["keygen", "key.pem", "jwks.json"], in: directory)
+        let jwks = try WireJSON.decoder().decode(JSONValue.self, from: Data(contentsOf: directory.appendingPathComponent("jwks.json")))
+        try await TestServer().run { api in
+            let registered = try await api.post(
+                "/admin/v1/clients",
+                CreatePartnerClientRequest(
+                    name: "Script Partner", redirectUris: [KeyClient.redirectURI], profile: .fapi2, jwks: jwks,
+                    authorizationDetailsTypes: ["payment_initiation"], requireSignedRequestObject: true),
+                admin: true)
+            let clientID = try registered.decode(PartnerClientResponse.self).clientId
+            let issuer = api.services.configuration.baseURL
+            let (_, challenge) = PartnerFixture.pkce("p")
+            let parameters = """
+                {"response_type":"code","redirect_uri":"\(KeyClient.redirectURI)","code_challenge":"\(challenge)",
+                 "code_challenge_method":"S256","state":"st-script","authorization_details":\(AuthorizationDetailsTests.payment)}
+                """
+            let object = try await Self.run(["request", "key.pem", clientID, issuer, parameters], in: directory, clock: api.clock)
+            let assertion = try await Self.run(["assertion", "key.pem", clientID, issuer], in: directory, clock: api.clock)
+            let pushed = try await api.form(
+                "/oauth2/par", ["client_id": clientID, "request": object].merging(KeyClient.credentials(assertion)) { $1 })
+            #expect(pushed.status == 201, "\(pushed.text)")
+            let page = try await PageBrowser(api: api).get(
+                "/oauth2/authorize?client_id=\(clientID)&request_uri=\(RedirectURIRules.formEncoded(try #require(pushed.json["request_uri"] as? String)))")
+            #expect(page.status == 200)
+            #expect(page.text.contains("Acme Supplies") && page.text.contains("FR76 3000 6000 0112 3456 7890 189"))
+        }
+    }
 }

@@ -80,7 +80,8 @@ struct KeyClient {
     /// Registers a client with `signer`'s public key.
     static func make(
         _ api: APIClient, profile: ClientProfile = .fapi2, signer: Signer? = nil, kid: String = "partner-key-1",
-        scopes: [String]? = nil, authorizationDetailsTypes: [String]? = nil, callback: String = redirectURI
+        scopes: [String]? = nil, authorizationDetailsTypes: [String]? = nil, callback: String = redirectURI,
+        requireSignedRequestObject: Bool? = nil
     ) async throws -> KeyClient {
         let signer = try signer ?? .es256(ES256PrivateKey())
         let response = try await api.post(
@@ -88,7 +89,7 @@ struct KeyClient {
             CreatePartnerClientRequest(
                 name: "Open Banking Partner", redirectUris: [callback], consentRedirectUris: ["https://bank-partner.example/done"],
                 scopes: scopes, profile: profile, jwks: .object(["keys": .array([try signer.jwk(kid: kid)])]),
-                authorizationDetailsTypes: authorizationDetailsTypes),
+                authorizationDetailsTypes: authorizationDetailsTypes, requireSignedRequestObject: requireSignedRequestObject),
             admin: true)
         #expect(response.status == 201)
         let client = try response.decode(PartnerClientResponse.self)
@@ -154,6 +155,37 @@ struct KeyClient {
         #expect(first.status == 400 && first.json["error"] as? String == "use_dpop_nonce", "first: \(first.text)")
         let nonce = try #require(first.headers[HTTPField.Name("DPoP-Nonce")!])
         return try await post("/oauth2/token", fields, dpop: try key.proof(key.claims("POST", url, now: api.clock.now(), nonce: nonce)))
+    }
+
+    /// Any claims, for a signed request object.
+    struct AnyClaims: JWTPayload {
+        var values: [String: JSONValue]
+
+        init(_ values: [String: JSONValue]) { self.values = values }
+        init(from decoder: any Decoder) throws { values = try [String: JSONValue](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    /// The claims of a signed request object for a sign-in with PKCE `challenge`, valid for a
+    /// minute from now; each test bends the one it attacks.
+    func requestClaims(challenge: String) -> [String: JSONValue] {
+        let now = api.clock.now().timeIntervalSince1970.rounded(.down)
+        return [
+            "iss": .string(clientID), "aud": .string(api.services.configuration.baseURL), "client_id": .string(clientID),
+            "response_type": "code", "redirect_uri": .string(callback), "scope": "openid", "code_challenge": .string(challenge),
+            "code_challenge_method": "S256", "state": "st-signed", "nbf": .number(now), "exp": .number(now + 60),
+        ]
+    }
+
+    /// `claims` signed as a request object (`typ` `oauth-authz-req+jwt`) with the registered key,
+    /// or with `signer`.
+    func requestObject(_ claims: [String: JSONValue], typ: String = "oauth-authz-req+jwt", signer: Signer? = nil) async throws -> String {
+        let keys = JWTKeyCollection()
+        await (signer ?? self.signer).add(to: keys, kid: kid)
+        var header = JWTHeader()
+        header.typ = typ
+        return try await keys.sign(AnyClaims(claims), kid: JWKIdentifier(string: kid), header: header)
     }
 
     /// The authorization endpoint for a pushed `requestURI`.
