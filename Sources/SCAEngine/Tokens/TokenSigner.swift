@@ -56,7 +56,18 @@ package struct TokenSigner: Sendable {
     /// header never changes, so it is encoded once per key; the claims are encoded as the
     /// library encodes them (seconds since 1970), and the library still verifies.
     package func sign(_ claims: some JWTPayload) throws -> String {
-        var token = current.headerSegment
+        try sign(claims, header: current.headerSegment)
+    }
+
+    /// As ``sign(_:)``, with `type` as the header's `typ`: a JWT made for one purpose (a signed
+    /// introspection answer) that no verifier of another takes for its own.
+    package func sign(_ claims: some JWTPayload, type: String) throws -> String {
+        // The key id and the type are base64url and a media type: nothing in them needs escaping in JSON.
+        try sign(claims, header: Array(Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(current.keyID)","typ":"\#(type)"}"#.utf8)).utf8))
+    }
+
+    private func sign(_ claims: some JWTPayload, header: [UInt8]) throws -> String {
+        var token = header
         token.append(UInt8(ascii: "."))
         token.append(contentsOf: Base64URL.encode(try Self.claimsEncoder.encode(claims)).utf8)
         let signature = try current.privateKey.signature(for: token)
@@ -77,9 +88,11 @@ package struct TokenSigner: Sendable {
     private struct CurrentKey: Sendable {
         let privateKey: P256.Signing.PrivateKey
         let headerSegment: [UInt8]
+        let keyID: String
 
         init(privateKey: P256.Signing.PrivateKey, keyID: String) {
             self.privateKey = privateKey
+            self.keyID = keyID
             // A key id is base64url: nothing in it needs escaping in JSON.
             self.headerSegment = Array(Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)","typ":"JWT"}"#.utf8)).utf8)
         }

@@ -93,6 +93,30 @@ struct OAuthIntrospection: Encodable, Sendable {
     }
 }
 
+/// A signed introspection answer (RFC 9701 §5): the server, the client it answers, when, and
+/// the answer itself.
+struct SignedIntrospection: JWTPayload {
+    var iss: IssuerClaim
+    var aud: AudienceClaim
+    var iat: IssuedAtClaim
+    var tokenIntrospection: OAuthIntrospection
+
+    enum CodingKeys: String, CodingKey {
+        case iss, aud, iat
+        case tokenIntrospection = "token_introspection"
+    }
+
+    init(iss: IssuerClaim, aud: AudienceClaim, iat: IssuedAtClaim, tokenIntrospection: OAuthIntrospection) {
+        (self.iss, self.aud, self.iat, self.tokenIntrospection) = (iss, aud, iat, tokenIntrospection)
+    }
+
+    init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "signed, never read here"))
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
 /// What a pushed `request_uri` seals: the checked request and when it stops being usable.
 struct PushedAuthorizationRequest: Codable, Sendable {
     var request: AuthorizationRequest
@@ -283,6 +307,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var revocationEndpoint: String
     var introspectionEndpoint: String
     var introspectionEndpointAuthMethodsSupported = Self.authenticationMethods
+    var introspectionSigningAlgValuesSupported = ["ES256"]
     var userinfoEndpoint: String
     var pushedAuthorizationRequestEndpoint: String
     /// Not for every client: a `fapi2` client's registration says it must (RFC 9126 §6).
@@ -333,6 +358,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case userinfoEndpoint = "userinfo_endpoint"
         case introspectionEndpoint = "introspection_endpoint"
         case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
+        case introspectionSigningAlgValuesSupported = "introspection_signing_alg_values_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case jwksURI = "jwks_uri"

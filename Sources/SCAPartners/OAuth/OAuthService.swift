@@ -532,11 +532,33 @@ package struct OAuthService: EngineService, Sendable {
     /// bound to, for the client's resource servers. A token of another client, a first-party
     /// token, a refresh token or one no longer valid answers `active: false` alike.
     func introspect(_ form: [String: String], authorization: String?) async throws -> OAuthIntrospection {
+        try await introspectForClient(form, authorization: authorization).answer
+    }
+
+    /// The media type of a signed introspection answer (RFC 9701).
+    static let signedIntrospectionType = "token-introspection+jwt"
+
+    /// `POST /oauth2/introspect` with `Accept: application/token-introspection+jwt` (RFC 9701):
+    /// the same answer as a JWT signed with this server's key, for this client (`aud`), so a
+    /// resource server can keep it as proof of what the server said.
+    func signedIntrospection(_ form: [String: String], authorization: String?) async throws -> String {
+        let (client, answer) = try await introspectForClient(form, authorization: authorization)
+        let now = Date(timeIntervalSince1970: runtime.now().timeIntervalSince1970.rounded(.down))
+        return try tokens.signer.sign(
+            SignedIntrospection(
+                iss: IssuerClaim(value: issuer), aud: AudienceClaim(value: [client.id]), iat: IssuedAtClaim(value: now),
+                tokenIntrospection: answer),
+            type: Self.signedIntrospectionType)
+    }
+
+    private func introspectForClient(
+        _ form: [String: String], authorization: String?
+    ) async throws -> (client: PartnerClientRecord, answer: OAuthIntrospection) {
         let client = try await authenticate(form, authorization: authorization)
         guard let token = form["token"] else { throw OAuthError.invalidRequest("token is required") }
         let answer = try await tokens.introspect(IntrospectRequest(token: token))
-        guard answer.active, answer.clientID == client.id else { return OAuthIntrospection(active: false) }
-        return OAuthIntrospection(answer)
+        guard answer.active, answer.clientID == client.id else { return (client, OAuthIntrospection(active: false)) }
+        return (client, OAuthIntrospection(answer))
     }
 
     /// `GET /oauth2/userinfo` with a partner's access token of scope `openid`: what its scopes

@@ -41,7 +41,16 @@ struct PartnerRoutes<Context: RequestContext> {
         router.post("oauth2/introspect") { request, _ in
             await OAuthEndpoint.answer {
                 let form = try await OAuthEndpoint.form(of: request, maxBodySize: maxBodySize)
-                return try Response.json(try await oauth.introspect(form, authorization: request.headers[.authorization]))
+                let authorization = request.headers[.authorization]
+                // RFC 9701: a signed answer for a client that asks for one.
+                if request.headers[.accept]?.contains("application/\(OAuthService.signedIntrospectionType)") == true {
+                    let signed = try await oauth.signedIntrospection(form, authorization: authorization)
+                    return Response(
+                        status: .ok,
+                        headers: [.contentType: "application/\(OAuthService.signedIntrospectionType)", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: signed)))
+                }
+                return try Response.json(try await oauth.introspect(form, authorization: authorization))
             }
         }
         router.post("oauth2/revoke") { request, _ in

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import JWTKit
 import SCACore
+import SCAEngine
 import Testing
 
 /// The signed half of FAPI 2.0 Message Signing: authorization requests pushed as signed request
@@ -85,6 +86,33 @@ struct SignedRequestTests {
                 "/admin/v1/clients",
                 CreatePartnerClientRequest(name: "S", redirectUris: [KeyClient.redirectURI], requireSignedRequestObject: true), admin: true)
             #expect(secretClient.status == 400)
+        }
+    }
+
+    @Test("introspection answers a JWT signed by the server, typed token-introspection+jwt, for the client that asked")
+    func signedIntrospection() async throws {
+        try await TestServer().run { api in
+            let bound = try await DPoPTests.bound(api, email: "introspect@example.com", phone: "+33612340713")
+            var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .accept: "application/token-introspection+jwt"]
+            headers[.cacheControl] = nil
+            let fields = ["token": bound.accessToken].merging(KeyClient.credentials(try await bound.client.assertion())) { $1 }
+            let answer = try await api.form("/oauth2/introspect", fields, headers: headers)
+            #expect(answer.status == 200)
+            #expect(answer.headers[.contentType] == "application/token-introspection+jwt")
+            let header = try #require(CompactJWS.decode([String: String].self, segment: 0, of: answer.text))
+            #expect(header["typ"] == "token-introspection+jwt" && header["alg"] == "ES256")
+            let keys = JWTKeyCollection()
+            try await keys.add(jwksJSON: String(decoding: try await api.send(.get, "/.well-known/jwks.json").body, as: UTF8.self))
+            let claims = try await keys.verify(answer.text, as: KeyClient.AnyClaims.self).values
+            #expect(claims["iss"] == .string(api.services.configuration.baseURL))
+            #expect(claims["aud"] == .string(bound.client.clientID) || claims["aud"] == .array([.string(bound.client.clientID)]))
+            guard case .object(let introspection)? = claims["token_introspection"] else {
+                Issue.record("no token_introspection")
+                return
+            }
+            #expect(introspection["active"] == .bool(true))
+            #expect(introspection["token_type"] == "DPoP")
+            #expect(introspection["client_id"] == .string(bound.client.clientID))
         }
     }
 
