@@ -7,10 +7,12 @@ import SCALocalization
 import SCAPartners
 
 /// The hosted pages' routes: the OAuth authorization endpoint (which shows the sign-in page),
-/// the sign-in forms, the consent pages with "Approve on your phone", and their assets.
+/// the sign-in forms, the consent pages with "Approve on your phone", the end-session
+/// endpoint, and their assets.
 struct HostedPageRoutes<Context: RequestContext> {
     let signIn: HostedSignIn
     let consentPages: HostedConsent
+    let logout: HostedLogout
     let maxBodySize: Int
 
     func register(on router: some RouterMethods<Context>) {
@@ -22,6 +24,14 @@ struct HostedPageRoutes<Context: RequestContext> {
                     words: signIn.renderer.words(for: request, here: nil), status: .badRequest)
             }
             return try await signIn.authorize(request, query: query)
+        }
+
+        // The end-session endpoint (OpenID Connect RP-initiated logout): a page too.
+        router.get("oauth2/logout") { request, _ in
+            try await logout.endSession(request, parameters: FormBody.parse(request.uri.query ?? "") ?? [:])
+        }
+        router.post("oauth2/logout") { request, _ in
+            try await logout.endSession(request, parameters: try await pageForm(request))
         }
 
         // The language switch of every page.

@@ -10,6 +10,7 @@ package struct HostedPages: Sendable {
     let signIn: HostedSignIn
     let signUp: HostedSignUp
     let consent: HostedConsent
+    let logout: HostedLogout
     /// The pages' templates, compiled once.
     var renderer: PageRenderer { signIn.renderer }
     let partnerAccess: PartnerAccess
@@ -27,6 +28,7 @@ package struct HostedPages: Sendable {
             oauth: partnerAccess.oauth, challenges: engine.challenges, renderer: renderer, cookies: cookies,
             runtime: runtime, signUpMode: configuration.signUp.mode)
         signUp = HostedSignUp(signIn: signIn, signUp: engine.signUp)
+        logout = HostedLogout(oauth: partnerAccess.oauth, renderer: renderer)
         consent = HostedConsent(
             consents: partnerAccess.consents, challenges: engine.challenges, users: engine.users, renderer: renderer,
             cookies: cookies, runtime: runtime,
@@ -41,7 +43,7 @@ package struct HostedPages: Sendable {
     /// The pages' routes: the authorization endpoint with the sign-in, sign-up and consent
     /// pages, and the demo partner's pages when it runs.
     package func register<Context: RequestContext>(on routes: RouteRecorder<Context>) {
-        HostedPageRoutes(signIn: signIn, consentPages: consent, maxBodySize: maxBodySize).register(on: routes)
+        HostedPageRoutes(signIn: signIn, consentPages: consent, logout: logout, maxBodySize: maxBodySize).register(on: routes)
         HostedSignUpRoutes(pages: signUp, maxBodySize: maxBodySize).register(on: routes)
         if let demo = partnerAccess.demoPartner {
             DemoRoutes(

@@ -929,13 +929,15 @@ enum PostgresMigrations {
         ),
         // v6-partner-requests: what a partner client's authorization requests may carry and must
         // be: the `authorization_details` types (RFC 9396) it may ask users to approve, and
-        // whether its pushed requests must be signed request objects (RFC 9101). Clients
-        // registered before ask by scope only, signed or not.
+        // whether its pushed requests must be signed request objects (RFC 9101); and where its
+        // users may go back after a logout. Clients registered before ask by scope only, signed
+        // or not, and keep their users on the signed-out page.
         (
             "v6-partner-requests",
             [
                 "ALTER TABLE partner_clients ADD COLUMN authorization_details_types TEXT NOT NULL DEFAULT '[]'",
                 "ALTER TABLE partner_clients ADD COLUMN require_signed_request_object BOOLEAN NOT NULL DEFAULT FALSE",
+                "ALTER TABLE partner_clients ADD COLUMN post_logout_redirect_uris TEXT NOT NULL DEFAULT '[]'",
             ]
         ),
     ]

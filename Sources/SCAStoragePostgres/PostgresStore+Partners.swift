@@ -11,15 +11,16 @@ extension PostgresStore {
         let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
         let scopes = try JSONColumn.text(client.scopes)
         let detailTypes = try JSONColumn.text(client.authorizationDetailsTypes)
+        let logoutRedirects = try JSONColumn.text(client.postLogoutRedirectURIs)
         do {
             _ = try await rows(
                 """
                 INSERT INTO partner_clients
                     (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks,
-                     authorization_details_types, require_signed_request_object)
+                     authorization_details_types, require_signed_request_object, post_logout_redirect_uris)
                 VALUES (\(client.id), \(client.name), \(client.secretHash.map(bytea)), \(redirects), \(consentRedirects),
                         \(scopes), \(client.createdAt.unixSeconds), \(client.profile.rawValue), \(client.jwks),
-                        \(detailTypes), \(client.requireSignedRequestObject))
+                        \(detailTypes), \(client.requireSignedRequestObject), \(logoutRedirects))
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")

@@ -11,19 +11,20 @@ extension SQLiteStore {
         let consentRedirects = try JSONColumn.text(client.consentRedirectURIs)
         let scopes = try JSONColumn.text(client.scopes)
         let detailTypes = try JSONColumn.text(client.authorizationDetailsTypes)
+        let logoutRedirects = try JSONColumn.text(client.postLogoutRedirectURIs)
         try await write { db in
             do {
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO partner_clients
                             (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks,
-                             authorization_details_types, require_signed_request_object)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             authorization_details_types, require_signed_request_object, post_logout_redirect_uris)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).execute(
                     arguments: [
                         client.id, client.name, client.secretHash.map { Data($0) }, redirects, consentRedirects, scopes,
                         client.createdAt.unixSeconds, client.profile.rawValue, client.jwks, detailTypes,
-                        client.requireSignedRequestObject,
+                        client.requireSignedRequestObject, logoutRedirects,
                     ])
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 throw StoreError.conflict("id")

@@ -32,6 +32,8 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("authorization-details-type"),
             help: "An authorization_details type the client may ask users to approve: payment_initiation or account_information; repeat for both.")
         var authorizationDetailsTypes: [String] = []
+        @Option(name: .customLong("post-logout-redirect-uri"), help: "Exact address a logout may send the user back to; repeat for several.")
+        var postLogoutRedirectURIs: [String] = []
         @Flag(help: "Its pushed authorization requests must be signed request objects (needs --jwks-file).")
         var requireSignedRequestObject = false
         @Option(name: .customLong("webhook-url"), help: "Where the final status of its operations is POSTed (see docs/WEBHOOKS.md).")
@@ -57,7 +59,8 @@ struct ClientCommand: AsyncParsableCommand {
                     name: name, redirectUris: redirectURIs, consentRedirectUris: consentRedirectURIs,
                     scopes: scope.isEmpty ? nil : scope, publicClient: publicClient ? true : nil, profile: profile, jwks: jwks,
                     authorizationDetailsTypes: authorizationDetailsTypes.isEmpty ? nil : authorizationDetailsTypes,
-                    requireSignedRequestObject: requireSignedRequestObject ? true : nil))
+                    requireSignedRequestObject: requireSignedRequestObject ? true : nil,
+                    postLogoutRedirectUris: postLogoutRedirectURIs.isEmpty ? nil : postLogoutRedirectURIs))
                 print("client_id: \(client.clientId)")
                 print("profile: \(client.profile.rawValue)  authentication: \(client.tokenEndpointAuthMethod)")
                 if !client.authorizationDetailsTypes.isEmpty {

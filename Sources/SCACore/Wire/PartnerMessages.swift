@@ -25,12 +25,17 @@ package struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
     package var authorizationDetailsTypes: [String]?
     /// Its pushed requests must be signed request objects (RFC 9101). Default: false.
     package var requireSignedRequestObject: Bool?
+    /// Exact addresses the end-session endpoint may send the user back to (same rules as
+    /// `redirectUris`).
+    package var postLogoutRedirectUris: [String]?
 
     package init(
         name: String, redirectUris: [String], consentRedirectUris: [String]? = nil, scopes: [String]? = nil,
         publicClient: Bool? = nil, profile: ClientProfile? = nil, tokenEndpointAuthMethod: String? = nil,
-        jwks: JSONValue? = nil, authorizationDetailsTypes: [String]? = nil, requireSignedRequestObject: Bool? = nil
+        jwks: JSONValue? = nil, authorizationDetailsTypes: [String]? = nil, requireSignedRequestObject: Bool? = nil,
+        postLogoutRedirectUris: [String]? = nil
     ) {
+        self.postLogoutRedirectUris = postLogoutRedirectUris
         self.authorizationDetailsTypes = authorizationDetailsTypes
         self.requireSignedRequestObject = requireSignedRequestObject
         self.name = name
@@ -64,13 +69,16 @@ package struct PartnerClientResponse: Codable, Sendable, Equatable {
     package var jwks: JSONValue?
     package var authorizationDetailsTypes: [String]
     package var requireSignedRequestObject: Bool
+    package var postLogoutRedirectUris: [String]
 
     package init(
         clientId: String, name: String, redirectUris: [String], consentRedirectUris: [String], scopes: [String],
         publicClient: Bool, createdAt: Date, clientSecret: String? = nil, profile: ClientProfile = .standard,
         tokenEndpointAuthMethod: String = "client_secret_basic", requirePushedAuthorizationRequests: Bool = false,
-        jwks: JSONValue? = nil, authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false
+        jwks: JSONValue? = nil, authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false,
+        postLogoutRedirectUris: [String] = []
     ) {
+        self.postLogoutRedirectUris = postLogoutRedirectUris
         self.authorizationDetailsTypes = authorizationDetailsTypes
         self.requireSignedRequestObject = requireSignedRequestObject
         self.profile = profile

@@ -105,6 +105,13 @@ package struct TokenSigner: Sendable {
         return try await keys.verify(token, as: AccessTokenClaims.self)
     }
 
+    /// Another JWT this server signed (an id_token), by signature only: its claims are the
+    /// caller's to check.
+    package func verify<Claims: JWTPayload>(_ token: String, as type: Claims.Type) async throws -> Claims {
+        guard ES256SignatureForm.isCanonical(token: token) else { throw NonCanonicalSignature() }
+        return try await keys.verify(token, as: Claims.self)
+    }
+
     /// As ``verify(_:)``, with the profile claims the token carries.
     func verifyProfiled(_ token: String) async throws -> ProfiledAccessClaims {
         guard ES256SignatureForm.isCanonical(token: token) else { throw NonCanonicalSignature() }

@@ -4,8 +4,14 @@ import SCAEngine
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "error": error, "email": email, "factors": factors, "finished": finished,
-        "operation": operation,
+        "operation": operation, "signed-out": signedOut,
     ]
+
+    /// After a partner's logout, when it gave no address to go back to.
+    static let signedOut = """
+        <h1>{{heading}}</h1>
+        <p class="lead">{{message}}</p>
+        """
 
     /// What the user approves (``ApprovalDetails``): on the consent page, and on the sign-in
     /// pages of a request with `authorization_details`.

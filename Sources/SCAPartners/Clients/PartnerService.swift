@@ -43,7 +43,11 @@ package struct PartnerService: EngineService, Sendable {
         }
         let consentRedirects = request.consentRedirectUris ?? []
         guard consentRedirects.count <= 20 else { throw Problem.invalidRequest("consentRedirectUris must list at most 20 URIs") }
-        for (field, uris) in [("redirectUris", request.redirectUris), ("consentRedirectUris", consentRedirects)] {
+        let logoutRedirects = request.postLogoutRedirectUris ?? []
+        guard logoutRedirects.count <= 20 else { throw Problem.invalidRequest("postLogoutRedirectUris must list at most 20 URIs") }
+        for (field, uris) in [
+            ("redirectUris", request.redirectUris), ("consentRedirectUris", consentRedirects), ("postLogoutRedirectUris", logoutRedirects),
+        ] {
             for (index, uri) in uris.enumerated() {
                 if let problem = RedirectURIRules.problem(uri) { throw Problem.invalidRequest("\(field)[\(index)] \(problem)") }
             }
@@ -80,7 +84,7 @@ package struct PartnerService: EngineService, Sendable {
             id: runtime.makeID(prefix: "cli"), name: name, secretHash: secret.map(Self.hash),
             redirectURIs: request.redirectUris, consentRedirectURIs: consentRedirects, scopes: scopes,
             createdAt: runtime.now(), profile: request.profile ?? .standard, jwks: jwks, authorizationDetailsTypes: detailTypes,
-            requireSignedRequestObject: request.requireSignedRequestObject ?? false)
+            requireSignedRequestObject: request.requireSignedRequestObject ?? false, postLogoutRedirectURIs: logoutRedirects)
         try await store.createPartnerClient(record)
         await audit.record(
             .partnerClientCreated,
@@ -247,6 +251,6 @@ package struct PartnerService: EngineService, Sendable {
             requirePushedAuthorizationRequests: record.profile == .fapi2,
             jwks: record.jwks.flatMap { try? WireJSON.decoder().decode(JSONValue.self, from: Data($0.utf8)) },
             authorizationDetailsTypes: record.authorizationDetailsTypes,
-            requireSignedRequestObject: record.requireSignedRequestObject)
+            requireSignedRequestObject: record.requireSignedRequestObject, postLogoutRedirectUris: record.postLogoutRedirectURIs)
     }
 }

@@ -310,6 +310,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var introspectionSigningAlgValuesSupported = ["ES256"]
     var userinfoEndpoint: String
     var pushedAuthorizationRequestEndpoint: String
+    var endSessionEndpoint: String
     /// Not for every client: a `fapi2` client's registration says it must (RFC 9126 §6).
     var requirePushedAuthorizationRequests = false
     var jwksURI: String
@@ -360,6 +361,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
         case introspectionSigningAlgValuesSupported = "introspection_signing_alg_values_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case jwksURI = "jwks_uri"
         case responseTypesSupported = "response_types_supported"

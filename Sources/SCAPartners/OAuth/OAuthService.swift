@@ -580,7 +580,7 @@ package struct OAuthService: EngineService, Sendable {
             issuer: issuer, authorizationEndpoint: issuer + "/oauth2/authorize", tokenEndpoint: issuer + "/oauth2/token",
             revocationEndpoint: issuer + "/oauth2/revoke", introspectionEndpoint: issuer + "/oauth2/introspect",
             userinfoEndpoint: issuer + "/oauth2/userinfo",
-            pushedAuthorizationRequestEndpoint: issuer + "/oauth2/par",
+            pushedAuthorizationRequestEndpoint: issuer + "/oauth2/par", endSessionEndpoint: issuer + "/oauth2/logout",
             jwksURI: issuer + "/.well-known/jwks.json",
             // CIBA poll mode.
             backchannelAuthenticationEndpoint: issuer + "/oauth2/bc-authorize")

@@ -15,7 +15,8 @@ extension PartnerClientRecord: ColumnDecodable {
             profile: try columns.rawValue("profile"),
             jwks: try columns.value("jwks"),
             authorizationDetailsTypes: try columns.json("authorization_details_types"),
-            requireSignedRequestObject: try columns.bool("require_signed_request_object")
+            requireSignedRequestObject: try columns.bool("require_signed_request_object"),
+            postLogoutRedirectURIs: try columns.json("post_logout_redirect_uris")
         )
     }
 }

@@ -22,12 +22,15 @@ public struct PartnerClientRecord: Sendable, Equatable {
     public var authorizationDetailsTypes: [String]
     /// Its pushed authorization requests must be signed request objects (RFC 9101 `request`).
     public var requireSignedRequestObject: Bool
+    /// Exact addresses the end-session endpoint may send the user back to.
+    public var postLogoutRedirectURIs: [String]
 
     public init(
         id: String, name: String, secretHash: [UInt8]?, redirectURIs: [String], consentRedirectURIs: [String],
         scopes: [String], createdAt: Date, profile: ClientProfile = .standard, jwks: String? = nil,
-        authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false
+        authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false, postLogoutRedirectURIs: [String] = []
     ) {
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.requireSignedRequestObject = requireSignedRequestObject
         self.id = id
         self.name = name
