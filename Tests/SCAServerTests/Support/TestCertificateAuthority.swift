@@ -22,6 +22,7 @@ struct TestCertificateAuthority {
         var serialNumber: String { certificate.serialNumber.bytes.map { String(format: "%02X", $0) }.joined() }
     }
 
+    /// Valid from a week ago to a week ahead, so that a test may verify at another time than now.
     init(name: String) throws {
         self.name = name
         key = P256.Signing.PrivateKey()
@@ -29,7 +30,7 @@ struct TestCertificateAuthority {
         let now = Date()
         certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
-            notValidBefore: now - 3_600, notValidAfter: now + 86_400, issuer: subject, subject: subject,
+            notValidBefore: now - 7 * 86_400, notValidAfter: now + 7 * 86_400, issuer: subject, subject: subject,
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))

@@ -22,6 +22,9 @@ struct TLSSettingsTests {
         #expect(configuration.tls.certificateFile == "/etc/sca/server.pem")
         #expect(configuration.tls.privateKeyFile == "/etc/sca/server-key.pem")
         #expect(configuration.tls.clientCAFile == "/etc/sca/clients.pem")
+        // An acronym followed by a word splits before the word.
+        #expect(ConfigurationLoader.environmentName(of: "tls.clientCAFile") == "SCA_TLS_CLIENT_CA_FILE")
+        #expect(ConfigurationLoader.environmentName(of: "publicBaseURL") == "SCA_PUBLIC_BASE_URL")
         #expect(configuration.tls.adminRequiresClientCertificate)
         // Pages, consent URLs and DPoP's `htu` name the scheme the server answers.
         #expect(configuration.baseURL == "https://127.0.0.1:8080")
