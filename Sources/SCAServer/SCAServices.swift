@@ -92,9 +92,11 @@ package struct SCAServices: Sendable {
         return SCAServices(
             engine: engine, partnerAccess: partnerAccess,
             pages: try HostedPages(engine: engine, partnerAccess: partnerAccess),
-            serverCertificate: try tls.certificateFile.map { certificateFile in
-                try ServerCertificateReloader(
-                    certificateFile: certificateFile, privateKeyFile: tls.privateKeyFile ?? "", logger: logger)
+            serverCertificate: try tls.certificateFile.flatMap { certificateFile in
+                // validate() has checked that both files are set, or neither.
+                try tls.privateKeyFile.map {
+                    try ServerCertificateReloader(certificateFile: certificateFile, privateKeyFile: $0, logger: logger)
+                }
             },
             clientCertificateAuthorities: try tls.clientCAFile.map { try ClientCertificateAuthorities(file: $0) })
     }

@@ -11,9 +11,9 @@ import UnixSignals
 /// when its files change, without a restart: it reads them again every `interval` and at
 /// SIGHUP. Connections already open keep the certificate they were made with.
 ///
-/// A new pair that cannot be used (unreadable, not PEM, a key of another certificate, or the
-/// moment between the two files' replacements) is logged once and the previous certificate
-/// stays in service; the next change of either file is tried again.
+/// A new pair that cannot be used (unreadable, not PEM, a key of another certificate) keeps the
+/// previous certificate in service and is logged once, when two passes in a row found it (so
+/// the moment between the two files' replacements is not); the next change is tried again.
 package final class ServerCertificateReloader: Service, Sendable {
     let certificateFile: String
     let privateKeyFile: String
@@ -27,6 +27,7 @@ package final class ServerCertificateReloader: Service, Sendable {
         /// every pass.
         var refused: ServerCertificate.Files?
         var refusal: String?
+        var refusalLogged = false
     }
 
     /// Reads the certificate now: a start-up with a bad pair fails here.
@@ -63,16 +64,16 @@ package final class ServerCertificateReloader: Service, Sendable {
         do {
             files = try ServerCertificate.read(certificateFile: certificateFile, privateKeyFile: privateKeyFile)
         } catch {
-            // A file being replaced may be missing for a moment: say it once, keep serving.
-            return refuse(nil, because: error)
+            return refuse(nil, because: "\(error)")
         }
-        let unchanged = state.withLock { $0.current.files == files || $0.refused == files }
-        guard !unchanged else { return false }
+        let (unchanged, knownRefusal) = state.withLock { ($0.current.files == files, $0.refused == files ? $0.refusal : nil) }
+        if unchanged { return false }
+        if let knownRefusal { return refuse(files, because: knownRefusal) }
         let certificate: ServerCertificate
         do {
             certificate = try ServerCertificate(files)
         } catch {
-            return refuse(files, because: error)
+            return refuse(files, because: "\(error)")
         }
         state.withLock {
             $0.current = certificate
@@ -83,13 +84,19 @@ package final class ServerCertificateReloader: Service, Sendable {
         return true
     }
 
-    private func refuse(_ files: ServerCertificate.Files?, because error: any Error) -> Bool {
-        let reason = "\(error)"
-        let first = state.withLock { state in
-            defer { (state.refused, state.refusal) = (files, reason) }
-            return state.refused != files || state.refusal != reason
+    /// Logs a refusal the second time in a row it is met, and only then: a renewal replaces the
+    /// two files one after the other, and the pass that reads one new and one old file should
+    /// not raise an alarm when the next pass serves the pair.
+    private func refuse(_ files: ServerCertificate.Files?, because reason: String) -> Bool {
+        let log = state.withLock { state in
+            guard state.refused == files, state.refusal == reason else {
+                (state.refused, state.refusal, state.refusalLogged) = (files, reason, false)
+                return false
+            }
+            defer { state.refusalLogged = true }
+            return !state.refusalLogged
         }
-        if first {
+        if log {
             logger.error(
                 "the new server certificate cannot be used; the previous one is still served",
                 metadata: ["reason": "\(reason)", "certificateFile": "\(certificateFile)", "privateKeyFile": "\(privateKeyFile)"])

@@ -177,6 +177,8 @@ struct TLSServeTests {
             (try? await TLSProbe.run(workspace.probe(port)).serial) == renewed.serialNumber
         }
         #expect(server.log.contains("server certificate reloaded"))
+        // The broken file was logged once; the moment between the key and the certificate, not.
+        #expect(server.log.components(separatedBy: "the new server certificate cannot be used").count == 2, "\(server.log.suffix(2_000))")
 
         // SIGHUP reads the files again instead of ending the process.
         server.signal(SIGHUP)
