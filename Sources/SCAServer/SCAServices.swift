@@ -38,12 +38,14 @@ package struct SCAServices: Sendable {
     ///     (`databaseURL`) comes from ``ServerDatabase`` with its pool running: see
     ///     ``withServices(configuration:runtime:messageSender:logger:_:)``.
     ///   - messageSender: overrides the configured sender (tests may capture messages).
+    ///   - servesHTTP: false for work without an HTTP server (an admin command), which then does
+    ///     not read the TLS files: they may be the server's alone to read.
     /// - Throws: `ConfigurationError` for unusable settings (a TLS file that cannot be read or a
     ///   key of another certificate included), or the store's error.
     package static func make(
         configuration: SCAEngine.ServerConfiguration, store: (any SCAStore)? = nil, runtime: ServerRuntime = ServerRuntime(),
         messageSender: (any MessageSender)? = nil,
-        logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
+        logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo), servesHTTP: Bool = true
     ) async throws -> SCAServices {
         try configuration.validate()
         try ServerDatabase.createDataDirectory(configuration)
@@ -58,7 +60,7 @@ package struct SCAServices: Sendable {
         }
         return try await assemble(
             configuration: configuration, store: database, runtime: runtime, messageSender: messageSender,
-            logger: logger)
+            logger: logger, servesHTTP: servesHTTP)
     }
 
     /// Opens the configured database (``ServerDatabase``), makes the services over it and runs
@@ -74,7 +76,7 @@ package struct SCAServices: Sendable {
         return try await database.withRunning { store in
             let services = try await make(
                 configuration: configuration, store: store, runtime: runtime, messageSender: messageSender,
-                logger: logger)
+                logger: logger, servesHTTP: false)
             // Messages (an operation's push) are delivered while the work runs.
             return try await services.withBackgroundServices(.messages) { try await body(services) }
         }
@@ -83,12 +85,13 @@ package struct SCAServices: Sendable {
     /// The services over an open store: the engine, partner access over it, the pages over both.
     private static func assemble(
         configuration: SCAEngine.ServerConfiguration, store: any SCAStore, runtime: ServerRuntime,
-        messageSender: (any MessageSender)?, logger: Logger
+        messageSender: (any MessageSender)?, logger: Logger, servesHTTP: Bool
     ) async throws -> SCAServices {
         let engine = try await Engine.assemble(
             configuration: configuration, store: store, runtime: runtime, messageSender: messageSender, logger: logger)
         let partnerAccess = PartnerAccess(engine: engine)
-        let tls = configuration.tls
+        var tls = configuration.tls
+        if !servesHTTP { tls = TLSSettings() }
         return SCAServices(
             engine: engine, partnerAccess: partnerAccess,
             pages: try HostedPages(engine: engine, partnerAccess: partnerAccess),
@@ -156,6 +159,9 @@ package struct SCAServices: Sendable {
             ],
             idleTimeout: .seconds(Int64(engine.configuration.connectionIdleTimeout)))
         var server = HTTPServerBuilder.http1(configuration: http1)
+        if engine.configuration.tls.servesHTTPS, serverCertificate == nil {
+            throw ConfigurationError("these services were made without their TLS files (servesHTTP: false): they cannot serve HTTPS")
+        }
         if let serverCertificate {
             server = try .tls(
                 server,
