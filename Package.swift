@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // sca-bench's raw mode only: a keep-alive HTTP client cheap enough not to be the bottleneck.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // HTTPS and mutual TLS served by the server itself (tls.* settings).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
@@ -101,6 +103,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Outbound requests (webhooks, gateways): redirects and the connected address under our control.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The client certificate of a mutual-TLS connection, or the one a trusted proxy forwards.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .target(
@@ -142,6 +148,13 @@ let package = Package(
                 "SCAStoragePostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPS: the server's certificate, reloaded when its files change.
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                // SIGHUP reloads the certificate.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -241,6 +254,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The long-poll shutdown test runs the server in a service group.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The TLS tests make their certificates and keys in the test itself.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The schemathesis run loads its format generators from the source tree.
             exclude: ["Schemathesis"]

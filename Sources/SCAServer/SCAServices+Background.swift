@@ -17,7 +17,9 @@ package struct BackgroundWork: OptionSet, Sendable {
     package static let webhooks = BackgroundWork(rawValue: 1 << 2)
     /// Burnt signatures past their expiry, forgotten every minute.
     package static let signatureSweep = BackgroundWork(rawValue: 1 << 3)
-    package static let all: BackgroundWork = [.auditCheckpoints, .messages, .webhooks, .signatureSweep]
+    /// The server certificate read again when its files change or at SIGHUP, with HTTPS.
+    package static let certificateReload = BackgroundWork(rawValue: 1 << 4)
+    package static let all: BackgroundWork = [.auditCheckpoints, .messages, .webhooks, .signatureSweep, .certificateReload]
 }
 
 extension SCAServices {
@@ -33,6 +35,7 @@ extension SCAServices {
         if work.contains(.messages) { services.append(MessageDeliveries(dispatcher: engine.messages)) }
         if work.contains(.webhooks) { services.append(webhookDeliveries) }
         if work.contains(.signatureSweep) { services.append(signatureSweep) }
+        if work.contains(.certificateReload), let serverCertificate { services.append(serverCertificate) }
         return services
     }
 

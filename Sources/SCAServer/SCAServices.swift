@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 import SCACore
@@ -25,6 +26,10 @@ package struct SCAServices: Sendable {
     package let partnerAccess: PartnerAccess
     /// The hosted sign-in, sign-up and consent pages, over both.
     let pages: HostedPages
+    /// The server's certificate with `tls.certificateFile`: HTTPS, reloaded when its files change.
+    package let serverCertificate: ServerCertificateReloader?
+    /// `tls.clientCAFile`: the authorities whose client certificates are accepted.
+    let clientCertificateAuthorities: ClientCertificateAuthorities?
 
     package subscript<Member>(dynamicMember member: KeyPath<Engine, Member>) -> Member { engine[keyPath: member] }
 
@@ -33,11 +38,14 @@ package struct SCAServices: Sendable {
     ///     (`databaseURL`) comes from ``ServerDatabase`` with its pool running: see
     ///     ``withServices(configuration:runtime:messageSender:logger:_:)``.
     ///   - messageSender: overrides the configured sender (tests may capture messages).
-    /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
+    ///   - servesHTTP: false for work without an HTTP server (an admin command), which then does
+    ///     not read the TLS files: they may be the server's alone to read.
+    /// - Throws: `ConfigurationError` for unusable settings (a TLS file that cannot be read or a
+    ///   key of another certificate included), or the store's error.
     package static func make(
         configuration: SCAEngine.ServerConfiguration, store: (any SCAStore)? = nil, runtime: ServerRuntime = ServerRuntime(),
         messageSender: (any MessageSender)? = nil,
-        logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
+        logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo), servesHTTP: Bool = true
     ) async throws -> SCAServices {
         try configuration.validate()
         try ServerDatabase.createDataDirectory(configuration)
@@ -52,7 +60,7 @@ package struct SCAServices: Sendable {
         }
         return try await assemble(
             configuration: configuration, store: database, runtime: runtime, messageSender: messageSender,
-            logger: logger)
+            logger: logger, servesHTTP: servesHTTP)
     }
 
     /// Opens the configured database (``ServerDatabase``), makes the services over it and runs
@@ -68,7 +76,7 @@ package struct SCAServices: Sendable {
         return try await database.withRunning { store in
             let services = try await make(
                 configuration: configuration, store: store, runtime: runtime, messageSender: messageSender,
-                logger: logger)
+                logger: logger, servesHTTP: false)
             // Messages (an operation's push) are delivered while the work runs.
             return try await services.withBackgroundServices(.messages) { try await body(services) }
         }
@@ -77,14 +85,23 @@ package struct SCAServices: Sendable {
     /// The services over an open store: the engine, partner access over it, the pages over both.
     private static func assemble(
         configuration: SCAEngine.ServerConfiguration, store: any SCAStore, runtime: ServerRuntime,
-        messageSender: (any MessageSender)?, logger: Logger
+        messageSender: (any MessageSender)?, logger: Logger, servesHTTP: Bool
     ) async throws -> SCAServices {
         let engine = try await Engine.assemble(
             configuration: configuration, store: store, runtime: runtime, messageSender: messageSender, logger: logger)
         let partnerAccess = PartnerAccess(engine: engine)
+        var tls = configuration.tls
+        if !servesHTTP { tls = TLSSettings() }
         return SCAServices(
             engine: engine, partnerAccess: partnerAccess,
-            pages: try HostedPages(engine: engine, partnerAccess: partnerAccess))
+            pages: try HostedPages(engine: engine, partnerAccess: partnerAccess),
+            serverCertificate: try tls.certificateFile.flatMap { certificateFile in
+                // validate() has checked that both files are set, or neither.
+                try tls.privateKeyFile.map {
+                    try ServerCertificateReloader(certificateFile: certificateFile, privateKeyFile: $0, logger: logger)
+                }
+            },
+            clientCertificateAuthorities: try tls.clientCAFile.map { try ClientCertificateAuthorities(file: $0) })
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
@@ -92,7 +109,8 @@ package struct SCAServices: Sendable {
     package func router() -> Router<SCARequestContext> {
         let router = Router(context: SCARequestContext.self)
         router.add(middleware: RequestInfoMiddleware(
-            trustedProxyHeader: engine.configuration.trustedProxyHeader.flatMap { HTTPField.Name($0) }))
+            trustedProxyHeader: engine.configuration.trustedProxyHeader.flatMap { HTTPField.Name($0) },
+            clientCertificates: clientCertificateSource))
         // Outside the problem middleware, so it counts the status a problem was turned into.
         router.add(middleware: RequestMetricsMiddleware(metrics: engine.metrics))
         router.add(middleware: ProblemMiddleware(maxBodySize: engine.configuration.maxBodySize, catalogue: engine.catalogue))
@@ -111,13 +129,25 @@ package struct SCAServices: Sendable {
         return router
     }
 
+    /// Where requests get their client certificate from: the proxy's header when one is
+    /// configured (every connection is then the proxy's), else this server's TLS handshake.
+    private var clientCertificateSource: ClientCertificateSource? {
+        guard let authorities = clientCertificateAuthorities else { return nil }
+        if let header = engine.configuration.tls.clientCertificateHeader.flatMap({ HTTPField.Name($0) }) {
+            return .proxyHeader(header, authorities: authorities, now: engine.runtime.now)
+        }
+        return serverCertificate == nil ? nil : .handshake
+    }
+
     /// The HTTP server on the configured host and port, with the slow-client bounds: a
     /// connection idle (or still sending its headers) for `connectionIdleTimeout` is closed, a
     /// body not complete `requestReadTimeout` after its headers is answered `408`, and
     /// connections beyond `maxConnections` in all, or `maxConnectionsPerAddress` from one
     /// address, are closed when accepted.
+    /// With `tls.certificateFile` it answers HTTPS only (``TLSConfiguration/server(certificates:clientAuthorities:)``).
     /// - Parameter onServerRunning: called with the bound port (useful with port 0).
-    package func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    /// - Throws: NIOSSL's error when the TLS configuration cannot be made.
+    package func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let counter = ConnectionCounter(
             limit: engine.configuration.maxConnections, limitPerAddress: engine.configuration.maxConnectionsPerAddress)
         // Behind a proxy every peer is the proxy: the router caps each forwarded address instead.
@@ -128,9 +158,19 @@ package struct SCAServices: Sendable {
                 ConnectionLimitHandler(counter: counter, perAddress: perAddress), RequestReadTimeoutHandler(timeout: readTimeout),
             ],
             idleTimeout: .seconds(Int64(engine.configuration.connectionIdleTimeout)))
+        var server = HTTPServerBuilder.http1(configuration: http1)
+        if engine.configuration.tls.servesHTTPS, serverCertificate == nil {
+            throw ConfigurationError("these services were made without their TLS files (servesHTTP: false): they cannot serve HTTPS")
+        }
+        if let serverCertificate {
+            server = try .tls(
+                server,
+                configuration: TLSChannelConfiguration(
+                    tlsConfiguration: .server(certificates: serverCertificate, clientAuthorities: clientCertificateAuthorities)))
+        }
         return Application(
             router: router(),
-            server: .http1(configuration: http1),
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(engine.configuration.host, port: engine.configuration.port), serverName: "sca-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? engine.configuration.port) },

@@ -33,7 +33,7 @@ enum InProcessServer {
         let services = try await SCAServices.make(configuration: configuration, logger: logger)
 
         let (ports, announce) = AsyncStream<Int>.makeStream()
-        let app = services.application { port in announce.yield(port) }
+        let app = try services.application { port in announce.yield(port) }
         // A service group of its own, without signal handlers: the run ends it by a graceful
         // shutdown, as SIGTERM would, so open connections are closed rather than cancelled.
         let serviceGroup = ServiceGroup(

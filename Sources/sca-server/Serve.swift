@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SCAEngine
 import SCAServer
 import ServiceLifecycle
 
@@ -26,6 +27,12 @@ struct Serve: AsyncParsableCommand {
         guard PortCheck.isFree(host: configuration.host, port: configuration.port) else {
             FileHandle.standardError.write(Data(
                 "sca-server: port \(configuration.port) on \(configuration.host) is in use; stop what listens there or choose another port with --port\n".utf8))
+            throw ExitCode(1)
+        }
+        do {
+            try SCAServices.checkTLSFiles(configuration)
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("sca-server: configuration: \(error.description)\n".utf8))
             throw ExitCode(1)
         }
         bootstrapLogging(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)

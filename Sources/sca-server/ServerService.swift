@@ -31,8 +31,9 @@ struct ServerService: Service {
             logger.notice("the bootstrap adminKey holds every admin scope: replace it with scoped keys (sca-server admin-key create)")
         }
         let host = configuration.host
-        let app = services.application { port in
-            printUnbuffered("sca-server listening on http://\(host):\(port)")
+        let scheme = configuration.tls.servesHTTPS ? "https" : "http"
+        let app = try services.application { port in
+            printUnbuffered("sca-server listening on \(scheme)://\(host):\(port)")
         }
         // Audit checkpoints, messages to users, the webhook outbox and the signature sweep,
         // before the HTTP server: at a graceful shutdown the server drains first, and the last

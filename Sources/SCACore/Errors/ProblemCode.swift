@@ -44,6 +44,9 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
 
     public static let unauthorized = ProblemCode(rawValue: "auth.unauthorized")
     public static let adminDisabled = ProblemCode(rawValue: "admin.disabled")
+    /// The admin API needs a verified client certificate (`tls.adminRequiresClientCertificate`)
+    /// and the request came without one (`403`).
+    public static let clientCertificateRequired = ProblemCode(rawValue: "auth.client_certificate_required")
 
     // Send and challenge budgets.
     /// A budget across challenges (codes sent, challenges opened) is spent; see `Retry-After`.

@@ -67,19 +67,21 @@ package struct ConfigurationLoader: Sendable {
     /// `dataDir` → `SCA_DATA_DIR`, `requiredCategories.login` → `SCA_REQUIRED_CATEGORIES_LOGIN`.
     package static func environmentName(of key: String) -> String {
         var name = "SCA_"
-        var previousWasLower = false
-        for character in key {
+        let characters = Array(key)
+        for (index, character) in characters.enumerated() {
             if character == "." || character == "_" {
                 name += "_"
-                previousWasLower = false
-            } else if character.isUppercase {
-                if previousWasLower { name += "_" }
-                name += character.uppercased()
-                previousWasLower = false
-            } else {
-                name += character.uppercased()
-                previousWasLower = true
+                continue
             }
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                // A word starts at a capital after a lower-case letter (`dataDir`), or at the
+                // last capital of an acronym followed by a word (`clientCAFile`: `CA_FILE`).
+                let afterWord = !previous.isUppercase && previous != "." && previous != "_"
+                if afterWord || (previous.isUppercase && next?.isLowercase == true) { name += "_" }
+            }
+            name += character.uppercased()
         }
         return name
     }

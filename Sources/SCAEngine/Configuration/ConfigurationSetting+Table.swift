@@ -101,6 +101,21 @@ extension ConfigurationSetting {
         .optionalText(
             "trustedProxyHeader", \.trustedProxyHeader, absent: "none (the peer address)",
             "header set by your reverse proxy (`X-Forwarded-For`) whose last entry is the client address"),
+        // HTTPS and mutual TLS (docs/tls.md).
+        .optionalText(
+            "tls.certificateFile", \.tls.certificateFile, absent: "none (plain HTTP)",
+            "PEM certificate chain, the server's first: with `tls.privateKeyFile` the server answers HTTPS only (TLS 1.2 and 1.3) and reloads both files when they change or at SIGHUP"),
+        .optionalText("tls.privateKeyFile", \.tls.privateKeyFile, absent: "none", "PEM private key of the chain's first certificate"),
+        .optionalText(
+            "tls.clientCAFile", \.tls.clientCAFile, absent: "none (no client certificates)",
+            "PEM bundle of the authorities whose client certificates are accepted (mutual TLS); a presented certificate that does not verify ends the handshake"),
+        .optionalText(
+            "tls.clientCertificateHeader", \.tls.clientCertificateHeader, absent: "none",
+            "behind a proxy that terminates TLS: the header carrying the client certificate as URL-encoded PEM (nginx's `$ssl_client_escaped_cert`); believed only with `trustedProxyHeader`, verified against `tls.clientCAFile`"),
+        .value(
+            "tls.adminRequiresClientCertificate", \.tls.adminRequiresClientCertificate, parse: ConfigurationParser.boolean,
+            show: { "`\($0)`" },
+            "every `/admin/v1` request also needs a verified client certificate (`403 auth.client_certificate_required` without one)"),
         .integer("maxBodySize", \.maxBodySize, "largest request body accepted, in bytes"),
         .integer("maxDevicesPerUser", \.maxDevicesPerUser, "devices a user may have that are not removed"),
         .integer("maxDeviceFailures", \.maxDeviceFailures, "consecutive wrong signatures (1 to 5) that block a device"),
@@ -195,7 +210,7 @@ extension ConfigurationSetting {
             "0 to 365: days after a user rejects an operation as `not_me` during which `reported_not_me` is raised (0: never)"),
         // Hosted pages.
         .optionalText(
-            "publicBaseURL", \.publicBaseURL, absent: "`http://<host>:<port>`",
+            "publicBaseURL", \.publicBaseURL, absent: "`http://<host>:<port>` (`https` with `tls.certificateFile`)",
             "where browsers and partners reach the server: OpenID issuer, base of consent URLs; `https` makes the page cookie `Secure`"),
         .integer("consentLifetime", \.consentLifetime, "seconds (60 to 86400) a consent waits for the user before it is `Expired`"),
         // Passkeys.

@@ -92,6 +92,8 @@ package struct ServerConfiguration: Sendable {
     /// A header set by the reverse proxy in front of the server (e.g. `X-Forwarded-For`) whose
     /// last entry is the client address recorded in the audit trail; nil uses the peer address.
     package var trustedProxyHeader: String?
+    /// HTTPS served here, its certificate reloaded when its files change, and mutual TLS.
+    package var tls = TLSSettings()
 
     /// Largest request body accepted, in bytes.
     package var maxBodySize = 65_536
@@ -198,9 +200,10 @@ package struct ServerConfiguration: Sendable {
 
     package var databasePath: String { (dataDirectory as NSString).appendingPathComponent("sca.sqlite") }
     package var outboxPath: String { (dataDirectory as NSString).appendingPathComponent("outbox.jsonl") }
-    /// ``publicBaseURL`` without a trailing slash, or `http://<host>:<port>`.
+    /// ``publicBaseURL`` without a trailing slash, or `http://<host>:<port>` (`https` when the
+    /// server serves HTTPS itself).
     package var baseURL: String {
-        guard let publicBaseURL else { return "http://\(host):\(port)" }
+        guard let publicBaseURL else { return "\(tls.servesHTTPS ? "https" : "http")://\(host):\(port)" }
         return publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
     }
     package var serverKeyPath: String { (dataDirectory as NSString).appendingPathComponent("server.key") }
@@ -317,6 +320,7 @@ package struct ServerConfiguration: Sendable {
             }
         }
         try validatePasskeys()
+        try tls.validate(trustedProxyHeader: trustedProxyHeader)
         try validateMessageDelivery()  // Background message delivery.
         guard sqliteCheckpointInterval.isFinite, sqliteCheckpointInterval >= 0.05, sqliteCheckpointInterval <= 60 else {
             throw ConfigurationError("sqlite.checkpointInterval must be between 0.05 and 60 seconds, got \(sqliteCheckpointInterval)")

@@ -8,9 +8,12 @@ package struct RequestInfoMiddleware<Context: RequestContext>: RouterMiddleware 
     /// last entry is believed: it is the one our own proxy appended; earlier ones came from the
     /// client and could say anything.
     let trustedProxyHeader: HTTPField.Name?
+    /// Where the client certificate of mutual TLS comes from; nil when none is configured.
+    let clientCertificates: ClientCertificateSource?
 
-    package init(trustedProxyHeader: HTTPField.Name?) {
+    package init(trustedProxyHeader: HTTPField.Name?, clientCertificates: ClientCertificateSource? = nil) {
         self.trustedProxyHeader = trustedProxyHeader
+        self.clientCertificates = clientCertificates
     }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -22,7 +25,9 @@ package struct RequestInfoMiddleware<Context: RequestContext>: RouterMiddleware 
         } else if let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress {
             address = peer.ipAddress
         }
-        let info = RequestInfo(requestID: context.id, clientAddress: address)
+        let certificate = await clientCertificates?.certificate(
+            of: request, connection: (context as? SCARequestContext)?.connection, logger: context.logger)
+        let info = RequestInfo(requestID: context.id, clientAddress: address, clientCertificate: certificate)
         return try await RequestInfo.$current.withValue(info) {
             try await next(request, context)
         }

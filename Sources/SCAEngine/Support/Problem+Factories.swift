@@ -71,6 +71,11 @@ extension Problem {
     static let userExists = Problem(status: 409, code: .userExists, title: "User exists")
 
     package static let unauthorized = Problem(status: 401, code: .unauthorized, title: "Unauthorized")
+    /// 403, not 401: no `Authorization` header can make up for a certificate missing from the
+    /// connection.
+    static let clientCertificateRequired = Problem(
+        status: 403, code: .clientCertificateRequired, title: "Client certificate required",
+        detail: "The admin API needs a client certificate verified by this server's certificate authorities (mutual TLS).")
 
     package static let tokenInvalid = Problem(status: 401, code: .tokenInvalid, title: "Invalid token")
     static let tokenReused = Problem(

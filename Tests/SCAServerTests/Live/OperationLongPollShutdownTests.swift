@@ -60,7 +60,7 @@ struct OperationLongPollShutdownTests {
         _ api: APIClient, _ request: @escaping @Sendable (Int) throws -> URLRequest
     ) async throws -> (body: Data, status: Int?) {
         let (ports, announce) = AsyncStream<Int>.makeStream()
-        let app = api.services.application { port in announce.yield(port) }
+        let app = try api.services.application { port in announce.yield(port) }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test")))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

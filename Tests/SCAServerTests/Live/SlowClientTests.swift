@@ -142,7 +142,7 @@ struct SlowClientTests {
         customize(&configuration)
         let services = try await SCAServices.make(configuration: configuration)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = services.application { port in portContinuation.yield(port) }
+        let app = try services.application { port in portContinuation.yield(port) }
         let server = Task { try await app.run() }
         defer { server.cancel() }
         var iterator = ports.makeAsyncIterator()

@@ -51,6 +51,8 @@ struct OpenAPITests {
                 .passkeyLimitReached, .passkeyNotFound,
                 // Delegated tokens.
                 .tokenDelegated, .tokenNotDelegated, .tokenScopeMissing, .operationNotGrantable,
+                // Mutual TLS at the admin API.
+                .clientCertificateRequired,
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }

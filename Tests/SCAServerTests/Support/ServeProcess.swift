@@ -37,12 +37,12 @@ final class ServeProcess: Sendable {
         process.kill()
     }
 
-    /// The port from "sca-server listening on http://127.0.0.1:PORT", waiting up to a minute.
+    /// The port from "sca-server listening on http://127.0.0.1:PORT" (or https), waiting up to a minute.
     func port() async throws -> Int {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline, process.isRunning {
             let output = (try? String(contentsOf: stdoutPath, encoding: .utf8)) ?? ""
-            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("sca-server listening on http://") }),
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("sca-server listening on http") }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
             {
                 return port
