@@ -48,18 +48,8 @@ struct ClientAssertion: Sendable {
             throw BrokenRule("client_assertion is not a signed JWT")
         }
         guard header.crit == nil else { throw BrokenRule("client_assertion names critical header parameters this server does not know") }
-        guard ClientKeys.algorithms(for: profile).contains(header.alg) else {
-            throw BrokenRule("client_assertion is signed with \(header.alg), which this client may not use")
-        }
-        guard let key = keys.key(for: header.kid, algorithm: header.alg) else {
-            throw BrokenRule("client_assertion is signed with a key this client has not registered for \(header.alg)")
-        }
-        let claims: Claims
-        do {
-            claims = try await PublicJWK.verify(assertion, with: key, as: Claims.self)
-        } catch {
-            throw BrokenRule("client_assertion's signature does not verify with the client's key")
-        }
+        let claims = try await keys.verify(
+            assertion, algorithm: header.alg, keyID: header.kid, profile: profile, as: Claims.self, named: "client_assertion")
         guard claims.iss == clientID, claims.sub == clientID else {
             throw BrokenRule("client_assertion's iss and sub must both be the client_id")
         }

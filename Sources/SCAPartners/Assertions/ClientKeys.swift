@@ -46,6 +46,27 @@ struct ClientKeys: Sendable {
         self.set = set
     }
 
+    /// The claims of `token`, a JWT the client signed (an assertion, a request object) with
+    /// `algorithm` under `keyID`, as its header says: an algorithm the client may use, and a
+    /// registered key of that kind whose signature verifies.
+    /// - Parameter name: what the token is, as a refusal names it.
+    /// - Throws: ``BrokenRule`` naming the first rule broken.
+    func verify<Claims: JWTPayload>(
+        _ token: String, algorithm: String, keyID: String?, profile: ClientProfile, as type: Claims.Type, named name: String
+    ) async throws(BrokenRule) -> Claims {
+        guard Self.algorithms(for: profile).contains(algorithm) else {
+            throw BrokenRule("\(name) is signed with \(algorithm), which this client may not use")
+        }
+        guard let key = key(for: keyID, algorithm: algorithm) else {
+            throw BrokenRule("\(name) is signed with a key this client has not registered for \(algorithm)")
+        }
+        do {
+            return try await PublicJWK.verify(token, with: key, as: Claims.self)
+        } catch {
+            throw BrokenRule("\(name)'s signature does not verify with the client's key")
+        }
+    }
+
     /// The key that verifies a signature made with `algorithm` under `keyID`: the key of that
     /// `kid`, or the only key when the header names none. The key's own `alg`, when it has one,
     /// must be `algorithm`: a key registered for ES256 never verifies anything else.

@@ -38,18 +38,8 @@ struct RequestObject: Sendable {
         guard header.typ == nil || header.typ?.lowercased() == mediaType || header.typ?.lowercased() == "application/" + mediaType
         else { throw BrokenRule("request's typ must be \(mediaType)") }
         guard header.crit == nil else { throw BrokenRule("request names critical header parameters this server does not know") }
-        guard ClientKeys.algorithms(for: profile).contains(header.alg) else {
-            throw BrokenRule("request is signed with \(header.alg), which this client may not use")
-        }
-        guard let key = keys.key(for: header.kid, algorithm: header.alg) else {
-            throw BrokenRule("request is signed with a key this client has not registered for \(header.alg)")
-        }
-        let claims: Claims
-        do {
-            claims = try await PublicJWK.verify(token, with: key, as: Claims.self)
-        } catch {
-            throw BrokenRule("request's signature does not verify with the client's key")
-        }
+        let claims = try await keys.verify(
+            token, algorithm: header.alg, keyID: header.kid, profile: profile, as: Claims.self, named: "request")
         let values = claims.values
         guard values["iss"] == .string(clientID), values["client_id"] == .string(clientID) else {
             throw BrokenRule("request's iss and client_id must both be the client_id")

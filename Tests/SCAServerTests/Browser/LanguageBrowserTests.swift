@@ -74,7 +74,6 @@ struct LanguageBrowserTests {
         "axe-core finds no violation on the consent and sign-in pages in any language",
         .enabled(if: LanguageBrowserTests.axeScript != nil, "axe-core is not installed (.ci/run installs it)"))
     func accessibility() async throws {
-        let axe = try #require(Self.axeScript)
         try await BrowserTests().withBrowser("axe") { context in
             let tokens = try await context.partner.tokens(email: "axe@example.com", phone: "+33612340091")
             let consent = try await context.partner.createConsent(
@@ -85,15 +84,7 @@ struct LanguageBrowserTests {
             for language in Self.languages {
                 for page in [context.live(consent.consentUrl) + "?ui_locales=\(language)", signIn + "&ui_locales=\(language)"] {
                     try await context.driver.open(page)
-                    try await context.driver.execute(axe)
-                    let result = try await context.driver.executeAsync("""
-                        var done = arguments[arguments.length - 1];
-                        axe.run(document).then(function (result) {
-                          done(result.violations.map(function (v) { return v.id + ": " + v.help + " (" + v.nodes.length + ")"; }));
-                        }, function (error) { done(["axe failed: " + error]); });
-                        """)
-                    let violations = try #require(result as? [String])
-                    #expect(violations.isEmpty, "\(language) \(page): \(violations)")
+                    try await FAPIPaymentBrowserTests.expectNoAxeViolation(context.driver, page: "\(language) \(page)")
                 }
             }
         }
