@@ -131,13 +131,13 @@ struct WireJSONWireTypesTests {
             ConsentWebhookEvent.self, #"{"type":"consent.status","eventId":"e","consentId":"c","status":"Started","occurredAt":"2026-01-01T00:00:00Z"}"#)
         try Self.expectSameBytes(
             PartnerClientResponse.self,
-            #"{"clientId":"pc","name":"TPP","redirectUris":["https://tpp.example/cb"],"consentRedirectUris":[],"scopes":["openid","payments"],"publicClient":false,"createdAt":"2026-01-01T00:00:00Z","clientSecret":"s3cr3t","profile":"standard","tokenEndpointAuthMethod":"client_secret_basic","requirePushedAuthorizationRequests":false}"#)
+            #"{"clientId":"pc","name":"TPP","redirectUris":["https://tpp.example/cb"],"consentRedirectUris":[],"scopes":["openid","payments"],"publicClient":false,"createdAt":"2026-01-01T00:00:00Z","clientSecret":"s3cr3t","profile":"standard","tokenEndpointAuthMethod":"client_secret_basic","requirePushedAuthorizationRequests":false,"authorizationDetailsTypes":["payment_initiation"],"requireSignedRequestObject":false,"postLogoutRedirectUris":["https://tpp.example/bye"]}"#)
         try Self.expectSameBytes(
             PartnerClientResponse.self,
-            #"{"clientId":"pc","name":"TPP","redirectUris":[],"consentRedirectUris":[],"scopes":[],"publicClient":true,"createdAt":"2026-01-01T00:00:00Z","profile":"standard","tokenEndpointAuthMethod":"none","requirePushedAuthorizationRequests":false}"#)
+            #"{"clientId":"pc","name":"TPP","redirectUris":[],"consentRedirectUris":[],"scopes":[],"publicClient":true,"createdAt":"2026-01-01T00:00:00Z","profile":"standard","tokenEndpointAuthMethod":"none","requirePushedAuthorizationRequests":false,"authorizationDetailsTypes":[],"requireSignedRequestObject":false,"postLogoutRedirectUris":[]}"#)
         try Self.expectSameBytes(
             PartnerClientResponse.self,
-            #"{"clientId":"pc","name":"OB","redirectUris":[],"consentRedirectUris":[],"scopes":["openid"],"publicClient":false,"createdAt":"2026-01-01T00:00:00Z","profile":"fapi2","tokenEndpointAuthMethod":"private_key_jwt","requirePushedAuthorizationRequests":true,"jwks":{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}}"#)
+            #"{"clientId":"pc","name":"OB","redirectUris":[],"consentRedirectUris":[],"scopes":["openid"],"publicClient":false,"createdAt":"2026-01-01T00:00:00Z","profile":"fapi2","tokenEndpointAuthMethod":"private_key_jwt","requirePushedAuthorizationRequests":true,"authorizationDetailsTypes":["payment_initiation","account_information"],"requireSignedRequestObject":true,"postLogoutRedirectUris":[],"jwks":{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}}"#)
         try Self.expectSameBytes(
             PartnerWebhookResponse.self, #"{"clientId":"pc","url":"https://tpp.example/hook","signingSecret":"whsec","createdAt":"2026-01-01T00:00:00Z"}"#)
         try Self.expectSameBytes(PartnerWebhookResponse.self, #"{"clientId":"pc","url":"https://tpp.example/hook","createdAt":"2026-01-01T00:00:00Z"}"#)
