@@ -65,7 +65,10 @@ struct PartnerRoutes<Context: RequestContext> {
                 return try Response.json(try await oauth.userinfo(presenting: PresentedToken(request, baseURL: oauth.issuer)))
             } catch let problem as Problem where problem.status == 401 {
                 var response = Response.problem(problem)
-                response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
+                // Both schemes this route takes (RFC 6750 §3, RFC 9449 §7.1): a client learns a
+                // key-bound token needs DPoP, and with which algorithms.
+                response.headers[.wwwAuthenticate] =
+                    "Bearer error=\"invalid_token\", DPoP error=\"invalid_token\", algs=\"\(PublicJWK.fapiAlgorithms.joined(separator: " "))\""
                 return response
             }
         }

@@ -129,6 +129,7 @@ struct DPoPTests {
             let access = try #require(refreshed.json["access_token"] as? String)
             let asBearer = try await Self.userinfo(api, authorization: "Bearer \(access)", proof: nil)
             #expect(asBearer.status == 401, "the refreshed token is bound too")
+            #expect(asBearer.headers[.wwwAuthenticate]?.contains("DPoP error=\"invalid_token\", algs=\"ES256 PS256 EdDSA\"") == true)
         }
     }
 
