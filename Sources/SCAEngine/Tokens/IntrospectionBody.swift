@@ -7,9 +7,9 @@ struct IntrospectionBody: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         try response.encode(to: encoder)
-        var container = encoder.container(keyedBy: ProfiledAccessClaims.ClaimName.self)
+        var container = encoder.container(keyedBy: ClaimName.self)
         for (name, value) in (response.profileClaims ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try container.encode(value, forKey: ProfiledAccessClaims.ClaimName(name))
+            try container.encode(value, forKey: ClaimName(name))
         }
     }
 }

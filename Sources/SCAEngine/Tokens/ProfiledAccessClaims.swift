@@ -36,15 +36,6 @@ struct ProfiledAccessClaims: JWTPayload {
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 
-    /// Any claim name, for the profile claims.
-    struct ClaimName: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// The profile claims `names` asks for, from what the user told: `name`, `phone`, `email`
     /// or a custom attribute; a claim the user has no value for is left out.
     static func profile(of user: UserRecord, names: [String]) -> [String: String] {

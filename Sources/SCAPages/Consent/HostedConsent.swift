@@ -147,24 +147,18 @@ struct HostedConsent: Sendable {
     /// The operation in words: the headline uses the code message's wording, and the amount
     /// is written as the language writes it, digit for digit the one the proof binds.
     static func describe(_ consent: ConsentRecord, words: PageWords) -> [String: Any] {
-        var details: [[String: String]] = []
         var values: [String: Any] = [:]
         switch consent.operation {
         case .payment:
             if let transaction = consent.transaction { return ApprovalDetails.payment(transaction, words: words) }
         case .beneficiaryAdd:
-            if let beneficiary = consent.beneficiary {
-                values["headline"] = words.text("consent.beneficiaryAdd.headline", ["name": beneficiary.name])
-                values["hint"] = words.text("consent.hint.change")
-                details.append(["label": words.text("consent.detail.name"), "value": beneficiary.name, "style": ""])
-                details.append(["label": words.text("consent.detail.iban"), "value": words.iban(beneficiary.iban), "style": "iban"])
-            }
+            if let beneficiary = consent.beneficiary { return ApprovalDetails.beneficiaryAdd(beneficiary, words: words) }
         case .settingsChange:
             // The partner's own words for the change, as it asked: no catalogue can hold them.
             values["headline"] = consent.summary ?? words.text("consent.settingsChange.headline")
             values["hint"] = words.text("consent.hint.change")
         }
-        values["details"] = details
+        values["details"] = [[String: String]]()
         values["consent"] = true
         return values
     }

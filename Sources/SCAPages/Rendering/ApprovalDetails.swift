@@ -23,6 +23,18 @@ enum ApprovalDetails {
         ]
     }
 
+    /// A trusted beneficiary to add: its name and IBAN.
+    static func beneficiaryAdd(_ beneficiary: ConsentBeneficiary, words: PageWords) -> [String: Any] {
+        [
+            "headline": words.text("consent.beneficiaryAdd.headline", ["name": beneficiary.name]),
+            "hint": words.text("consent.hint.change"), "consent": true,
+            "details": [
+                row(words.text("consent.detail.name"), beneficiary.name),
+                row(words.text("consent.detail.iban"), words.iban(beneficiary.iban), style: "iban"),
+            ],
+        ]
+    }
+
     /// Account information: which accounts, what of them, and until when.
     static func accountAccess(_ access: AccountInformation, words: PageWords) -> [String: Any] {
         var details = access.accounts.map { row(words.text("consent.detail.account"), words.iban($0), style: "iban") }

@@ -228,30 +228,23 @@ struct AuthorizationResponseClaims: JWTPayload {
     var exp: ExpirationClaim
     var parameters: [(String, String)]
 
-    private struct Name: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(aud: AudienceClaim, exp: ExpirationClaim, parameters: [(String, String)]) {
         (self.aud, self.exp, self.parameters) = (aud, exp, parameters)
     }
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Name.self)
-        aud = try container.decode(AudienceClaim.self, forKey: Name(stringValue: "aud"))
-        exp = try container.decode(ExpirationClaim.self, forKey: Name(stringValue: "exp"))
+        let container = try decoder.container(keyedBy: ClaimName.self)
+        aud = try container.decode(AudienceClaim.self, forKey: ClaimName("aud"))
+        exp = try container.decode(ExpirationClaim.self, forKey: ClaimName("exp"))
         parameters = try container.allKeys.filter { !["aud", "exp"].contains($0.stringValue) }
             .map { ($0.stringValue, try container.decode(String.self, forKey: $0)) }
     }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Name.self)
-        try container.encode(aud, forKey: Name(stringValue: "aud"))
-        try container.encode(exp, forKey: Name(stringValue: "exp"))
-        for (name, value) in parameters { try container.encode(value, forKey: Name(stringValue: name)) }
+        var container = encoder.container(keyedBy: ClaimName.self)
+        try container.encode(aud, forKey: ClaimName("aud"))
+        try container.encode(exp, forKey: ClaimName("exp"))
+        for (name, value) in parameters { try container.encode(value, forKey: ClaimName(name)) }
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
