@@ -19,7 +19,7 @@ package enum UserAttributes {
         "iss", "sub", "aud", "exp", "nbf", "iat", "jti", "sid", "op", "amr", "acr", "txn", "roles", "permissions",
         "auth_time", "exemption", "azp", "nonce", "at_hash", "c_hash", "s_hash", "cnf", "scope", "scp", "client_id",
         "act", "may_act", "typ", "cty", "kid", "alg", "events", "email_verified", "phone_number_verified",
-        "consent_id", "operation_id",
+        "consent_id", "operation_id", "authorization_details",
     ]
 
     /// `[a-z][a-z0-9_]{0,31}`.
