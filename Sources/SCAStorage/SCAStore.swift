@@ -89,7 +89,14 @@ public protocol SCAStore: Sendable {
     func session(id: String) async throws -> SessionRecord?
     /// Marks a use of the session, ending it instead when it was idle longer than `idleTimeout`.
     func useSession(id: String, now: Date, idleTimeout: TimeInterval) async throws -> SessionUse
+    /// Ends the session and, in the same transaction, announces it when it was a partner's and
+    /// that client takes back-channel logouts (``WebhookDeliveryRecord/logout(ofSession:clientID:now:)``).
+    /// Revoking twice keeps the first date and announces once; an unknown id is ignored.
     func revokeSession(id: String, now: Date) async throws
+    /// Ends every live session of the user, each announced as ``revokeSession(id:now:)`` does,
+    /// in one transaction.
+    /// - Returns: how many sessions it ended.
+    func endSessions(userID: String, now: Date) async throws -> Int
     /// Binds the session's tokens to the key of `thumbprint` (DPoP), unless they are bound to
     /// another key already: true when the session is now bound to this key. A revoked session
     /// is never bound.
@@ -359,11 +366,12 @@ public protocol SCAStore: Sendable {
 
     // MARK: Status changes with their webhook event (v3-webhook-events)
 
-    /// ``updateOperation(_:expectedVersion:)`` and, in the same transaction, the outbox write
-    /// that `WebhookDeliveryRecord.toEnqueue` decides: `event` is stored iff the
-    /// compare-and-set won and its client has a webhook (so no crash separates the two).
-    /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when the event id exists.
-    func updateOperation(_ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?)
+    /// ``updateOperation(_:expectedVersion:)`` and, in the same transaction, the outbox writes
+    /// that `WebhookDeliveryRecord.toEnqueue` decides: each of `events` is stored iff the
+    /// compare-and-set won and its client has the address of its kind (so no crash separates
+    /// the two).
+    /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when an event id exists.
+    func updateOperation(_ operation: OperationRecord, expectedVersion: Int, enqueueing events: [WebhookDeliveryRecord])
         async throws -> Bool
     /// ``updateConsent(_:expectedVersion:)`` with its event, as
     /// ``updateOperation(_:expectedVersion:enqueueing:)``, and its audit entry: `entry` is

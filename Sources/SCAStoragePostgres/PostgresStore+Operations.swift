@@ -13,12 +13,14 @@ extension PostgresStore {
                 """
                 INSERT INTO operations
                     (id, user_id, client_id, device_id, challenge_id, operation, transaction_json, binding_message,
-                     status, reject_reason, created_at, expires_at, finished_at, sealed_token, version)
+                     status, reject_reason, created_at, expires_at, finished_at, sealed_token, sealed_notification,
+                     version)
                 VALUES (\(operation.id), \(operation.userID), \(operation.clientID), \(operation.deviceID),
                         \(operation.challengeID), \(operation.operation.rawValue), \(transaction),
                         \(operation.bindingMessage), \(operation.status.rawValue), \(operation.rejectReason?.rawValue),
                         \(operation.createdAt.unixSeconds), \(operation.expiresAt.unixSeconds),
-                        \(operation.finishedAt?.unixSeconds), \(operation.sealedToken.map(bytea)), \(operation.version))
+                        \(operation.finishedAt?.unixSeconds), \(operation.sealedToken.map(bytea)),
+                        \(operation.sealedNotification.map(bytea)), \(operation.version))
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")

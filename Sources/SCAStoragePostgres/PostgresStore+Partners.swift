@@ -17,10 +17,12 @@ extension PostgresStore {
                 """
                 INSERT INTO partner_clients
                     (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks,
-                     authorization_details_types, require_signed_request_object, post_logout_redirect_uris)
+                     authorization_details_types, require_signed_request_object, post_logout_redirect_uris,
+                     jwks_uri, backchannel_logout_uri, ciba_notification_endpoint)
                 VALUES (\(client.id), \(client.name), \(client.secretHash.map(bytea)), \(redirects), \(consentRedirects),
                         \(scopes), \(client.createdAt.unixSeconds), \(client.profile.rawValue), \(client.jwks),
-                        \(detailTypes), \(client.requireSignedRequestObject), \(logoutRedirects))
+                        \(detailTypes), \(client.requireSignedRequestObject), \(logoutRedirects), \(client.jwksURI),
+                        \(client.backchannelLogoutURI), \(client.cibaNotificationEndpoint))
                 """)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")

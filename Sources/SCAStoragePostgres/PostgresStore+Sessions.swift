@@ -53,10 +53,23 @@ extension PostgresStore {
         }
     }
 
-    /// Ends the session and so every token of its family. Revoking twice keeps the first date;
-    /// an unknown id is ignored.
+    /// Ends the session and so every token of its family, announced to its partner. Revoking
+    /// twice keeps the first date; an unknown id is ignored.
     package func revokeSession(id: String, now: Date) async throws {
-        _ = try await rows("UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE id = \(id) AND revoked_at IS NULL")
+        try await transaction { [self] connection in
+            try await revoke(connection, sessionID: id, now: now, announcing: true)
+        }
+    }
+
+    package func endSessions(userID: String, now: Date) async throws -> Int {
+        try await transaction { [self] connection in
+            let ids: [String] = try await connection.rows(
+                "SELECT id FROM sessions WHERE user_id = \(userID) AND revoked_at IS NULL ORDER BY id FOR NO KEY UPDATE",
+                logger: logger
+            ).map { try Columns($0).value("id") }
+            for id in ids { try await revoke(connection, sessionID: id, now: now, announcing: true) }
+            return ids.count
+        }
     }
 
     package func bindSession(id: String, toKey thumbprint: String) async throws -> Bool {
@@ -79,10 +92,22 @@ extension PostgresStore {
         now.timeIntervalSince(session.lastUsedAt) > idleTimeout
     }
 
-    func revoke(_ connection: PostgresConnection, sessionID: String, now: Date) async throws {
+    /// - Parameter announcing: write the back-channel logout of a partner's session that this
+    ///   call ended (not of one ended before, nor of one that merely went idle: its partner
+    ///   learns that from the refusal of its next use).
+    func revoke(_ connection: PostgresConnection, sessionID: String, now: Date, announcing: Bool = false) async throws {
+        let ended = try await connection.rows(
+            """
+            UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE id = \(sessionID) AND revoked_at IS NULL
+            RETURNING client_id
+            """,
+            logger: logger
+        ).first
+        guard announcing, let ended, let clientID = try Columns(ended).value("client_id", as: String?.self),
+            try await hasReceiver(of: .backchannelLogout, clientID: clientID, connection)
+        else { return }
         _ = try await connection.rows(
-            "UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE id = \(sessionID) AND revoked_at IS NULL",
-            logger: logger)
+            Self.deliveryInsert(.logout(ofSession: sessionID, clientID: clientID, now: now)), logger: logger)
     }
 
     func touch(_ connection: PostgresConnection, sessionID: String, now: Date) async throws {

@@ -23,7 +23,7 @@ extension PostgresStore {
             let token = try RefreshTokenRecord(row: row)
             if token.usedAt != nil {
                 // A used token presented again was copied: end the whole family (refresh token rotation, RFC 9700).
-                try await revoke(connection, sessionID: token.sessionID, now: now)
+                try await revoke(connection, sessionID: token.sessionID, now: now, announcing: true)
                 return .reuseDetected(sessionID: token.sessionID)
             }
             guard var session = try await lockedSession(connection, id: token.sessionID), session.revokedAt == nil else {

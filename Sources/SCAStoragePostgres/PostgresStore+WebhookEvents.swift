@@ -8,16 +8,17 @@ import SCAStorage
 // pure `WebhookDeliveryRecord.toEnqueue`.
 extension PostgresStore {
     package func updateOperation(
-        _ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+        _ operation: OperationRecord, expectedVersion: Int, enqueueing events: [WebhookDeliveryRecord]
     ) async throws -> Bool {
-        try await stored(Self.operationUpdate(operation, expectedVersion: expectedVersion), enqueueing: event)
+        try await stored(Self.operationUpdate(operation, expectedVersion: expectedVersion), enqueueing: events)
     }
 
     package func updateConsent(
         _ consent: ConsentRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?,
         auditing entry: AuditEntryDraft?
     ) async throws -> Bool {
-        try await stored(Self.consentUpdate(consent, expectedVersion: expectedVersion), enqueueing: event, auditing: entry)
+        try await stored(
+            Self.consentUpdate(consent, expectedVersion: expectedVersion), enqueueing: event.map { [$0] } ?? [], auditing: entry)
     }
 
     package func overdueConsents(now: Date, limit: Int) async throws -> [ConsentRecord] {
@@ -29,22 +30,20 @@ extension PostgresStore {
         ).map(ConsentRecord.init(row:))
     }
 
-    /// Runs the compare-and-set `update` and, in the same transaction, writes `event` when the
-    /// decision says so and appends `entry` when the update won (last: the audit append holds
+    /// Runs the compare-and-set `update` and, in the same transaction, writes each of `events`
+    /// the decision keeps and appends `entry` when the update won (last: the audit append holds
     /// its lock until the transaction ends).
     private func stored(
-        _ update: PostgresQuery, enqueueing event: WebhookDeliveryRecord?, auditing entry: AuditEntryDraft? = nil
+        _ update: PostgresQuery, enqueueing events: [WebhookDeliveryRecord], auditing entry: AuditEntryDraft? = nil
     ) async throws -> Bool {
         let logger = self.logger
         do {
             return try await transaction { [self] connection in
                 let stored = try await connection.rows(update, logger: logger).count == 1
                 guard stored else { return false }
-                if let event {
-                    let registered = try await !connection.rows(
-                        "SELECT 1 FROM partner_webhooks WHERE client_id = \(event.clientID)", logger: logger
-                    ).isEmpty
-                    if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: stored, webhookRegistered: registered) {
+                for event in events {
+                    let registered = try await hasReceiver(of: event.kind, clientID: event.clientID, connection)
+                    if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: stored, receiverRegistered: registered) {
                         _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
                     }
                 }
@@ -54,5 +53,17 @@ extension PostgresStore {
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
         }
+    }
+
+    /// Whether the client has the address a delivery of `kind` goes to.
+    func hasReceiver(of kind: WebhookDeliveryRecord.Kind, clientID: String, _ connection: PostgresConnection) async throws -> Bool {
+        let query: PostgresQuery = switch kind {
+        case .event: "SELECT 1 FROM partner_webhooks WHERE client_id = \(clientID)"
+        case .backchannelLogout:
+            "SELECT 1 FROM partner_clients WHERE id = \(clientID) AND backchannel_logout_uri IS NOT NULL"
+        case .cibaPing:
+            "SELECT 1 FROM partner_clients WHERE id = \(clientID) AND ciba_notification_endpoint IS NOT NULL"
+        }
+        return try await !connection.rows(query, logger: logger).isEmpty
     }
 }

@@ -603,5 +603,20 @@ enum SQLiteMigrations {
             ALTER TABLE partner_clients ADD COLUMN post_logout_redirect_uris TEXT NOT NULL DEFAULT '[]';
             """
         ),
+        // v7-partner-notifications: what the server tells a partner on its own. A client may
+        // publish its keys at a URL, be told when one of its sessions ends (back-channel
+        // logout), and be pinged when a CIBA request has its answer; the outbox carries the
+        // three kinds of message. Clients registered before keep inline keys, no logout
+        // messages and poll mode; queued deliveries are webhook events.
+        (
+            "v7-partner-notifications",
+            """
+            ALTER TABLE partner_clients ADD COLUMN jwks_uri TEXT;
+            ALTER TABLE partner_clients ADD COLUMN backchannel_logout_uri TEXT;
+            ALTER TABLE partner_clients ADD COLUMN ciba_notification_endpoint TEXT;
+            ALTER TABLE operations ADD COLUMN sealed_notification BLOB;
+            ALTER TABLE webhook_deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'event';
+            """
+        ),
     ]
 }

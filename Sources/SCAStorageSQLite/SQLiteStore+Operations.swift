@@ -14,14 +14,16 @@ extension SQLiteStore {
                     sql: """
                         INSERT INTO operations
                             (id, user_id, client_id, device_id, challenge_id, operation, transaction_json, binding_message,
-                             status, reject_reason, created_at, expires_at, finished_at, sealed_token, version)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             status, reject_reason, created_at, expires_at, finished_at, sealed_token, sealed_notification,
+                             version)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         operation.id, operation.userID, operation.clientID, operation.deviceID, operation.challengeID,
                         operation.operation.rawValue, transaction, operation.bindingMessage, operation.status.rawValue,
                         operation.rejectReason?.rawValue, operation.createdAt.unixSeconds, operation.expiresAt.unixSeconds,
-                        operation.finishedAt?.unixSeconds, operation.sealedToken.map { Data($0) }, operation.version,
+                        operation.finishedAt?.unixSeconds, operation.sealedToken.map { Data($0) },
+                        operation.sealedNotification.map { Data($0) }, operation.version,
                     ])
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 throw StoreError.conflict("id")
@@ -46,7 +48,7 @@ extension SQLiteStore {
     }
 
     package func updateOperation(_ operation: OperationRecord, expectedVersion: Int) async throws -> Bool {
-        try await updateOperation(operation, expectedVersion: expectedVersion, enqueueing: nil)
+        try await updateOperation(operation, expectedVersion: expectedVersion, enqueueing: [])
     }
 
     /// The compare-and-set of `operation`, inside the caller's transaction.

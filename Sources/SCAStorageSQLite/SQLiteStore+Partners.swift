@@ -18,13 +18,15 @@ extension SQLiteStore {
                     sql: """
                         INSERT INTO partner_clients
                             (id, name, secret_hash, redirect_uris, consent_redirect_uris, scopes, created_at, profile, jwks,
-                             authorization_details_types, require_signed_request_object, post_logout_redirect_uris)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             authorization_details_types, require_signed_request_object, post_logout_redirect_uris,
+                             jwks_uri, backchannel_logout_uri, ciba_notification_endpoint)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).execute(
                     arguments: [
                         client.id, client.name, client.secretHash.map { Data($0) }, redirects, consentRedirects, scopes,
                         client.createdAt.unixSeconds, client.profile.rawValue, client.jwks, detailTypes,
-                        client.requireSignedRequestObject, logoutRedirects,
+                        client.requireSignedRequestObject, logoutRedirects, client.jwksURI, client.backchannelLogoutURI,
+                        client.cibaNotificationEndpoint,
                     ])
             } catch let error as DatabaseError where error.isUniquenessViolation {
                 throw StoreError.conflict("id")

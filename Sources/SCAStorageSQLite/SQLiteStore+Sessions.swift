@@ -52,11 +52,21 @@ extension SQLiteStore {
         }
     }
 
-    /// Ends the session and so every token of its family. Revoking twice keeps the first date;
-    /// an unknown id is ignored.
+    /// Ends the session and so every token of its family, announced to its partner. Revoking
+    /// twice keeps the first date; an unknown id is ignored.
     package func revokeSession(id: String, now: Date) async throws {
         try await write { db in
-            try Self.revoke(db, sessionID: id, now: now)
+            try Self.revoke(db, sessionID: id, now: now, announcing: true)
+        }
+    }
+
+    package func endSessions(userID: String, now: Date) async throws -> Int {
+        try await write { db in
+            let ids = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL ORDER BY id"),
+                arguments: [userID])
+            for id in ids { try Self.revoke(db, sessionID: id, now: now, announcing: true) }
+            return ids.count
         }
     }
 
@@ -80,11 +90,20 @@ extension SQLiteStore {
         now.timeIntervalSince(session.lastUsedAt) > idleTimeout
     }
 
-    static func revoke(_ db: Database, sessionID: String, now: Date) throws {
+    /// - Parameter announcing: write the back-channel logout of a partner's session that this
+    ///   call ended (not of one ended before, nor of one that merely went idle: its partner
+    ///   learns that from the refusal of its next use).
+    static func revoke(_ db: Database, sessionID: String, now: Date, announcing: Bool = false) throws {
         try db.cachedStatement(
             sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").execute(
             arguments: [now.unixSeconds, sessionID]
         )
+        guard announcing, db.changesCount == 1,
+            let clientID = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT client_id FROM sessions WHERE id = ?"), arguments: [sessionID]),
+            try hasReceiver(of: .backchannelLogout, clientID: clientID, db)
+        else { return }
+        try insertDelivery(.logout(ofSession: sessionID, clientID: clientID, now: now), in: db)
     }
 
     static func touch(_ db: Database, sessionID: String, now: Date) throws {

@@ -23,7 +23,7 @@ extension SQLiteStore {
             guard let token else { return .unknown }
             if token.usedAt != nil {
                 // A used token presented again was copied: end the whole family (refresh token rotation, RFC 9700).
-                try Self.revoke(db, sessionID: token.sessionID, now: now)
+                try Self.revoke(db, sessionID: token.sessionID, now: now, announcing: true)
                 return .reuseDetected(sessionID: token.sessionID)
             }
             guard var session = try Self.session(db, id: token.sessionID), session.revokedAt == nil else {

@@ -8,11 +8,11 @@ import SCAStorage
 // by the pure `WebhookDeliveryRecord.toEnqueue`.
 extension SQLiteStore {
     package func updateOperation(
-        _ operation: OperationRecord, expectedVersion: Int, enqueueing event: WebhookDeliveryRecord?
+        _ operation: OperationRecord, expectedVersion: Int, enqueueing events: [WebhookDeliveryRecord]
     ) async throws -> Bool {
         try await write { db in
             let stored = try Self.storeOperation(operation, expectedVersion: expectedVersion, in: db)
-            try Self.enqueue(event, statusStored: stored, in: db)
+            for event in events { try Self.enqueue(event, statusStored: stored, in: db) }
             return stored
         }
     }
@@ -42,10 +42,19 @@ extension SQLiteStore {
     /// Writes `event` when the decision says so, inside the caller's transaction.
     private static func enqueue(_ event: WebhookDeliveryRecord?, statusStored: Bool, in db: Database) throws {
         guard let event, statusStored else { return }
-        let registered =
-            try db.exists("SELECT 1 FROM partner_webhooks WHERE client_id = ?", arguments: [event.clientID])
-        if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: statusStored, webhookRegistered: registered) {
+        let registered = try hasReceiver(of: event.kind, clientID: event.clientID, db)
+        if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: statusStored, receiverRegistered: registered) {
             try insertDelivery(write, in: db)
         }
+    }
+
+    /// Whether the client has the address a delivery of `kind` goes to.
+    static func hasReceiver(of kind: WebhookDeliveryRecord.Kind, clientID: String, _ db: Database) throws -> Bool {
+        let sql = switch kind {
+        case .event: "SELECT 1 FROM partner_webhooks WHERE client_id = ?"
+        case .backchannelLogout: "SELECT 1 FROM partner_clients WHERE id = ? AND backchannel_logout_uri IS NOT NULL"
+        case .cibaPing: "SELECT 1 FROM partner_clients WHERE id = ? AND ciba_notification_endpoint IS NOT NULL"
+        }
+        return try db.exists(sql, arguments: [clientID])
     }
 }

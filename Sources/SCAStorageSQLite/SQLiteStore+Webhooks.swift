@@ -44,12 +44,12 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     INSERT INTO webhook_deliveries
-                        (id, client_id, subject_id, body, status, attempts, next_attempt_at, lease_until,
+                        (id, kind, client_id, subject_id, body, status, attempts, next_attempt_at, lease_until,
                          last_http_status, created_at, finished_at, version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    delivery.id, delivery.clientID, delivery.subjectID, delivery.body, delivery.status.rawValue,
+                    delivery.id, delivery.kind.rawValue, delivery.clientID, delivery.subjectID, delivery.body, delivery.status.rawValue,
                     delivery.attempts, delivery.nextAttemptAt.unixSeconds, delivery.leaseUntil?.unixSeconds,
                     delivery.lastHTTPStatus, delivery.createdAt.unixSeconds, delivery.finishedAt?.unixSeconds,
                     delivery.version,

@@ -188,6 +188,10 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.userPreconditionIsACompareAndSet() }
     }
     // Status changes with their webhook event (v3-webhook-events)
+    // What the server tells a partner on its own (v7-partner-notifications)
+    @Test func sessionEndsAreAnnouncedOnce() async throws { try await check { try await $0.sessionEndsAreAnnouncedOnce() } }
+    @Test func refreshReuseIsAnnounced() async throws { try await check { try await $0.refreshReuseIsAnnounced() } }
+    @Test func cibaPingsGoToPingClientsOnly() async throws { try await check { try await $0.cibaPingsGoToPingClientsOnly() } }
     @Test func statusChangeAndEventAreOneWrite() async throws {
         try await check { try await $0.statusChangeAndEventAreOneWrite() }
     }

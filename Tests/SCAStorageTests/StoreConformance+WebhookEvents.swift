@@ -26,18 +26,18 @@ extension StoreConformance {
         #expect(movedCanceled)
 
         // A compare-and-set that loses writes no event.
-        #expect(try await !store.updateOperation(canceled, expectedVersion: 7, enqueueing: event("evt_lost", subject: "op_1")))
+        #expect(try await !store.updateOperation(canceled, expectedVersion: 7, enqueueing: [event("evt_lost", subject: "op_1")]))
         #expect(try await allEvents().isEmpty)
 
         // An event whose id exists fails the whole write: the status is not stored either.
         try await store.insertWebhookDelivery(event("evt_taken", subject: "op_other"))
         await #expect(throws: StoreError.conflict("id")) {
-            try await store.updateOperation(canceled, expectedVersion: 0, enqueueing: event("evt_taken", subject: "op_1"))
+            try await store.updateOperation(canceled, expectedVersion: 0, enqueueing: [event("evt_taken", subject: "op_1")])
         }
         #expect(try await store.operation(id: "op_1") == operation)
 
         // The winner's event is written with it.
-        #expect(try await store.updateOperation(canceled, expectedVersion: 0, enqueueing: event("evt_won", subject: "op_1")))
+        #expect(try await store.updateOperation(canceled, expectedVersion: 0, enqueueing: [event("evt_won", subject: "op_1")]))
         #expect(try await store.operation(id: "op_1")?.status == .canceled)
         #expect(try await allEvents().map(\.id).sorted() == ["evt_taken", "evt_won"])
         #expect(try await store.webhookDelivery(id: "evt_won") == event("evt_won", subject: "op_1"))
@@ -50,7 +50,7 @@ extension StoreConformance {
         let movedRejected = rejected.finish(as: .rejected, reason: .notMe, now: t0 + 5)
         #expect(movedRejected)
         #expect(
-            try await store.updateOperation(rejected, expectedVersion: 0, enqueueing: event("evt_b", subject: "op_2", client: "cli_b")))
+            try await store.updateOperation(rejected, expectedVersion: 0, enqueueing: [event("evt_b", subject: "op_2", client: "cli_b")]))
         #expect(try await store.operation(id: "op_2")?.status == .rejected)
         #expect(try await store.webhookDelivery(id: "evt_b") == nil)
 
@@ -91,7 +91,7 @@ extension StoreConformance {
                     let target: OperationStatus = [.approved, .rejected, .canceled][index % 3]
                     var next = loaded
                     guard next.finish(as: target, reason: .other, sealedToken: [9], now: now) else { return (event.id, false) }
-                    return (event.id, try await store.updateOperation(next, expectedVersion: loaded.version, enqueueing: event))
+                    return (event.id, try await store.updateOperation(next, expectedVersion: loaded.version, enqueueing: [event]))
                 }
             }
             var all: [(String, Bool)] = []

@@ -19,6 +19,7 @@ extension OperationRecord: ColumnDecodable {
             expiresAt: try columns.date("expires_at"),
             finishedAt: try columns.optionalDate("finished_at"),
             sealedToken: try columns.optionalBytes("sealed_token"),
+            sealedNotification: try columns.optionalBytes("sealed_notification"),
             version: try columns.value("version")
         )
     }

@@ -16,7 +16,10 @@ extension PartnerClientRecord: ColumnDecodable {
             jwks: try columns.value("jwks"),
             authorizationDetailsTypes: try columns.json("authorization_details_types"),
             requireSignedRequestObject: try columns.bool("require_signed_request_object"),
-            postLogoutRedirectURIs: try columns.json("post_logout_redirect_uris")
+            postLogoutRedirectURIs: try columns.json("post_logout_redirect_uris"),
+            jwksURI: try columns.value("jwks_uri"),
+            backchannelLogoutURI: try columns.value("backchannel_logout_uri"),
+            cibaNotificationEndpoint: try columns.value("ciba_notification_endpoint")
         )
     }
 }

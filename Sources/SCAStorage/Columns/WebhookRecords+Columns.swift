@@ -17,6 +17,7 @@ extension WebhookDeliveryRecord: ColumnDecodable {
     package init(columns: some ColumnReader) throws {
         self.init(
             id: try columns.value("id"),
+            kind: try columns.rawValue("kind"),
             clientID: try columns.value("client_id"),
             subjectID: try columns.value("subject_id"),
             body: try columns.value("body"),

@@ -24,6 +24,9 @@ public struct OperationRecord: Sendable, Equatable {
     public var finishedAt: Date?
     /// Once approved: the operation-scoped access token, sealed with the server key.
     public var sealedToken: [UInt8]?
+    /// CIBA ping mode: the client's notification token and the request id to announce, sealed
+    /// with the server key; nil when nobody is pinged.
+    public var sealedNotification: [UInt8]?
     /// Compare-and-set version, as challenges have.
     public var version: Int
 
@@ -31,8 +34,9 @@ public struct OperationRecord: Sendable, Equatable {
         id: String, userID: String, clientID: String? = nil, deviceID: String, challengeID: String,
         operation: OperationKind, transaction: Transaction? = nil, bindingMessage: String? = nil,
         status: OperationStatus = .pending, rejectReason: OperationRejectReason? = nil, createdAt: Date, expiresAt: Date,
-        finishedAt: Date? = nil, sealedToken: [UInt8]? = nil, version: Int = 0
+        finishedAt: Date? = nil, sealedToken: [UInt8]? = nil, sealedNotification: [UInt8]? = nil, version: Int = 0
     ) {
+        self.sealedNotification = sealedNotification
         self.id = id
         self.userID = userID
         self.clientID = clientID

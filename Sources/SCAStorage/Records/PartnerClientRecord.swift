@@ -24,12 +24,24 @@ public struct PartnerClientRecord: Sendable, Equatable {
     public var requireSignedRequestObject: Bool
     /// Exact addresses the end-session endpoint may send the user back to.
     public var postLogoutRedirectURIs: [String]
+    /// Where the client's public keys are published, instead of `jwks`: fetched through the
+    /// outbound rules and cached.
+    public var jwksURI: String?
+    /// Where a logout token goes when one of the client's sessions ends (OpenID Connect
+    /// Back-Channel Logout); nil when the client is not told.
+    public var backchannelLogoutURI: String?
+    /// CIBA ping mode: where the client is told that a request has its answer. Nil for poll mode.
+    public var cibaNotificationEndpoint: String?
 
     public init(
         id: String, name: String, secretHash: [UInt8]?, redirectURIs: [String], consentRedirectURIs: [String],
         scopes: [String], createdAt: Date, profile: ClientProfile = .standard, jwks: String? = nil,
-        authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false, postLogoutRedirectURIs: [String] = []
+        authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false, postLogoutRedirectURIs: [String] = [],
+        jwksURI: String? = nil, backchannelLogoutURI: String? = nil, cibaNotificationEndpoint: String? = nil
     ) {
+        self.jwksURI = jwksURI
+        self.backchannelLogoutURI = backchannelLogoutURI
+        self.cibaNotificationEndpoint = cibaNotificationEndpoint
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.requireSignedRequestObject = requireSignedRequestObject
         self.id = id

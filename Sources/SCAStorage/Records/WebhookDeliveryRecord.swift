@@ -1,8 +1,21 @@
 import Foundation
 
-/// One webhook event waiting in the durable outbox, or its outcome. The body is
-/// fixed when the event happens, so every retry posts the same bytes under the same event id.
+/// One message to a partner waiting in the durable outbox, or its outcome: a webhook event, a
+/// back-channel logout, or a CIBA ping. An event's body is fixed when the event happens, so
+/// every retry posts the same bytes under the same event id.
 public struct WebhookDeliveryRecord: Sendable, Equatable {
+    /// What is sent, and so to which of the client's addresses.
+    public enum Kind: String, Sendable {
+        /// A signed event to the client's webhook (`body`).
+        case event
+        /// A logout token (OpenID Connect Back-Channel Logout) for the ended session
+        /// `subjectID`, to the client's `backchannelLogoutURI`, signed at each attempt.
+        case backchannelLogout = "backchannel_logout"
+        /// A CIBA ping (`body`) for the operation `subjectID`, to the client's notification
+        /// endpoint, under the notification token the request carried.
+        case cibaPing = "ciba_ping"
+    }
+
     public enum Status: String, Sendable {
         /// Waiting for its next attempt (`nextAttemptAt`).
         case pending
@@ -13,8 +26,9 @@ public struct WebhookDeliveryRecord: Sendable, Equatable {
 
     /// The event id, sent as `SCA-Webhook-Id` so the receiver can drop duplicates.
     public var id: String
+    public var kind: Kind
     public var clientID: String
-    /// What the event is about: an operation id (`op_…`) or a consent id.
+    /// What the event is about: an operation id (`op_…`), a consent id, or a session id.
     public var subjectID: String
     /// The raw JSON body.
     public var body: String
@@ -32,11 +46,12 @@ public struct WebhookDeliveryRecord: Sendable, Equatable {
     public var version: Int
 
     public init(
-        id: String, clientID: String, subjectID: String, body: String, status: Status = .pending, attempts: Int = 0,
+        id: String, kind: Kind = .event, clientID: String, subjectID: String, body: String, status: Status = .pending, attempts: Int = 0,
         nextAttemptAt: Date, leaseUntil: Date? = nil, lastHTTPStatus: Int? = nil, createdAt: Date,
         finishedAt: Date? = nil, version: Int = 0
     ) {
         self.id = id
+        self.kind = kind
         self.clientID = clientID
         self.subjectID = subjectID
         self.body = body
