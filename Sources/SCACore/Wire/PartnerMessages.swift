@@ -28,13 +28,29 @@ package struct CreatePartnerClientRequest: Codable, Sendable, Equatable {
     /// Exact addresses the end-session endpoint may send the user back to (same rules as
     /// `redirectUris`).
     package var postLogoutRedirectUris: [String]?
+    /// Where the client publishes its public keys (a JWK Set), instead of `jwks`: fetched
+    /// through the same outbound rules as webhooks, cached, and fetched again when an
+    /// assertion names a key id the copy lacks.
+    package var jwksUri: String?
+    /// Where the server posts a logout token when one of the client's sessions ends
+    /// (OpenID Connect Back-Channel Logout).
+    package var backchannelLogoutUri: String?
+    /// CIBA: `poll` (the default) or `ping`.
+    package var backchannelTokenDeliveryMode: String?
+    /// CIBA ping mode: where the server tells the client that a request has its answer.
+    package var backchannelClientNotificationEndpoint: String?
 
     package init(
         name: String, redirectUris: [String], consentRedirectUris: [String]? = nil, scopes: [String]? = nil,
         publicClient: Bool? = nil, profile: ClientProfile? = nil, tokenEndpointAuthMethod: String? = nil,
         jwks: JSONValue? = nil, authorizationDetailsTypes: [String]? = nil, requireSignedRequestObject: Bool? = nil,
-        postLogoutRedirectUris: [String]? = nil
+        postLogoutRedirectUris: [String]? = nil, jwksUri: String? = nil, backchannelLogoutUri: String? = nil,
+        backchannelTokenDeliveryMode: String? = nil, backchannelClientNotificationEndpoint: String? = nil
     ) {
+        self.jwksUri = jwksUri
+        self.backchannelLogoutUri = backchannelLogoutUri
+        self.backchannelTokenDeliveryMode = backchannelTokenDeliveryMode
+        self.backchannelClientNotificationEndpoint = backchannelClientNotificationEndpoint
         self.postLogoutRedirectUris = postLogoutRedirectUris
         self.authorizationDetailsTypes = authorizationDetailsTypes
         self.requireSignedRequestObject = requireSignedRequestObject
@@ -70,14 +86,24 @@ package struct PartnerClientResponse: Codable, Sendable, Equatable {
     package var authorizationDetailsTypes: [String]
     package var requireSignedRequestObject: Bool
     package var postLogoutRedirectUris: [String]
+    package var jwksUri: String?
+    package var backchannelLogoutUri: String?
+    /// `poll` or `ping`.
+    package var backchannelTokenDeliveryMode: String
+    package var backchannelClientNotificationEndpoint: String?
 
     package init(
         clientId: String, name: String, redirectUris: [String], consentRedirectUris: [String], scopes: [String],
         publicClient: Bool, createdAt: Date, clientSecret: String? = nil, profile: ClientProfile = .standard,
         tokenEndpointAuthMethod: String = "client_secret_basic", requirePushedAuthorizationRequests: Bool = false,
         jwks: JSONValue? = nil, authorizationDetailsTypes: [String] = [], requireSignedRequestObject: Bool = false,
-        postLogoutRedirectUris: [String] = []
+        postLogoutRedirectUris: [String] = [], jwksUri: String? = nil, backchannelLogoutUri: String? = nil,
+        backchannelTokenDeliveryMode: String = "poll", backchannelClientNotificationEndpoint: String? = nil
     ) {
+        self.jwksUri = jwksUri
+        self.backchannelLogoutUri = backchannelLogoutUri
+        self.backchannelTokenDeliveryMode = backchannelTokenDeliveryMode
+        self.backchannelClientNotificationEndpoint = backchannelClientNotificationEndpoint
         self.postLogoutRedirectUris = postLogoutRedirectUris
         self.authorizationDetailsTypes = authorizationDetailsTypes
         self.requireSignedRequestObject = requireSignedRequestObject

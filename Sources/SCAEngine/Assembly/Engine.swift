@@ -112,7 +112,8 @@ package struct Engine: EngineService, Sendable {
         let devices = DeviceService(context: context)
         // Decoupled operations, and the webhook events they write for partners.
         let webhooks = WebhookService(
-            context: context, outbound: outbound, allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
+            context: context, outbound: outbound, signer: signer,
+            allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
         let operations = OperationService(
             context: context, challenges: challenges, messages: messages, webhooks: webhooks,
             neutralPushText: configuration.pushNeutralText)

@@ -121,8 +121,17 @@ struct LockoutService: EngineService, Sendable {
             }
         case .permanentlyBlocked:
             logger.notice("user permanently blocked", metadata: ["user": "\(user?.id ?? "unknown")"])
-            await audit.record(
-                .userLocked, outcome: "permanent", userID: user?.id, details: user == nil ? ["user": "unknown"] : [:])
+            // A blocked account keeps no session: its tokens stop working everywhere, and each
+            // partner holding one is told (back-channel logout).
+            var details = user == nil ? ["user": "unknown"] : [:]
+            if let user {
+                do {
+                    details["sessionsEnded"] = String(try await store.endSessions(userID: user.id, now: now))
+                } catch {
+                    logger.error("sessions of a blocked user not ended", metadata: ["user": "\(user.id)", "error": "\(type(of: error))"])
+                }
+            }
+            await audit.record(.userLocked, outcome: "permanent", userID: user?.id, details: details)
             if let user {
                 await alert(user, messageText(for: user).blockedPermanently())
             }

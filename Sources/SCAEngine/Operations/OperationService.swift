@@ -42,7 +42,11 @@ package struct OperationService: EngineService, Sendable {
     ///   `partner.operation_not_grantable` for what a partner may never ask, 404
     ///   `user.not_found` (also for a user who never signed in to the calling partner), 409
     ///   `operation.no_device`.
-    package func create(_ request: CreateOperationRequest, by caller: OperationCaller, scopes: [String] = []) async throws -> OperationResponse {
+    /// - Parameter notificationToken: CIBA ping mode: the client's token for its notification
+    ///   endpoint; the operation keeps it, sealed, with the request's `auth_req_id`.
+    package func create(
+        _ request: CreateOperationRequest, by caller: OperationCaller, scopes: [String] = [], notificationToken: String? = nil
+    ) async throws -> OperationResponse {
         guard Self.kinds.contains(request.operation) else {
             // Binding a device, a beneficiary or access to the account are the user's own,
             // asked in the bank's app: a partner is told so, not that its input was malformed.
@@ -84,9 +88,14 @@ package struct OperationService: EngineService, Sendable {
                 clientID: clientID, clientName: client.name, scopes: request.operation == .login ? scopes : [],
                 grant: .operation(id: operationID), summary: bindingMessage)
         }
+        let notification = try notificationToken.map {
+            try CIBANotification(
+                token: $0, authReqID: CIBARequestID.make(operationID: operationID, scopes: scopes, box: box)
+            ).sealed(with: box)
+        }
         let record = try await open(
             userID: user.id, operation: request.operation, transaction: transaction, bindingMessage: bindingMessage,
-            lifetime: lifetime, delegation: delegation, admitted: true, id: operationID)
+            lifetime: lifetime, delegation: delegation, admitted: true, id: operationID, notification: notification)
         return try describe(record)
     }
 
@@ -107,11 +116,12 @@ package struct OperationService: EngineService, Sendable {
     ///   - admitted: counted already in the caller's operation budget; false counts the
     ///     operation's challenge in the per-address challenge budget instead.
     ///   - id: the operation's id, when the caller named it already (in its delegation).
+    ///   - notification: a sealed ``CIBANotification``, for a client in CIBA ping mode.
     /// - Throws: 409 `operation.no_device` when there is no device to ask or the policy cannot
     ///   be met with its two keys.
     package func open(
         userID: String, operation kind: OperationKind, transaction: Transaction?, bindingMessage: String?, lifetime: Int,
-        delegation: Delegation?, admitted: Bool, id: String? = nil
+        delegation: Delegation?, admitted: Bool, id: String? = nil, notification: [UInt8]? = nil
     ) async throws -> OperationRecord {
         guard let device = try await approvingDevice(userID: userID) else { throw Problem.operationNoDevice }
         let opened = try await challenges.create(
@@ -133,7 +143,7 @@ package struct OperationService: EngineService, Sendable {
         let record = OperationRecord(
             id: id ?? runtime.makeID(prefix: "op"), userID: userID, clientID: clientID, deviceID: device.id,
             challengeID: opened.challengeId, operation: kind, transaction: transaction,
-            bindingMessage: bindingMessage, createdAt: now, expiresAt: expiresAt)
+            bindingMessage: bindingMessage, createdAt: now, expiresAt: expiresAt, sealedNotification: notification)
         try await store.insertOperation(record)
         logger.info("operation created", metadata: ["operation": "\(record.id)", "kind": "\(record.operation.rawValue)"])
         await audit.record(
@@ -293,8 +303,8 @@ package struct OperationService: EngineService, Sendable {
                 }
                 throw Problem.operationClosed(operation.status)
             }
-            // The status and its webhook event are one store operation: no crash between them.
-            guard try await store.updateOperation(next, expectedVersion: operation.version, enqueueing: webhooks.event(for: next))
+            // The status and its webhook event (and ping) are one store operation: no crash between them.
+            guard try await store.updateOperation(next, expectedVersion: operation.version, enqueueing: webhooks.events(for: next))
             else { return nil }
             next.version += 1
             logger.info("operation finished", metadata: ["operation": "\(next.id)", "status": "\(status.rawValue)"])

@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 import SCACore
 
-/// Every HTTP request the server makes on its own (partner webhooks, the message and push
-/// gateways):
+/// Every HTTP request the server makes on its own (partner webhooks, logout tokens and CIBA
+/// pings, partners' published keys, the message and push gateways):
 ///
 /// - No redirect is followed: a `3xx` is the answer, which callers count as a failure. (A
 ///   receiver could otherwise have the POST, signature included, or a GET sent anywhere.)
@@ -41,6 +41,24 @@ package struct OutboundHTTP: Sendable {
         _ url: URL, headers: [(String, String)], body: [UInt8], timeout: Duration,
         refusing: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)? = nil
     ) async throws -> Int {
+        // The answer's body is not used; a bounded part is read so the connection ends cleanly.
+        try await send(isGet: false, url, headers: headers, body: body, timeout: timeout, refusing: refusing, readingUpTo: 65_536).status
+    }
+
+    /// GETs `url` once, as ``post(_:headers:body:timeout:refusing:)`` posts.
+    /// - Parameter maximumBytes: the longest answer taken; a longer one throws.
+    /// - Returns: the HTTP status and the answer's body.
+    package func get(
+        _ url: URL, headers: [(String, String)] = [], timeout: Duration, maximumBytes: Int,
+        refusing: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)? = nil
+    ) async throws -> (status: Int, body: [UInt8]) {
+        try await send(isGet: true, url, headers: headers, body: nil, timeout: timeout, refusing: refusing, readingUpTo: maximumBytes)
+    }
+
+    private func send(
+        isGet: Bool, _ url: URL, headers: [(String, String)], body: [UInt8]?, timeout: Duration,
+        refusing: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)?, readingUpTo limit: Int
+    ) async throws -> (status: Int, body: [UInt8]) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else { throw OutboundRefusal.unresolved }
@@ -57,14 +75,20 @@ package struct OutboundHTTP: Sendable {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             var request = HTTPClientRequest(url: url.absoluteString)
-            request.method = .POST
+            request.method = isGet ? .GET : .POST
             for (name, value) in headers { request.headers.add(name: name, value: value) }
-            request.body = .bytes(ByteBuffer(bytes: body))
+            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
             let response = try await client.execute(request, timeout: TimeAmount(timeout))
-            // The answer's body is not used; read a bounded part so the connection ends cleanly.
-            _ = try? await response.body.collect(upTo: 65_536)
+            let status = Int(response.status.code)
+            let answer: [UInt8]
+            if isGet {
+                answer = Array(buffer: try await response.body.collect(upTo: limit))
+            } else {
+                answer = []
+                _ = try? await response.body.collect(upTo: limit)
+            }
             try await client.shutdown()
-            return Int(response.status.code)
+            return (status, answer)
         } catch {
             try? await client.shutdown()
             throw error

@@ -9,10 +9,16 @@ import SCAStorage
 /// background service, retried with back-off (``WebhookDeliveryRecord/backoff``) and given up
 /// (audited) after the last attempt. Each attempt is claimed by compare-and-set with a lease,
 /// so of several instances one sends it.
+///
+/// The same outbox carries what else the server tells a partner on its own: a logout token
+/// when one of its sessions ends (written by the store with the session's end), and a CIBA
+/// ping when a request of a client in ping mode has its answer.
 package struct WebhookService: EngineService, Sendable {
     package let context: EngineContext
     /// Posts without following redirects, to an address it resolved and checked itself.
     let outbound: OutboundHTTP
+    /// Signs logout tokens with the key of the id_tokens they answer.
+    let signer: TokenSigner
     /// `webhookAllowPrivateAddresses`: whether a webhook may point at loopback, private and
     /// other special-purpose addresses (development and tests only).
     var allowPrivateAddresses = false
@@ -31,12 +37,7 @@ package struct WebhookService: EngineService, Sendable {
         guard InputRules.isWellFormedID(clientID, prefix: "cli"), try await store.partnerClient(id: clientID) != nil else {
             throw Problem.clientNotFound
         }
-        if let problem = Self.urlProblem(request.url) { throw Problem.invalidRequest("url \(problem)") }
-        if !allowPrivateAddresses, let host = URLComponents(string: request.url)?.host,
-            let kind = SpecialPurposeAddress.kind(ofHost: host)
-        {
-            throw Problem.webhookAddressRefused(kind)
-        }
+        try checkAddress(request.url, field: "url")
         let secret = runtime.makeSecret()
         let record = PartnerWebhookRecord(
             clientID: clientID, url: request.url,
@@ -54,6 +55,20 @@ package struct WebhookService: EngineService, Sendable {
         await audit.record(.partnerWebhookChanged, outcome: "removed", details: ["clientId": clientID])
     }
 
+    /// Checks a URL a partner registers for the server to call on its own (a webhook, a logout
+    /// URI, a CIBA notification endpoint, a JWK Set): ``urlProblem(_:)``, and a host that names
+    /// no special-purpose address unless those are allowed. Each call checks again, on the
+    /// addresses the name resolves to then.
+    /// - Throws: `Problem.invalidRequest` naming `field` and the rule; `Problem.webhookAddressRefused`.
+    package func checkAddress(_ url: String, field: String) throws {
+        if let problem = Self.urlProblem(url) { throw Problem.invalidRequest("\(field) \(problem)") }
+        if !allowPrivateAddresses, let host = URLComponents(string: url)?.host,
+            let kind = SpecialPurposeAddress.kind(ofHost: host)
+        {
+            throw Problem.webhookAddressRefused(kind, field: field)
+        }
+    }
+
     /// Why `url` cannot be a webhook, or nil: the redirect URI rules (https, or http on
     /// localhost / 127.0.0.1), without private-use schemes, which cannot be posted to.
     package static func urlProblem(_ url: String) -> String? {
@@ -65,17 +80,33 @@ package struct WebhookService: EngineService, Sendable {
 
     // MARK: Outbox
 
-    /// The event announcing `operation`'s final status, to be written by the store in the same
-    /// transaction as that status (`updateOperation(_:expectedVersion:enqueueing:)`): nil when
-    /// it is not final or not a partner's. The store drops it when the partner has no webhook.
-    func event(for operation: OperationRecord) -> WebhookDeliveryRecord? {
-        guard let clientID = operation.clientID, operation.status.isFinal else { return nil }
+    /// What announces `operation`'s final status, to be written by the store in the same
+    /// transaction as that status (`updateOperation(_:expectedVersion:enqueueing:)`): the
+    /// webhook event, and the CIBA ping when the operation keeps a notification; none when it
+    /// is not final or not a partner's. The store drops each one whose address the partner has
+    /// not registered.
+    func events(for operation: OperationRecord) -> [WebhookDeliveryRecord] {
+        guard let clientID = operation.clientID, operation.status.isFinal else { return [] }
         let now = runtime.now()
         let id = runtime.makeID(prefix: "evt")
         let event = WebhookEvent(
             type: Self.eventType, eventId: id, operationId: operation.id, status: operation.status,
             occurredAt: operation.finishedAt ?? now)
-        return delivery(id: id, clientID: clientID, subjectID: operation.id, event: event, now: now)
+        var events = delivery(id: id, clientID: clientID, subjectID: operation.id, event: event, now: now).map { [$0] } ?? []
+        if let sealed = operation.sealedNotification {
+            do {
+                let notification = try CIBANotification.opened(sealed, with: box)
+                events.append(
+                    WebhookDeliveryRecord(
+                        id: runtime.makeID(prefix: "png"), kind: .cibaPing, clientID: clientID, subjectID: operation.id,
+                        body: notification.pingBody, nextAttemptAt: now, createdAt: now))
+            } catch {
+                // Sealed by this server key: unreachable unless the key changed; the client
+                // still learns the answer by polling.
+                logger.error("CIBA notification not opened", metadata: ["operation": "\(operation.id)"])
+            }
+        }
+        return events
     }
 
     /// The outbox record posting `event` (its body fixed now, so every retry sends the same bytes).
@@ -127,29 +158,16 @@ package struct WebhookService: EngineService, Sendable {
     /// Posts the delivery once. A redirect is an answer like any other that is not 2xx: a
     /// failed attempt, retried; it is never followed.
     /// - Returns: the receiver's HTTP status; nil when it was not reached, its address was
-    ///   refused, or the webhook was removed meanwhile (retried like an unreachable receiver,
+    ///   refused, or the address was removed meanwhile (retried like an unreachable receiver,
     ///   so the back-off bounds it).
     private func attempt(_ delivery: WebhookDeliveryRecord) async -> Int? {
         var host = "-"
         do {
-            guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
-                let url = URL(string: webhook.url)
-            else { return nil }
-            host = url.host ?? "-"
-            let secret = String(decoding: try box.open(webhook.sealedSecret, context: Self.sealingContext), as: UTF8.self)
-            let body = Array(delivery.body.utf8)
-            let timestamp = Int(runtime.now().timeIntervalSince1970)
-            let headers = [
-                ("Content-Type", "application/json"),
-                (WebhookSignature.idHeader, delivery.id),
-                (WebhookSignature.timestampHeader, String(timestamp)),
-                (WebhookSignature.signatureHeader, WebhookSignature.sign(body: body, timestamp: timestamp, secret: secret)),
-            ]
-            // Checked at each attempt, on the addresses the connection goes to, so a name that
-            // was public at registration and now points inside is refused.
-            let check: @Sendable ([UInt8]) -> SpecialPurposeAddress.Kind? = { SpecialPurposeAddress.kind(of: $0) }
+            guard let request = try await request(for: delivery) else { return nil }
+            host = request.url.host ?? "-"
             return try await outbound.post(
-                url, headers: headers, body: body, timeout: Self.timeout, refusing: allowPrivateAddresses ? nil : check)
+                request.url, headers: request.headers, body: request.body, timeout: Self.timeout,
+                refusing: outboundCheck)
         } catch OutboundRefusal.address(let refused) {
             logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
             await audit.record(
@@ -159,6 +177,60 @@ package struct WebhookService: EngineService, Sendable {
         } catch {
             logger.info("webhook attempt failed", metadata: ["event": "\(delivery.id)", "error": "\(type(of: error))"])
             return nil
+        }
+    }
+
+    /// The check of every address the server posts to or fetches from for a partner: at each
+    /// attempt, on the addresses the connection goes to, so a name that was public at
+    /// registration and now points inside is refused. Nil lets everything through
+    /// (`webhookAllowPrivateAddresses`, development and tests).
+    package var outboundCheck: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)? {
+        if allowPrivateAddresses { return nil }
+        let check: @Sendable ([UInt8]) -> SpecialPurposeAddress.Kind? = { SpecialPurposeAddress.kind(of: $0) }
+        return check
+    }
+
+    /// Where a delivery goes and what it says, built at each attempt from what is registered
+    /// now; nil when its address (or its subject) is gone.
+    private func request(for delivery: WebhookDeliveryRecord) async throws -> (url: URL, headers: [(String, String)], body: [UInt8])? {
+        let now = runtime.now()
+        switch delivery.kind {
+        case .event:
+            guard let webhook = try await store.partnerWebhook(clientID: delivery.clientID),
+                let url = URL(string: webhook.url)
+            else { return nil }
+            let secret = String(decoding: try box.open(webhook.sealedSecret, context: Self.sealingContext), as: UTF8.self)
+            let body = Array(delivery.body.utf8)
+            let timestamp = Int(now.timeIntervalSince1970)
+            let headers = [
+                ("Content-Type", "application/json"),
+                (WebhookSignature.idHeader, delivery.id),
+                (WebhookSignature.timestampHeader, String(timestamp)),
+                (WebhookSignature.signatureHeader, WebhookSignature.sign(body: body, timestamp: timestamp, secret: secret)),
+            ]
+            return (url, headers, body)
+        case .backchannelLogout:
+            guard let client = try await store.partnerClient(id: delivery.clientID),
+                let url = client.backchannelLogoutURI.flatMap(URL.init(string:)),
+                let session = try await store.session(id: delivery.subjectID)
+            else { return nil }
+            // Signed at each attempt, so a late retry is not refused as expired; the same
+            // `jti` lets the partner drop a repeat.
+            let token = try signer.sign(
+                LogoutTokenClaims(
+                    issuer: configuration.baseURL, userID: session.userID, sessionID: session.id, clientID: client.id,
+                    id: delivery.id, now: now),
+                type: LogoutTokenClaims.type)
+            let body = Array("logout_token=\(RedirectURIRules.formEncoded(token))".utf8)
+            return (url, [("Content-Type", "application/x-www-form-urlencoded")], body)
+        case .cibaPing:
+            guard let client = try await store.partnerClient(id: delivery.clientID),
+                let url = client.cibaNotificationEndpoint.flatMap(URL.init(string:)),
+                let sealed = try await store.operation(id: delivery.subjectID)?.sealedNotification
+            else { return nil }
+            let notification = try CIBANotification.opened(sealed, with: box)
+            let headers = [("Content-Type", "application/json"), ("Authorization", "Bearer \(notification.token)")]
+            return (url, headers, Array(delivery.body.utf8))
         }
     }
 }
