@@ -29,6 +29,18 @@ struct ClientCommand: AsyncParsableCommand {
             help: "A JSON file with the client's public keys (a JWK Set): the client authenticates with private_key_jwt.")
         var jwksFile: String?
         @Option(
+            name: .customLong("jwks-uri"),
+            help: "Where the client publishes its public keys (a JWK Set), instead of --jwks-file: fetched and cached; private_key_jwt.")
+        var jwksURI: String?
+        @Option(
+            name: .customLong("backchannel-logout-uri"),
+            help: "Where a logout token is POSTed when one of the client's sessions ends (OpenID Connect Back-Channel Logout).")
+        var backchannelLogoutURI: String?
+        @Option(
+            name: .customLong("ciba-notification-endpoint"),
+            help: "CIBA ping mode: where the client is told that a request has its answer (default: poll mode).")
+        var cibaNotificationEndpoint: String?
+        @Option(
             name: .customLong("authorization-details-type"),
             help: "An authorization_details type the client may ask users to approve: payment_initiation or account_information; repeat for both.")
         var authorizationDetailsTypes: [String] = []
@@ -60,12 +72,18 @@ struct ClientCommand: AsyncParsableCommand {
                     scopes: scope.isEmpty ? nil : scope, publicClient: publicClient ? true : nil, profile: profile, jwks: jwks,
                     authorizationDetailsTypes: authorizationDetailsTypes.isEmpty ? nil : authorizationDetailsTypes,
                     requireSignedRequestObject: requireSignedRequestObject ? true : nil,
-                    postLogoutRedirectUris: postLogoutRedirectURIs.isEmpty ? nil : postLogoutRedirectURIs))
+                    postLogoutRedirectUris: postLogoutRedirectURIs.isEmpty ? nil : postLogoutRedirectURIs, jwksUri: jwksURI,
+                    backchannelLogoutUri: backchannelLogoutURI,
+                    backchannelTokenDeliveryMode: cibaNotificationEndpoint == nil ? nil : "ping",
+                    backchannelClientNotificationEndpoint: cibaNotificationEndpoint))
                 print("client_id: \(client.clientId)")
                 print("profile: \(client.profile.rawValue)  authentication: \(client.tokenEndpointAuthMethod)")
                 if !client.authorizationDetailsTypes.isEmpty {
                     print("authorization_details types: \(client.authorizationDetailsTypes.joined(separator: " "))")
                 }
+                if let jwksURI = client.jwksUri { print("jwks_uri: \(jwksURI)") }
+                if let logoutURI = client.backchannelLogoutUri { print("backchannel_logout_uri: \(logoutURI)") }
+                if let endpoint = client.backchannelClientNotificationEndpoint { print("ciba: ping to \(endpoint)") }
                 if let secret = client.clientSecret {
                     print("client_secret: \(secret)  (shown once; store it now)")
                 }

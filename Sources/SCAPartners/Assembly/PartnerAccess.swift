@@ -10,7 +10,7 @@ package struct PartnerAccess: Sendable {
     package let oauth: OAuthService
     /// Partners' consents to single operations.
     package let consents: ConsentService
-    /// CIBA poll mode over operations.
+    /// CIBA poll and ping modes over operations.
     let ciba: CIBAService
     /// The demo partner application of `serve --demo`, nil otherwise.
     package let demoPartner: DemoPartner?
@@ -23,7 +23,9 @@ package struct PartnerAccess: Sendable {
     /// engine's delegated-token API.
     package init(engine: Engine) {
         let configuration = engine.configuration
-        partners = PartnerService(context: engine.context, metrics: engine.metrics)
+        partners = PartnerService(
+            context: engine.context, metrics: engine.metrics, webhooks: engine.webhooks,
+            published: PublishedClientKeys(outbound: engine.outbound, refusing: engine.webhooks.outboundCheck))
         oauth = OAuthService(context: engine.context, partners: partners, tokens: engine.tokens)
         consents = ConsentService(
             context: engine.context, tokens: engine.tokens, challenges: engine.challenges, operations: engine.operations,

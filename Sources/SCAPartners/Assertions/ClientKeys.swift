@@ -67,6 +67,16 @@ struct ClientKeys: Sendable {
         }
     }
 
+    /// The `kid` in the header of `token`, read without checking anything: it says which of
+    /// the client's keys to check it with.
+    static func keyID(of token: String) -> String? {
+        CompactJWS.decode(KeyIDHeader.self, segment: 0, of: token)?.kid
+    }
+
+    private struct KeyIDHeader: Decodable {
+        var kid: String?
+    }
+
     /// The key that verifies a signature made with `algorithm` under `keyID`: the key of that
     /// `kid`, or the only key when the header names none. The key's own `alg`, when it has one,
     /// must be `algorithm`: a key registered for ES256 never verifies anything else.

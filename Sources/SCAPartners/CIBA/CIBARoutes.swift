@@ -4,7 +4,7 @@ import Hummingbird
 import SCACore
 import SCAEngine
 
-/// `POST /oauth2/bc-authorize`: OpenID CIBA in poll mode over decoupled operations.
+/// `POST /oauth2/bc-authorize`: OpenID CIBA in poll and ping modes over decoupled operations.
 /// Answers, like the other OAuth endpoints, RFC 6749 error JSON rather than problems.
 struct CIBARoutes<Context: RequestContext> {
     let oauth: OAuthService
@@ -19,7 +19,7 @@ struct CIBARoutes<Context: RequestContext> {
                 let client = try await oauth.authenticate(form, authorization: request.headers[.authorization])
                 let answer = try await AuditTrail.$actor.withValue("client:\(client.id)") {
                     try await ciba.authorize(form, client: client) {
-                        try await operations.create($0, by: .partner(clientID: client.id), scopes: $1)
+                        try await operations.create($0, by: .partner(clientID: client.id), scopes: $1, notificationToken: $2)
                     }
                 }
                 return try Response.json(answer)

@@ -5,13 +5,15 @@ import SCACore
 import SCAEngine
 import SCAStorage
 
-/// OpenID Client-Initiated Backchannel Authentication, poll mode: a facade over
+/// OpenID Client-Initiated Backchannel Authentication, poll and ping modes: a facade over
 /// decoupled operations for clients that speak OpenID. `POST /oauth2/bc-authorize` creates a
 /// `login` operation for the user's phone; the client polls `POST /oauth2/token` with
-/// `grant_type=urn:openid:params:grant-type:ciba` until the phone answers.
+/// `grant_type=urn:openid:params:grant-type:ciba` until the phone answers, or, in ping mode,
+/// is told at its notification endpoint when it has (through the partner outbox) and then asks.
 ///
-/// `auth_req_id` is the operation id with the granted scopes and a MAC under the server key, so
-/// the token endpoint needs nothing stored beyond the operation (on any instance).
+/// `auth_req_id` (``CIBARequestID``) is the operation id with the granted scopes and a MAC
+/// under the server key, so the token endpoint needs nothing stored beyond the operation (on
+/// any instance).
 struct CIBAService: EngineService, Sendable {
     let context: EngineContext
     let tokens: TokenService
@@ -19,18 +21,21 @@ struct CIBAService: EngineService, Sendable {
     static let grantType = "urn:openid:params:grant-type:ciba"
     /// Seconds a client waits between polls; faster is `slow_down`.
     static let interval = 5
-    private static let macPurpose = "ciba-auth-req-id"
+    /// The longest `client_notification_token` taken: it is stored, sealed, with the request.
+    static let maxNotificationTokenLength = 1024
 
     /// `POST /oauth2/bc-authorize` after client authentication.
     /// - Parameter create: creates the operation for this client with the scopes its approval
-    ///   grants (``OperationService/create(_:by:scopes:)``).
+    ///   grants and, in ping mode, the client's notification token
+    ///   (``OperationService/create(_:by:scopes:notificationToken:)``).
     func authorize(
         _ form: [String: String], client: PartnerClientRecord,
-        create: (CreateOperationRequest, [String]) async throws -> OperationResponse
+        create: (CreateOperationRequest, [String], String?) async throws -> OperationResponse
     ) async throws -> CIBAAuthorizeResponse {
-        guard client.secretHash != nil else {
+        guard PartnerService.AuthenticationMethod(of: client) != .none else {
             throw OAuthError(status: 400, error: "unauthorized_client", description: "CIBA needs a confidential client")
         }
+        let notificationToken = try Self.notificationToken(in: form, for: client)
         let scopes = (form["scope"] ?? "").split(separator: " ").map(String.init)
         guard scopes.contains("openid") else { throw OAuthError(status: 400, error: "invalid_scope", description: "scope must include openid") }
         guard Set(scopes).isSubset(of: client.scopes) else {
@@ -51,7 +56,7 @@ struct CIBAService: EngineService, Sendable {
         do {
             created = try await create(
                 CreateOperationRequest(user: user, operation: .login, bindingMessage: form["binding_message"], expiresIn: expiresIn),
-                scopes)
+                scopes, notificationToken)
         } catch let problem as Problem {
             switch problem.code {
             case .userNotFound:
@@ -69,7 +74,7 @@ struct CIBAService: EngineService, Sendable {
             }
         }
         return CIBAAuthorizeResponse(
-            authReqID: authRequestID(operationID: created.operationId, scopes: scopes),
+            authReqID: CIBARequestID.make(operationID: created.operationId, scopes: scopes, box: box),
             expiresIn: max(1, Int(created.expiresAt.timeIntervalSince(runtime.now()).rounded(.up))), interval: Self.interval)
     }
 
@@ -77,7 +82,7 @@ struct CIBAService: EngineService, Sendable {
     /// not answered (`slow_down` when polled within `interval`), `expired_token`,
     /// `access_denied` (rejected, failed, canceled), or the tokens, once.
     func token(_ form: [String: String], client: PartnerClientRecord) async throws -> OAuthTokenResponse {
-        guard let presented = form["auth_req_id"], let (operationID, scopes) = verified(presented),
+        guard let presented = form["auth_req_id"], let (operationID, scopes) = CIBARequestID.verified(presented, box: box),
             let operation = try await store.operation(id: operationID), operation.clientID == client.id
         else { throw OAuthError.invalidGrant("auth_req_id is not valid for this client") }
         let now = runtime.now()
@@ -120,19 +125,20 @@ struct CIBAService: EngineService, Sendable {
         }
     }
 
-    /// `<operation id>.<base64url scopes>.<MAC>`.
-    private func authRequestID(operationID: String, scopes: [String]) -> String {
-        let body = "\(operationID).\(Base64URL.encode(Array(scopes.joined(separator: " ").utf8)))"
-        return "\(body).\(Base64URL.encode(box.mac(Array(body.utf8), purpose: Self.macPurpose)))"
-    }
-
-    private func verified(_ id: String) -> (String, [String])? {
-        let parts = id.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let mac = Base64URL.decode(String(parts[2])),
-            ConstantTime.equals(box.mac(Array("\(parts[0]).\(parts[1])".utf8), purpose: Self.macPurpose), mac),
-            let scopes = Base64URL.decode(String(parts[1]))
-        else { return nil }
-        return (String(parts[0]), String(decoding: scopes, as: UTF8.self).split(separator: " ").map(String.init))
+    /// The `client_notification_token` of a client in ping mode (required there, CIBA Core 7.1):
+    /// a bearer token for its notification endpoint, so printable ASCII without spaces, at
+    /// most ``maxNotificationTokenLength`` characters. Nil for a client in poll mode, which is
+    /// never pinged.
+    static func notificationToken(in form: [String: String], for client: PartnerClientRecord) throws -> String? {
+        guard client.cibaNotificationEndpoint != nil else { return nil }
+        guard let token = form["client_notification_token"], !token.isEmpty else {
+            throw OAuthError.invalidRequest("client_notification_token is required: this client is registered for ping mode")
+        }
+        guard token.utf8.count <= maxNotificationTokenLength, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw OAuthError.invalidRequest(
+                "client_notification_token must be 1 to \(maxNotificationTokenLength) printable ASCII characters without spaces")
+        }
+        return token
     }
 }
 

@@ -9,6 +9,10 @@ import SCAStorage
 package struct PartnerService: EngineService, Sendable {
     package let context: EngineContext
     let metrics: ServerMetrics
+    /// Checks the addresses a client registers for the server to call.
+    let webhooks: WebhookService
+    /// The keys of clients that publish them at a URL.
+    let published: PublishedClientKeys
 
     /// What checking a client's credentials found (``authenticate(clientID:_:)``).
     enum Authentication: Sendable {
@@ -58,18 +62,30 @@ package struct PartnerService: EngineService, Sendable {
         }
         let method = try Self.authenticationMethod(of: request)
         var jwks: String?
+        var jwksURI: String?
         if method == .privateKeyJWT {
-            guard let given = request.jwks else { throw Problem.invalidRequest("private_key_jwt needs jwks, the client's public keys") }
-            let text = String(decoding: try WireJSON.encoder().encode(given), as: UTF8.self)
-            do {
-                _ = try ClientKeys(json: text)
-            } catch {
-                throw Problem.invalidRequest(error.reason)
+            switch (request.jwks, request.jwksUri) {
+            case (let given?, nil):
+                let text = String(decoding: try WireJSON.encoder().encode(given), as: UTF8.self)
+                do {
+                    _ = try ClientKeys(json: text)
+                } catch {
+                    throw Problem.invalidRequest(error.reason)
+                }
+                jwks = text
+            case (nil, let address?):
+                try webhooks.checkAddress(address, field: "jwksUri")
+                jwksURI = address
+            case (nil, nil):
+                throw Problem.invalidRequest("private_key_jwt needs jwks, the client's public keys, or jwksUri, where it publishes them")
+            case (.some, .some):
+                throw Problem.invalidRequest("jwks and jwksUri exclude each other: give the keys or where they are published")
             }
-            jwks = text
-        } else if request.jwks != nil {
-            throw Problem.invalidRequest("jwks is for private_key_jwt clients only")
+        } else if request.jwks != nil || request.jwksUri != nil {
+            throw Problem.invalidRequest("jwks and jwksUri are for private_key_jwt clients only")
         }
+        if let address = request.backchannelLogoutUri { try webhooks.checkAddress(address, field: "backchannelLogoutUri") }
+        let notificationEndpoint = try cibaNotificationEndpoint(of: request, method: method)
         let detailTypes = request.authorizationDetailsTypes ?? []
         guard Set(detailTypes).count == detailTypes.count, detailTypes.allSatisfy(AuthorizationDetail.knownTypes.contains) else {
             throw Problem.invalidRequest(
@@ -84,7 +100,8 @@ package struct PartnerService: EngineService, Sendable {
             id: runtime.makeID(prefix: "cli"), name: name, secretHash: secret.map(Self.hash),
             redirectURIs: request.redirectUris, consentRedirectURIs: consentRedirects, scopes: scopes,
             createdAt: runtime.now(), profile: request.profile ?? .standard, jwks: jwks, authorizationDetailsTypes: detailTypes,
-            requireSignedRequestObject: request.requireSignedRequestObject ?? false, postLogoutRedirectURIs: logoutRedirects)
+            requireSignedRequestObject: request.requireSignedRequestObject ?? false, postLogoutRedirectURIs: logoutRedirects,
+            jwksURI: jwksURI, backchannelLogoutURI: request.backchannelLogoutUri, cibaNotificationEndpoint: notificationEndpoint)
         try await store.createPartnerClient(record)
         await audit.record(
             .partnerClientCreated,
@@ -92,6 +109,28 @@ package struct PartnerService: EngineService, Sendable {
         var response = Self.describe(record)
         response.clientSecret = secret
         return response
+    }
+
+    /// The CIBA notification endpoint of a client registered for ping mode; nil for poll mode.
+    /// - Throws: `Problem.invalidRequest` for another mode, an endpoint without ping mode or
+    ///   ping mode without one, or a public client (CIBA needs a confidential one).
+    private func cibaNotificationEndpoint(of request: CreatePartnerClientRequest, method: AuthenticationMethod) throws -> String? {
+        switch request.backchannelTokenDeliveryMode {
+        case nil, "poll":
+            guard request.backchannelClientNotificationEndpoint == nil else {
+                throw Problem.invalidRequest("backchannelClientNotificationEndpoint is for backchannelTokenDeliveryMode ping")
+            }
+            return nil
+        case "ping":
+            guard let endpoint = request.backchannelClientNotificationEndpoint else {
+                throw Problem.invalidRequest("ping mode needs backchannelClientNotificationEndpoint")
+            }
+            guard method != .none else { throw Problem.invalidRequest("ping mode is for CIBA, which needs a confidential client") }
+            try webhooks.checkAddress(endpoint, field: "backchannelClientNotificationEndpoint")
+            return endpoint
+        default:
+            throw Problem.invalidRequest("backchannelTokenDeliveryMode must be poll or ping")
+        }
     }
 
     /// How a client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`):
@@ -102,7 +141,7 @@ package struct PartnerService: EngineService, Sendable {
         case none
 
         init(of client: PartnerClientRecord) {
-            self = client.jwks != nil ? .privateKeyJWT : client.secretHash != nil ? .clientSecret : .none
+            self = client.jwks != nil || client.jwksURI != nil ? .privateKeyJWT : client.secretHash != nil ? .clientSecret : .none
         }
     }
 
@@ -115,7 +154,7 @@ package struct PartnerService: EngineService, Sendable {
         let method: AuthenticationMethod
         switch request.tokenEndpointAuthMethod {
         case nil:
-            method = fapi || request.jwks != nil ? .privateKeyJWT : request.publicClient == true ? .none : .clientSecret
+            method = fapi || request.jwks != nil || request.jwksUri != nil ? .privateKeyJWT : request.publicClient == true ? .none : .clientSecret
         case "client_secret_basic", "client_secret_post":
             method = .clientSecret
         case "private_key_jwt":
@@ -187,7 +226,7 @@ package struct PartnerService: EngineService, Sendable {
             break
         case (.privateKeyJWT, .assertion(let assertion, let audiences)):
             do {
-                let keys = try ClientKeys(json: client.jwks ?? "")
+                let keys = try await keys(of: client, checking: assertion)
                 let verified = try await ClientAssertion.verify(
                     assertion, clientID: client.id, profile: client.profile, keys: keys, audiences: audiences, now: now)
                 if try await !store.markSignatureUsed(
@@ -225,6 +264,14 @@ package struct PartnerService: EngineService, Sendable {
         }
     }
 
+    /// The keys a JWT the client signed (an assertion, a request object) is checked with: the
+    /// set it registered, or the one it publishes at its `jwksUri`.
+    /// - Throws: ``BrokenRule`` when it has none, or its published keys cannot be had.
+    func keys(of client: PartnerClientRecord, checking token: String) async throws(BrokenRule) -> ClientKeys {
+        if let jwks = client.jwks { return try ClientKeys(json: jwks) }
+        return try await published.keys(of: client, naming: ClientKeys.keyID(of: token), now: runtime.now())
+    }
+
     private enum Attempt: Sendable {
         case admitted
         case throttled(seconds: TimeInterval)
@@ -251,6 +298,9 @@ package struct PartnerService: EngineService, Sendable {
             requirePushedAuthorizationRequests: record.profile == .fapi2,
             jwks: record.jwks.flatMap { try? WireJSON.decoder().decode(JSONValue.self, from: Data($0.utf8)) },
             authorizationDetailsTypes: record.authorizationDetailsTypes,
-            requireSignedRequestObject: record.requireSignedRequestObject, postLogoutRedirectUris: record.postLogoutRedirectURIs)
+            requireSignedRequestObject: record.requireSignedRequestObject, postLogoutRedirectUris: record.postLogoutRedirectURIs,
+            jwksUri: record.jwksURI, backchannelLogoutUri: record.backchannelLogoutURI,
+            backchannelTokenDeliveryMode: record.cibaNotificationEndpoint == nil ? "poll" : "ping",
+            backchannelClientNotificationEndpoint: record.cibaNotificationEndpoint)
     }
 }

@@ -339,10 +339,13 @@ struct OpenIDConfiguration: Encodable, Sendable {
     var requestParameterSupported = false
     var requestObjectSigningAlgValuesSupported = ClientKeys.standardAlgorithms
     var authorizationResponseIssParameterSupported = true
-    // CIBA poll mode.
+    // CIBA, poll and ping modes.
     var backchannelAuthenticationEndpoint: String
-    var backchannelTokenDeliveryModesSupported = ["poll"]
+    var backchannelTokenDeliveryModesSupported = ["poll", "ping"]
     var backchannelUserCodeParameterSupported = false
+    /// Back-channel logout: a logout token, with `sid`, when a client's session ends.
+    var backchannelLogoutSupported = true
+    var backchannelLogoutSessionSupported = true
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -382,5 +385,7 @@ struct OpenIDConfiguration: Encodable, Sendable {
         case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
         case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"
         case backchannelUserCodeParameterSupported = "backchannel_user_code_parameter_supported"
+        case backchannelLogoutSupported = "backchannel_logout_supported"
+        case backchannelLogoutSessionSupported = "backchannel_logout_session_supported"
     }
 }

@@ -185,10 +185,11 @@ package struct OAuthService: EngineService, Sendable {
             }
             return form
         }
-        guard let jwks = client.jwks, let keys = try? ClientKeys(json: jwks) else {
+        guard PartnerService.AuthenticationMethod(of: client) == .privateKeyJWT else {
             throw OAuthError(status: 400, error: "invalid_request_object", description: "this client has no registered keys to sign a request object with")
         }
         do {
+            let keys = try await partners.keys(of: client, checking: request)
             return try await RequestObject.verify(
                 request, clientID: client.id, profile: client.profile, keys: keys, issuer: issuer, now: runtime.now()
             ).parameters

@@ -37,4 +37,31 @@ struct ClientCommandTests {
         let listed = try await AdminCommand.run(["client", "list"], environment: environment)
         #expect(listed.output.contains("Open Banking Partner  fapi2  private_key_jwt") && !listed.output.contains("Leaky"))
     }
+
+    @Test("--jwks-uri, --backchannel-logout-uri and --ciba-notification-endpoint register a client the server will call; a private address is refused")
+    func notifiedClient() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-clients-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["SCA_DATA_DIR": directory.appendingPathComponent("data").path]
+        let created = try await AdminCommand.run(
+            ["client", "create", "--name", "Rotating Partner", "--redirect-uri", "https://partner.example/cb", "--profile", "fapi2",
+             "--jwks-uri", "https://partner.example/jwks", "--backchannel-logout-uri", "https://partner.example/logout",
+             "--ciba-notification-endpoint", "https://partner.example/ciba"],
+            environment: environment)
+        #expect(created.status == 0, "\(created.errors)")
+        #expect(created.output.contains("authentication: private_key_jwt"))
+        #expect(created.output.contains("jwks_uri: https://partner.example/jwks"))
+        #expect(created.output.contains("backchannel_logout_uri: https://partner.example/logout"))
+        #expect(created.output.contains("ciba: ping to https://partner.example/ciba"))
+
+        let refused = try await AdminCommand.run(
+            ["client", "create", "--name", "Inside", "--redirect-uri", "https://partner.example/cb",
+             "--backchannel-logout-uri", "https://192.168.1.20/logout"],
+            environment: environment)
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("backchannelLogoutUri must not point at a private address"), "\(refused.errors)")
+        let listed = try await AdminCommand.run(["client", "list"], environment: environment)
+        #expect(listed.output.contains("Rotating Partner") && !listed.output.contains("Inside"))
+    }
 }

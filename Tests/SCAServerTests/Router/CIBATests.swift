@@ -119,12 +119,12 @@ struct CIBATests {
         try await api.services.store.auditEntries(after: 0, limit: 10_000).filter { $0.draft.event == event }.count
     }
 
-    @Test("discovery advertises the backchannel endpoint, poll mode and the CIBA grant")
+    @Test("discovery advertises the backchannel endpoint, poll and ping modes and the CIBA grant")
     func discovery() async throws {
         try await TestServer().run { api in
             let discovery = try await api.send(.get, "/.well-known/openid-configuration").json
             #expect((discovery["backchannel_authentication_endpoint"] as? String)?.hasSuffix("/oauth2/bc-authorize") == true)
-            #expect(discovery["backchannel_token_delivery_modes_supported"] as? [String] == ["poll"])
+            #expect(discovery["backchannel_token_delivery_modes_supported"] as? [String] == ["poll", "ping"])
             #expect((discovery["grant_types_supported"] as? [String])?.contains("urn:openid:params:grant-type:ciba") == true)
         }
     }
