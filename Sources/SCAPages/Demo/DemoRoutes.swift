@@ -32,6 +32,35 @@ struct DemoRoutes<Context: RequestContext> {
         router.get("demo/consent-done") { request, _ in
             await consentDone(FormBody.parse(request.uri.query ?? "") ?? [:])
         }
+        router.get("demo/fapi-callback") { request, _ in
+            await fapiCallback(FormBody.parse(request.uri.query ?? "") ?? [:])
+        }
+    }
+
+    /// The FAPI demo partner's sign-in came back. Its back end is the partner's script: the
+    /// page prints the command that checks this callback and exchanges the code. The URL in
+    /// the command is rebuilt from the parameters, each percent-encoded, so nothing in a
+    /// crafted link can reach the shell.
+    func fapiCallback(_ query: [String: String]) async -> Response {
+        guard let fapi = await demo.fapi else {
+            return await page("No FAPI demo partner", ["message": "This server registered none."], status: .notFound)
+        }
+        if let error = query["error"] {
+            return await page("Sign-in not completed", [
+                "message": "The sign-in came back with error=\(error)" + (query["error_description"].map { " (\($0))" } ?? "") + ".",
+            ])
+        }
+        guard let code = query["code"], let state = query["state"] else {
+            return await page("Sign-in not completed", ["message": "This callback has no code or no state."], status: .badRequest)
+        }
+        let parameters = [("code", code), ("state", state)] + (query["iss"].map { [("iss", $0)] } ?? [])
+        let callback = base + DemoPartner.fapiCallbackPath + "?"
+            + parameters.map { "\($0.0)=\(RedirectURIRules.formEncoded($0.1))" }.joined(separator: "&")
+        return await page("Back at \(DemoPartner.fapiName)", [
+            "message": "The bank sent the user back with a code. \(DemoPartner.fapiName)'s back end checks the state and the issuer, then exchanges the code at POST /oauth2/token with a signed assertion and a DPoP proof.",
+            "commandHint": "Run it from the project's root:",
+            "command": fapi.tokenCommand(base: base, callback: callback),
+        ])
     }
 
     /// The sign-in came back: exchange the code and show the id_token's claims.
