@@ -23,6 +23,12 @@ struct AuditCommand: AsyncParsableCommand {
         var checkpoint: String?
 
         func run() async throws {
+            try await Self.verify(common, checkpoint: checkpoint)
+        }
+
+        /// Walks the chain (and checks it against the checkpoint file, when given); prints the
+        /// result, or exits 2.
+        static func verify(_ common: CommonOptions, checkpoint: String?) async throws {
             var broken: AuditChainBreak?
             var intact: Int64 = 0
             var checkpointProblem: String?
