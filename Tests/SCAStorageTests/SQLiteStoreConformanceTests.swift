@@ -189,6 +189,7 @@ struct SQLiteStoreConformanceTests {
     // What the server tells a partner on its own (v7-partner-notifications)
     @Test func sessionEndsAreAnnouncedOnce() async throws { try await check { try await $0.sessionEndsAreAnnouncedOnce() } }
     @Test func refreshReuseIsAnnounced() async throws { try await check { try await $0.refreshReuseIsAnnounced() } }
+    @Test func parallelEndsAnnounceOnce() async throws { try await check { try await $0.parallelEndsAnnounceOnce() } }
     @Test func cibaPingsGoToPingClientsOnly() async throws { try await check { try await $0.cibaPingsGoToPingClientsOnly() } }
     @Test func statusChangeAndEventAreOneWrite() async throws {
         try await check { try await $0.statusChangeAndEventAreOneWrite() }

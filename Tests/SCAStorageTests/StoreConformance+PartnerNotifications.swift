@@ -66,6 +66,28 @@ extension StoreConformance {
         #expect(try await allEvents().map(\.id).sorted() == ["lgo_s_told", "lgo_s_told2"])
     }
 
+    /// 30 revocations of one session at once (a logout, a revocation, a block, on several
+    /// instances): one end, one announcement.
+    func parallelEndsAnnounceOnce() async throws {
+        try await notifiedClients()
+        try await store.createSession(partnerSession("s_told", client: "cli_told"), refreshToken: nil)
+        let store = self.store
+        let t0 = self.t0
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    if index % 3 == 0 {
+                        _ = try await store.endSessions(userID: "u1", now: t0 + 5)
+                    } else {
+                        try await store.revokeSession(id: "s_told", now: t0 + 5)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await allEvents().map(\.id) == ["lgo_s_told"])
+    }
+
     func refreshReuseIsAnnounced() async throws {
         try await notifiedClients()
         try await store.createSession(
