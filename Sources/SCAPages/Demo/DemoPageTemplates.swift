@@ -7,6 +7,10 @@ enum DemoPageTemplates {
     /// The partner's own frame: another name and colour than the bank's pages.
     static let frame = PageFrame(
         brand: DemoPartner.name, footer: "A stand-in for a partner's app, served by sca-server serve --demo.", bodyClass: "demo")
+    /// The FAPI demo partner's: its own name over the page.
+    static let fapiFrame = PageFrame(
+        brand: DemoPartner.fapiName, footer: "A stand-in for a partner's back end, served by sca-server serve --demo.",
+        bodyClass: "demo")
 
     static let demo = """
         <p class="lead">Demo partner application</p>

@@ -43,15 +43,17 @@ struct DemoRoutes<Context: RequestContext> {
     /// crafted link can reach the shell.
     func fapiCallback(_ query: [String: String]) async -> Response {
         guard let fapi = await demo.fapi else {
-            return await page("No FAPI demo partner", ["message": "This server registered none."], status: .notFound)
+            return await page("No FAPI demo partner", ["message": "This server registered none."], status: .notFound, frame: DemoPageTemplates.fapiFrame)
         }
         if let error = query["error"] {
             return await page("Sign-in not completed", [
                 "message": "The sign-in came back with error=\(error)" + (query["error_description"].map { " (\($0))" } ?? "") + ".",
-            ])
+            ], frame: DemoPageTemplates.fapiFrame)
         }
         guard let code = query["code"], let state = query["state"] else {
-            return await page("Sign-in not completed", ["message": "This callback has no code or no state."], status: .badRequest)
+            return await page(
+                "Sign-in not completed", ["message": "This callback has no code or no state."], status: .badRequest,
+                frame: DemoPageTemplates.fapiFrame)
         }
         let parameters = [("code", code), ("state", state)] + (query["iss"].map { [("iss", $0)] } ?? [])
         let callback = base + DemoPartner.fapiCallbackPath + "?"
@@ -60,7 +62,7 @@ struct DemoRoutes<Context: RequestContext> {
             "message": "The bank sent the user back with a code. \(DemoPartner.fapiName)'s back end checks the state and the issuer, then exchanges the code at POST /oauth2/token with a signed assertion and a DPoP proof.",
             "commandHint": "Run it from the project's root:",
             "command": fapi.tokenCommand(base: base, callback: callback),
-        ])
+        ], frame: DemoPageTemplates.fapiFrame)
     }
 
     /// The sign-in came back: exchange the code and show the id_token's claims.
@@ -165,7 +167,8 @@ struct DemoRoutes<Context: RequestContext> {
     }
 
     private func page(
-        _ heading: String, _ values: [String: Any], status: HTTPResponse.Status = .ok, retry: Bool = false
+        _ heading: String, _ values: [String: Any], status: HTTPResponse.Status = .ok, retry: Bool = false,
+        frame: PageFrame = DemoPageTemplates.frame
     ) async -> Response {
         var values = values
         if retry, let url = await demo.signInURL(base: base) { values["retry"] = url }
@@ -174,7 +177,7 @@ struct DemoRoutes<Context: RequestContext> {
         values["hasClaims"] = !((values["claims"] as? [[String: String]])?.isEmpty ?? true)
         return renderer.page(
             "demo", title: "\(DemoPartner.name) (demo)", values, words: Self.words(renderer), status: status,
-            frame: DemoPageTemplates.frame)
+            frame: frame)
     }
 
     /// A partner's own page is in its own words, English here, with no switch as the bank's

@@ -96,10 +96,52 @@ struct DemoBrowserTests {
             try await driver.open(consent.consentUrl)
             #expect(try await driver.text().contains("Return to \(DemoPartner.name)"))
             try await shot("6-consent-closed")
+
+            // The FAPI demo partner: its printed push command (where PyJWT is installed), the
+            // payment on the sign-in pages, and its callback page with the next command.
+            if let push = instructions.fapiPushCommand, FAPIScriptTests.pyJWT != nil {
+                let authorizeURL = try await Self.runScript(push, in: directory)
+                try await driver.open(authorizeURL)
+                #expect(try await driver.text().contains(DemoPartner.fapiName))
+                try await driver.type(savvy.email, into: "#email")
+                try await driver.click("form[action='/signin/email'] button")
+                #expect(try await driver.text().contains("ACME Shop"))
+                try await shot("7-fapi-payment")
+                try await FAPIPaymentBrowserTests.expectNoAxeViolation(driver, page: "FAPI demo payment")
+                try await driver.type(savvy.password, into: "#password")
+                try await driver.click("form:has(#password) button")
+                try await driver.click("form.send:has(input[value='sms_otp']) button")
+                let fapiCode = try #require(try services.outbox?.messages().last { $0.to == savvy.phone })
+                #expect(fapiCode.text.contains("€25.00 to ACME Shop"))
+                try await driver.type(String(fapiCode.text.prefix(6)), into: "#sms_otp")
+                try await driver.click("form:has(#sms_otp) button")
+                #expect(try await driver.currentURL().hasPrefix("http://localhost:\(port)\(DemoPartner.fapiCallbackPath)?code="))
+                let landed = try await driver.text()
+                #expect(landed.contains("fapi_client.py token"))
+                try await shot("8-fapi-callback")
+                try await FAPIPaymentBrowserTests.expectNoAxeViolation(driver, page: "FAPI demo callback")
+            }
         } catch {
             await driver.quit()
             throw error
         }
         await driver.quit()
+    }
+
+    /// Runs a printed script command with `sh` from the project's root; its standard output.
+    static func runScript(_ command: String, in directory: URL) async throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = directory.appendingPathComponent("script-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONPATH"] = try #require(FAPIScriptTests.pyJWT).path
+        let status = try await ChildProcess(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: environment,
+            directory: FAPIScriptTests.root, standardOutput: .file(handle), killAfter: .seconds(60)
+        ).status()
+        try handle.close()
+        #expect(status == 0, "\(command) failed")
+        return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
