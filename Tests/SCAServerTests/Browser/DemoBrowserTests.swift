@@ -100,7 +100,7 @@ struct DemoBrowserTests {
             // The FAPI demo partner: its printed push command (where PyJWT is installed), the
             // payment on the sign-in pages, and its callback page with the next command.
             if let push = instructions.fapiPushCommand, FAPIScriptTests.pyJWT != nil {
-                let authorizeURL = try await Self.runScript(push, in: directory)
+                let authorizeURL = try await DemoFAPIPartnerTests.run(push, in: directory)
                 try await driver.open(authorizeURL)
                 #expect(try await driver.text().contains(DemoPartner.fapiName))
                 try await driver.type(savvy.email, into: "#email")
@@ -126,22 +126,5 @@ struct DemoBrowserTests {
             throw error
         }
         await driver.quit()
-    }
-
-    /// Runs a printed script command with `sh` from the project's root; its standard output.
-    static func runScript(_ command: String, in directory: URL) async throws -> String {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let output = directory.appendingPathComponent("script-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONPATH"] = try #require(FAPIScriptTests.pyJWT).path
-        let status = try await ChildProcess(
-            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: environment,
-            directory: FAPIScriptTests.root, standardOutput: .file(handle), killAfter: .seconds(60)
-        ).status()
-        try handle.close()
-        #expect(status == 0, "\(command) failed")
-        return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

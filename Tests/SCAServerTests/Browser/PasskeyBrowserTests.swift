@@ -65,19 +65,8 @@ struct PasskeyBrowserTests {
         let directory = server.directory.appendingPathComponent("screenshots")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
-        let app = Application(router: server.services.router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
-        try await server.run { api in
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await app.runService() }
-                do {
-                    try await Self.waitUntilListening(base)
-                    try await Self.scenario(api, base: base, port: port, directory: directory)
-                } catch {
-                    group.cancelAll()
-                    throw error
-                }
-                group.cancelAll()
-            }
+        try await server.runListening(port: port, base: base) { api in
+            try await Self.scenario(api, base: base, port: port, directory: directory)
         }
     }
 

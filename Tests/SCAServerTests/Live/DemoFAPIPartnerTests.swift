@@ -14,9 +14,10 @@ import Testing
 /// callback page's command exchanging the code for a DPoP-bound token of that payment.
 @Suite("The FAPI demo partner of serve --demo")
 struct DemoFAPIPartnerTests {
-    /// Runs a printed command line with `sh`, from the project's root, the script signing at the
-    /// server's clock; its standard output.
-    static func run(_ command: String, clock: TestClock, in directory: URL) async throws -> String {
+    /// Runs a printed command line with `sh`, from the project's root, the script signing at
+    /// `clock`'s time when given (the server's); its standard output.
+    static func run(_ command: String, clock: TestClock? = nil, in directory: URL) async throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
         let errors = directory.appendingPathComponent("err-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -25,7 +26,7 @@ struct DemoFAPIPartnerTests {
         let errorHandle = try FileHandle(forWritingTo: errors)
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = try #require(FAPIScriptTests.pyJWT).path
-        environment["FAPI_CLIENT_TIME"] = String(Int(clock.now().timeIntervalSince1970))
+        if let clock { environment["FAPI_CLIENT_TIME"] = String(Int(clock.now().timeIntervalSince1970)) }
         let status = try await ChildProcess(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: environment,
             directory: FAPIScriptTests.root, standardOutput: .file(handle), standardError: .file(errorHandle),
@@ -49,19 +50,8 @@ struct DemoFAPIPartnerTests {
         }
         // The script calls the issuer it prints, so the server listens at that very address; the
         // browser's part goes through the router.
-        let app = Application(router: server.services.router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
-        try await server.run { api in
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await app.runService() }
-                do {
-                    try await PasskeyBrowserTests.waitUntilListening(base)
-                    try await Self.walk(api, server: server, base: base)
-                } catch {
-                    group.cancelAll()
-                    throw error
-                }
-                group.cancelAll()
-            }
+        try await server.runListening(port: port, base: base) { api in
+            try await Self.walk(api, server: server, base: base)
         }
     }
 

@@ -38,6 +38,25 @@ struct TestServer {
             configuration: configuration, store: store, runtime: ServerRuntime(now: { clock.now() }), logger: logger)
     }
 
+    /// As ``run(_:)``, with the server also listening on 127.0.0.1:`port` (its `publicBaseURL`
+    /// `base`), for what a browser or a child process reaches over a socket.
+    func runListening(port: Int, base: String, _ body: @escaping @Sendable (APIClient) async throws -> Void) async throws {
+        let app = Application(router: services.router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        try await run { api in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await app.runService() }
+                do {
+                    try await PasskeyBrowserTests.waitUntilListening(base)
+                    try await body(api)
+                } catch {
+                    group.cancelAll()
+                    throw error
+                }
+                group.cancelAll()
+            }
+        }
+    }
+
     /// Runs `body` against the router, then removes the data directory.
     func run(_ body: @escaping @Sendable (APIClient) async throws -> Void) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
