@@ -50,7 +50,12 @@ actor PublishedClientKeys {
         if let under = fetching[client.id] {
             running = under
         } else {
-            if let kept, let last = lastFetch[client.id], now.timeIntervalSince(last) < Self.minimumInterval {
+            // Never more than one fetch per interval, whatever arrives: a client whose URL does
+            // not answer cannot make the server call it at every request.
+            if let last = lastFetch[client.id], now.timeIntervalSince(last) < Self.minimumInterval {
+                guard let kept else {
+                    throw BrokenRule("the client's jwksUri could not be fetched; it is tried again at most every \(Int(Self.minimumInterval)) seconds")
+                }
                 return kept.keys
             }
             lastFetch[client.id] = now

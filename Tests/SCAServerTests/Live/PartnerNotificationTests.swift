@@ -28,6 +28,7 @@ struct PartnerNotificationTests {
         let received = Mutex<[Received]>([])
         let jwks = Mutex<String>(#"{"keys":[]}"#)
         let jwksFetches = Mutex<Int>(0)
+        let downFetches = Mutex<Int>(0)
 
         func router() -> Router<BasicRequestContext> {
             let router = Router()
@@ -48,6 +49,10 @@ struct PartnerNotificationTests {
                 return Response(
                     status: .ok, headers: [.contentType: "application/jwk-set+json"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: self.jwks.withLock { $0 })))
+            }
+            router.get("jwks-down") { _, _ -> HTTPResponse.Status in
+                self.downFetches.withLock { $0 += 1 }
+                return .serviceUnavailable
             }
             return router
         }
@@ -279,6 +284,18 @@ struct PartnerNotificationTests {
             let late = try await client.assertion(signer: second, kid: "made-up-late")
             #expect(try await client.post("/oauth2/revoke", ["token": "t"], assertion: late).status == 401)
             #expect(fetches() == 3)
+
+            // A URL that does not answer is not called at every request either.
+            let down = try await Self.register(
+                api,
+                CreatePartnerClientRequest(
+                    name: "Down Partner", redirectUris: [KeyClient.redirectURI], profile: .fapi2, jwksUri: base + "/jwks-down"))
+            let downClient = KeyClient(api: api, clientID: down.clientId, signer: first, kid: "k1")
+            for _ in 0..<3 { #expect(try await downClient.post("/oauth2/revoke", ["token": "t"]).status == 401) }
+            #expect(partner.downFetches.withLock { $0 } == 1)
+            api.clock.advance(by: 10)
+            #expect(try await downClient.post("/oauth2/revoke", ["token": "t"]).status == 401)
+            #expect(partner.downFetches.withLock { $0 } == 2)
 
             // A kept copy ages out.
             api.clock.advance(by: 300)
