@@ -97,6 +97,9 @@ public protocol SCAStore: Sendable {
     /// in one transaction.
     /// - Returns: how many sessions it ended.
     func endSessions(userID: String, now: Date) async throws -> Int
+    /// The user's sessions, partner sign-ins, consents and operations, oldest first each, in one
+    /// read.
+    func holdings(userID: String) async throws -> UserHoldings
     /// Binds the session's tokens to the key of `thumbprint` (DPoP), unless they are bound to
     /// another key already: true when the session is now bound to this key. A revoked session
     /// is never bound.

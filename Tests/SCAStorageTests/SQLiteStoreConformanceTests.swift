@@ -190,6 +190,8 @@ struct SQLiteStoreConformanceTests {
     @Test func sessionEndsAreAnnouncedOnce() async throws { try await check { try await $0.sessionEndsAreAnnouncedOnce() } }
     @Test func refreshReuseIsAnnounced() async throws { try await check { try await $0.refreshReuseIsAnnounced() } }
     @Test func parallelEndsAnnounceOnce() async throws { try await check { try await $0.parallelEndsAnnounceOnce() } }
+    // What an export of a user's data reads.
+    @Test func holdingsAreTheUsersOwn() async throws { try await check { try await $0.holdingsAreTheUsersOwn() } }
     @Test func cibaPingsGoToPingClientsOnly() async throws { try await check { try await $0.cibaPingsGoToPingClientsOnly() } }
     @Test func statusChangeAndEventAreOneWrite() async throws {
         try await check { try await $0.statusChangeAndEventAreOneWrite() }
