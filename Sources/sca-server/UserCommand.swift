@@ -8,7 +8,7 @@ import SCAServer
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage users on the server's database.",
-        subcommands: [Add.self, List.self, SetPassword.self, SetPIN.self, EnrollTOTP.self, Unblock.self, SetRoles.self])
+        subcommands: [Add.self, List.self, SetPassword.self, SetPIN.self, EnrollTOTP.self, Unblock.self, SetRoles.self, Export.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a user.")
@@ -28,6 +28,20 @@ struct UserCommand: AsyncParsableCommand {
                     email: email, password: secret, pin: pin, phone: phone, roles: role.isEmpty ? nil : role,
                     emailCodes: !noEmailCodes))
                 print(user.id)
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print everything stored about a user as JSON, without a secret (GDPR art. 15 and 20).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "User id or e-mail.") var user: String
+
+        func run() async throws {
+            try await withServices(common) { services in
+                let export = try await services.users.export(userID: try await resolve(user, in: services))
+                print(String(decoding: try WireJSON.encoder().encode(export), as: UTF8.self))
             }
         }
     }

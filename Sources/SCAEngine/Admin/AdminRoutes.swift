@@ -38,6 +38,9 @@ struct AdminRoutes<Context: RequestContext> {
         admin.requiring(.usersRead).get("users/:id") { _, context in
             try Response.json(try await users.describe(try await user(context)))
         }
+        admin.requiring(.usersRead).get("users/:id/export") { _, context in
+            try Response.json(try await users.export(userID: try await user(context).id))
+        }
         admin.requiring(.usersWrite).patch("users/:id") { request, context in
             let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
             return try Response.json(try await users.describe(try await users.update(userID: try await user(context).id, body)))

@@ -24,6 +24,9 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case adminUserUpdated = "admin.user_updated"
     case adminTOTPEnrolled = "admin.totp_enrolled"
     case adminUserUnblocked = "admin.user_unblocked"
+    /// Everything stored about a user was exported (`GET /admin/v1/users/{id}/export`, `sca-server
+    /// user export`): who asked is the entry's actor.
+    case adminUserExported = "admin.user_exported"
     /// The user changed their own password, PIN, phone or e-mail (`PATCH /v1/me`); details
     /// name the fields, never the values.
     case userSettingsChanged = "user.settings_changed"

@@ -3,7 +3,7 @@ import Testing
 
 /// `sca-server backup` and `restore` as an operator runs them: a copy of a data directory's
 /// store, restored into another, its audit chain verified; a restore over a database only with
-/// `--force`; PostgreSQL pointed to its own tools.
+/// `--force`; PostgreSQL pointed to its own tools. And `user export` on the same data.
 @Suite("backup and restore commands")
 struct BackupCommandTests {
     @Test("backup, then restore into an empty data directory verifies the chain; over a database only with --force")
@@ -15,6 +15,10 @@ struct BackupCommandTests {
         let created = try await AdminCommand.run(
             ["user", "add", "--email", "kept@example.com", "--password", "correct horse battery"], environment: source)
         #expect(created.status == 0, "\(created.errors)")
+        // The user's data, as the operator answers an access request: JSON, no secret.
+        let exported = try await AdminCommand.run(["user", "export", "kept@example.com"], environment: source)
+        #expect(exported.status == 0, "\(exported.errors)")
+        #expect(exported.output.contains(#""email":"kept@example.com""#) && !exported.output.contains("correct horse battery"))
         let file = directory.appendingPathComponent("sca-backup.sqlite").path
 
         let backup = try await AdminCommand.run(["backup", "--to", file], environment: source)
