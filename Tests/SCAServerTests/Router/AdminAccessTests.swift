@@ -37,6 +37,7 @@ struct AdminAccessTests {
         Route(method: .post, path: "/admin/v1/users", scope: .usersWrite) { json(CreateUserRequest(email: "new\($0)@example.com")) },
         Route(method: .get, path: "/admin/v1/users", scope: .usersRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/users/{id}", scope: .usersRead) { _ in nil },
+        Route(method: .get, path: "/admin/v1/users/{id}/export", scope: .usersRead) { _ in nil },
         Route(method: .patch, path: "/admin/v1/users/{id}", scope: .usersWrite) { _ in json(UpdateUserRequest(emailCodes: false)) },
         Route(method: .put, path: "/admin/v1/users/{id}/roles", scope: .usersRoles) { _ in json(SetRolesRequest(roles: ["customer"])) },
         Route(method: .post, path: "/admin/v1/users/{id}/totp", scope: .usersWrite) { _ in nil },
