@@ -63,12 +63,19 @@ extension PostgresStore {
 
     package func endSessions(userID: String, now: Date) async throws -> Int {
         try await transaction { [self] connection in
-            let ids: [String] = try await connection.rows(
-                "SELECT id FROM sessions WHERE user_id = \(userID) AND revoked_at IS NULL ORDER BY id FOR NO KEY UPDATE",
-                logger: logger
-            ).map { try Columns($0).value("id") }
-            for id in ids { try await revoke(connection, sessionID: id, now: now, announcing: true) }
-            return ids.count
+            let ended = try await connection.rows(
+                """
+                UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE user_id = \(userID) AND revoked_at IS NULL
+                RETURNING id, client_id
+                """,
+                logger: logger)
+            for row in ended {
+                let columns = Columns(row)
+                try await announceLogout(
+                    ofSession: try columns.value("id"), clientID: try columns.value("client_id", as: String?.self), now: now,
+                    connection)
+            }
+            return ended.count
         }
     }
 
@@ -103,9 +110,17 @@ extension PostgresStore {
             """,
             logger: logger
         ).first
-        guard announcing, let ended, let clientID = try Columns(ended).value("client_id", as: String?.self),
-            try await hasReceiver(of: .backchannelLogout, clientID: clientID, connection)
-        else { return }
+        guard announcing, let ended else { return }
+        try await announceLogout(
+            ofSession: sessionID, clientID: try Columns(ended).value("client_id", as: String?.self), now: now, connection)
+    }
+
+    /// Writes the back-channel logout of a session just ended when it was a partner's and that
+    /// client takes them.
+    private func announceLogout(
+        ofSession sessionID: String, clientID: String?, now: Date, _ connection: PostgresConnection
+    ) async throws {
+        guard let clientID, try await hasReceiver(of: .backchannelLogout, clientID: clientID, connection) else { return }
         _ = try await connection.rows(
             Self.deliveryInsert(.logout(ofSession: sessionID, clientID: clientID, now: now)), logger: logger)
     }

@@ -62,11 +62,14 @@ extension SQLiteStore {
 
     package func endSessions(userID: String, now: Date) async throws -> Int {
         try await write { db in
-            let ids = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL ORDER BY id"),
-                arguments: [userID])
-            for id in ids { try Self.revoke(db, sessionID: id, now: now, announcing: true) }
-            return ids.count
+            let ended = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL RETURNING id, client_id"),
+                arguments: [now.unixSeconds, userID])
+            for row in ended {
+                try Self.announceLogout(ofSession: row["id"], clientID: row["client_id"], now: now, db)
+            }
+            return ended.count
         }
     }
 
@@ -94,15 +97,18 @@ extension SQLiteStore {
     ///   call ended (not of one ended before, nor of one that merely went idle: its partner
     ///   learns that from the refusal of its next use).
     static func revoke(_ db: Database, sessionID: String, now: Date, announcing: Bool = false) throws {
-        try db.cachedStatement(
-            sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").execute(
-            arguments: [now.unixSeconds, sessionID]
-        )
-        guard announcing, db.changesCount == 1,
-            let clientID = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT client_id FROM sessions WHERE id = ?"), arguments: [sessionID]),
-            try hasReceiver(of: .backchannelLogout, clientID: clientID, db)
-        else { return }
+        // One row at most, and only when this call ended the session: its client, or NULL.
+        let ended = try Row.fetchOne(
+            db.cachedStatement(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING client_id"),
+            arguments: [now.unixSeconds, sessionID])
+        guard announcing, let ended else { return }
+        try announceLogout(ofSession: sessionID, clientID: ended["client_id"], now: now, db)
+    }
+
+    /// Writes the back-channel logout of a session just ended when it was a partner's and that
+    /// client takes them.
+    private static func announceLogout(ofSession sessionID: String, clientID: String?, now: Date, _ db: Database) throws {
+        guard let clientID, try hasReceiver(of: .backchannelLogout, clientID: clientID, db) else { return }
         try insertDelivery(.logout(ofSession: sessionID, clientID: clientID, now: now), in: db)
     }
 

@@ -81,8 +81,13 @@ struct ClientKeys: Sendable {
     /// `kid`, or the only key when the header names none. The key's own `alg`, when it has one,
     /// must be `algorithm`: a key registered for ES256 never verifies anything else.
     func key(for keyID: String?, algorithm: String) -> JWK? {
+        key(named: keyID).flatMap { PublicJWK.verifier($0, for: algorithm) }
+    }
+
+    /// The one key a header's `kid` names: the key of that `kid`, or the only key when it names
+    /// none; nil when there is no such key, or no single one.
+    func key(named keyID: String?) -> JWK? {
         let candidates = keyID.map { id in set.keys.filter { $0.keyIdentifier?.string == id } } ?? (set.keys.count == 1 ? set.keys : [])
-        guard candidates.count == 1, let key = candidates.first else { return nil }
-        return PublicJWK.verifier(key, for: algorithm)
+        return candidates.count == 1 ? candidates.first : nil
     }
 }

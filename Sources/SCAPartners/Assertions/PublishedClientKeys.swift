@@ -43,7 +43,7 @@ actor PublishedClientKeys {
     func keys(of client: PartnerClientRecord, naming keyID: String?, now: Date) async throws(BrokenRule) -> ClientKeys {
         guard let url = client.jwksURI else { throw BrokenRule("this client has registered no keys") }
         let kept = copies[client.id].flatMap { $0.url == url ? $0 : nil }
-        if let kept, now.timeIntervalSince(kept.fetchedAt) < Self.maximumAge, Self.has(keyID, kept.keys) {
+        if let kept, now.timeIntervalSince(kept.fetchedAt) < Self.maximumAge, kept.keys.key(named: keyID) != nil {
             return kept.keys
         }
         let running: Task<Result<ClientKeys, BrokenRule>, Never>
@@ -81,11 +81,6 @@ actor PublishedClientKeys {
         } catch {
             return .failure(error)
         }
-    }
-
-    private static func has(_ keyID: String?, _ keys: ClientKeys) -> Bool {
-        guard let keyID else { return keys.set.keys.count == 1 }
-        return keys.set.keys.contains { $0.keyIdentifier?.string == keyID }
     }
 
     private func fetch(_ address: String) async throws(BrokenRule) -> ClientKeys {

@@ -17,25 +17,9 @@ struct DemoFAPIPartnerTests {
     /// Runs a printed command line with `sh`, from the project's root, the script signing at
     /// `clock`'s time when given (the server's); its standard output.
     static func run(_ command: String, clock: TestClock? = nil, in directory: URL) async throws -> String {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
-        let errors = directory.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONPATH"] = try #require(FAPIScriptTests.pyJWT).path
-        if let clock { environment["FAPI_CLIENT_TIME"] = String(Int(clock.now().timeIntervalSince1970)) }
-        let status = try await ChildProcess(
-            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], environment: environment,
-            directory: FAPIScriptTests.root, standardOutput: .file(handle), standardError: .file(errorHandle),
-            killAfter: .seconds(60)
-        ).status()
-        try handle.close()
-        try errorHandle.close()
-        #expect(status == 0, "\(command) failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
-        return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await FAPIScriptTests.output(
+            of: URL(fileURLWithPath: "/bin/sh"), ["-c", command], from: FAPIScriptTests.root, scratch: directory, clock: clock,
+            named: command)
     }
 
     @Test(

@@ -30,18 +30,34 @@ struct FAPIScriptTests {
     /// Runs the script with `arguments`; its standard output. With `clock` (the server's) the
     /// script signs at that clock's time (`FAPI_CLIENT_TIME`), so no real time passes for either.
     static func run(_ arguments: [String], in directory: URL, clock: TestClock? = nil) async throws -> String {
-        let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
+        try await output(
+            of: python, [script.path] + arguments, from: directory, scratch: directory, clock: clock,
+            named: "fapi_client.py \(arguments.first ?? "")")
+    }
+
+    /// Runs `executable` from `workingDirectory` with PyJWT on the Python path, signing at
+    /// `clock`'s time when given; its standard output (its errors in the failure's message).
+    /// - Parameter scratch: where its output is collected.
+    static func output(
+        of executable: URL, _ arguments: [String], from workingDirectory: URL, scratch: URL, clock: TestClock?, named name: String
+    ) async throws -> String {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let output = scratch.appendingPathComponent("out-\(UUID().uuidString)")
+        let errors = scratch.appendingPathComponent("err-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
+        let errorHandle = try FileHandle(forWritingTo: errors)
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = try #require(pyJWT).path
         if let clock { environment["FAPI_CLIENT_TIME"] = String(Int(clock.now().timeIntervalSince1970)) }
         let status = try await ChildProcess(
-            python, arguments: [script.path] + arguments, environment: environment, directory: directory,
-            standardOutput: .file(handle), killAfter: .seconds(60)
+            executable, arguments: arguments, environment: environment, directory: workingDirectory,
+            standardOutput: .file(handle), standardError: .file(errorHandle), killAfter: .seconds(60)
         ).status()
         try handle.close()
-        #expect(status == 0, "fapi_client.py \(arguments.first ?? "") failed")
+        try errorHandle.close()
+        #expect(status == 0, "\(name) failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
