@@ -1,6 +1,5 @@
 import Foundation
 import SCACore
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -34,40 +33,37 @@ struct HealthTests {
     func gracefulShutdown() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-sigterm-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // Default-strength scrypt and four lanes: one password check takes about a second, long
-        // enough to signal while it runs.
+        // Default-strength scrypt and four lanes: one password check takes a second or more
+        // (several in a debug build), long enough to signal while it runs.
         let server = try ServeProcess(
             directory: directory, environment: ["SCA_SCRYPT_LOG_N": "16", "SCA_SCRYPT_P": "4"])
         let port = try await server.port()
-        let instance = ServerInstance(port: port)
-        let challenge = try await instance.startChallenge(email: "nobody@example.com")
+        let challenge = try await ServerInstance(port: port).startChallenge(email: "nobody@example.com")
 
-        let answered = Atomic<Bool>(false)
-        let proof = Task {
-            defer { answered.store(true, ordering: .sequentiallyConsistent) }
-            return try await instance.prove(challenge.challengeId, .password, "a password being hashed")
+        // The proof over a connection of the test's own, so that when its answer came is taken
+        // on the reading thread.
+        let body = String(
+            decoding: try WireJSON.encoder().encode(ProofRequest(method: .password, credential: "a password being hashed")),
+            as: UTF8.self)
+        let connection = try RawConnection(port: port)
+        try connection.send(
+            "POST /v1/challenges/\(challenge.challengeId)/proofs HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        let answer = Task { await connection.readUntilClosed(limit: .seconds(90)) }
+
+        // SIGTERM once the request reached the server and its hash started (the hash itself takes
+        // longer); the listener closes at once, while the request in flight is still being hashed.
+        let refusedAt = await server.signal(SIGTERM, after: .milliseconds(300), thenFirstRefusalOf: port, within: .seconds(30))
+        let outcome = await answer.value
+        #expect(refusedAt != nil, "the server kept accepting connections after SIGTERM\n\(server.log.suffix(2_000))")
+        if let refusedAt {
+            #expect(refusedAt < outcome.endedAt, "the proof should still have been running when the listener closed")
         }
-        // Let the request reach the server and its hash start (the hash itself takes longer).
-        try await Task.sleep(for: .milliseconds(300))
-        server.signal(SIGTERM)
 
-        // The listener closes at once; the request in flight is still being hashed meanwhile.
-        var refused = false
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if !ServeProcess.acceptsConnections(port: port) {
-                refused = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(refused, "the server kept accepting connections after SIGTERM")
-        let refusedWhileInFlight = !answered.load(ordering: .sequentiallyConsistent)
-
-        let answer = try await proof.value
-        #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))\n\(server.log.suffix(2_000))")
-        #expect(try answer.decode(ProofResponse.self).status == .partial)
-        #expect(refusedWhileInFlight, "the proof should still have been running when the listener closed")
+        #expect(outcome.text.hasPrefix("HTTP/1.1 200"), "\(outcome.text)\n\(server.log.suffix(2_000))")
+        let headersEnd = try #require(outcome.received.range(of: Data("\r\n\r\n".utf8)))
+        let proof = try WireJSON.decoder().decode(ProofResponse.self, from: outcome.received[headersEnd.upperBound...])
+        #expect(proof.status == .partial)
         let status = await server.waitForExit()
         #expect(status == 0, "exit status \(status); log:\n\(server.log.suffix(2_000))")
     }

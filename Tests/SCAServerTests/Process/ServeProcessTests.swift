@@ -15,15 +15,7 @@ struct ServeProcessTests {
         #expect(ServeProcess.acceptsConnections(port: port))
 
         server = nil
-        let deadline = ContinuousClock.now + .seconds(20)
-        var gone = false
-        while ContinuousClock.now < deadline {
-            if !ServeProcess.acceptsConnections(port: port) {
-                gone = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let gone = await ServeProcess.firstRefusal(port: port, within: .seconds(20)) != nil
         #expect(gone, "the server still listens on \(port) after its ServeProcess was released")
     }
 }

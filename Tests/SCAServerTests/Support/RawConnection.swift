@@ -19,6 +19,9 @@ final class RawConnection: @unchecked Sendable {
         var closed: Bool
         /// How long until the connection was closed, or the wait gave up.
         var elapsed: Duration
+        /// When the read ended, taken on the reading thread (a task resumed later on a busy
+        /// cooperative pool would see a later time).
+        var endedAt: ContinuousClock.Instant
 
         var text: String { String(decoding: received, as: UTF8.self) }
     }
@@ -95,17 +98,20 @@ final class RawConnection: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
             let left = limit - (ContinuousClock.now - start)
-            guard left > .zero else { return Outcome(received: received, closed: false, elapsed: ContinuousClock.now - start) }
+            guard left > .zero else { return outcome(received, closed: false, since: start) }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000)
             let ready = poll(&poller, 1, max(1, milliseconds))
             if ready <= 0 { continue }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return Outcome(received: received, closed: true, elapsed: ContinuousClock.now - start) }
+            if count <= 0 { return outcome(received, closed: true, since: start) }
             received.append(contentsOf: buffer[..<count])
-            if done(String(decoding: received, as: UTF8.self)) {
-                return Outcome(received: received, closed: false, elapsed: ContinuousClock.now - start)
-            }
+            if done(String(decoding: received, as: UTF8.self)) { return outcome(received, closed: false, since: start) }
         }
+    }
+
+    private func outcome(_ received: Data, closed: Bool, since start: ContinuousClock.Instant) -> Outcome {
+        let now = ContinuousClock.now
+        return Outcome(received: received, closed: closed, elapsed: now - start, endedAt: now)
     }
 }

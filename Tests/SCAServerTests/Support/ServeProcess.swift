@@ -85,4 +85,40 @@ final class ServeProcess: Sendable {
     static func acceptsConnections(port: Int) -> Bool {
         (try? RawConnection(port: port)) != nil  // closed again when the connection is released
     }
+
+    /// When 127.0.0.1:`port` first refused a connection, trying every 10 ms for up to `limit`;
+    /// nil if it never did.
+    static func firstRefusal(port: Int, within limit: Duration) async -> ContinuousClock.Instant? {
+        await onThread { pollForRefusal(port: port, within: limit) }
+    }
+
+    /// Sends `signal` after `delay`, then answers when 127.0.0.1:`port` first refused a
+    /// connection within `limit` (nil if it never did).
+    func signal(_ signal: Int32, after delay: Duration, thenFirstRefusalOf port: Int, within limit: Duration) async
+        -> ContinuousClock.Instant?
+    {
+        await Self.onThread {
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            self.signal(signal)
+            return Self.pollForRefusal(port: port, within: limit)
+        }
+    }
+
+    // Timing runs on a thread of its own: on the cooperative pool of a busy test run a sleeping
+    // task may wake seconds late, so a poll would miss its deadline without having looked, and a
+    // signal meant for a request in flight could come after its answer.
+    private static func onThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+
+    private static func pollForRefusal(port: Int, within limit: Duration) -> ContinuousClock.Instant? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if !acceptsConnections(port: port) { return ContinuousClock.now }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
 }
