@@ -17,6 +17,8 @@ public protocol SCAStore: Sendable {
     func user(loginPhone: String) async throws -> UserRecord?
     /// All users, oldest first.
     func users() async throws -> [UserRecord]
+    /// The users an operator's search names, in e-mail order, at most `limit` (see ``UserSearch``).
+    func findUsers(_ search: UserSearch, limit: Int) async throws -> [UserRecord]
     /// Applies the non-nil fields of `update`.
     /// - Throws: `StoreError.notFound`, or `StoreError.conflict` when the new e-mail is taken.
     @discardableResult
@@ -175,6 +177,9 @@ public protocol SCAStore: Sendable {
     /// Audit entries with a sequence number above `sequence`, in sequence order, at most
     /// `limit`; when `since` is given, only those at or after that time.
     func auditEntries(after sequence: Int64, since: Date?, limit: Int) async throws -> [AuditEntry]
+    /// The audit entries that name `userID`, newest first, at most `limit`; when `sequence` is
+    /// given, only those below it (the next page of a timeline).
+    func auditEntries(userID: String, before sequence: Int64?, limit: Int) async throws -> [AuditEntry]
     // The head of the chain in one read, for checkpoints.
     /// The entry with the highest sequence number; nil while the trail is empty.
     func newestAuditEntry() async throws -> AuditEntry?

@@ -98,6 +98,15 @@ extension PostgresStore {
         ).map(AuditEntry.init(row:))
     }
 
+    package func auditEntries(userID: String, before sequence: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await rows(
+            """
+            SELECT * FROM audit_entries WHERE user_id = \(userID) AND sequence < \(sequence ?? Int64.max)
+            ORDER BY sequence DESC LIMIT \(limit)
+            """
+        ).map(AuditEntry.init(row:))
+    }
+
     package func newestAuditEntry() async throws -> AuditEntry? {
         try await rows("SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").first.map(AuditEntry.init(row:))
     }

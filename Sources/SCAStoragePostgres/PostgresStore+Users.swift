@@ -56,6 +56,20 @@ extension PostgresStore {
         try await rows("SELECT * FROM users ORDER BY created_at, seq").map(UserRecord.init(row:))
     }
 
+    package func findUsers(_ search: UserSearch, limit: Int) async throws -> [UserRecord] {
+        switch search {
+        case .emailPrefix(let prefix):
+            // starts_with, not a range: the column's collation need not sort by code point.
+            return try await rows(
+                "SELECT * FROM users WHERE starts_with(email, \(prefix.lowercased())) ORDER BY email LIMIT \(limit)"
+            ).map(UserRecord.init(row:))
+        case .phone(let phone):
+            return try await rows(
+                "SELECT * FROM users WHERE phone = \(phone) OR login_phone = \(phone) ORDER BY email LIMIT \(limit)"
+            ).map(UserRecord.init(row:))
+        }
+    }
+
     /// Applies the non-nil fields of `update` in one UPDATE (a nil parameter keeps the column),
     /// so the change is atomic without a transaction; a new e-mail is lower-cased.
     /// - Throws: `StoreError.notFound`, or `StoreError.conflict("email")` when the new

@@ -618,5 +618,15 @@ enum SQLiteMigrations {
             ALTER TABLE webhook_deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'event';
             """
         ),
+        // v9-console-lookups: what the operator console looks up. A user's timeline reads the
+        // newest audit entries that name them, and a search finds users by the phone they
+        // receive codes on.
+        (
+            "v9-console-lookups",
+            """
+            CREATE INDEX audit_entries_user ON audit_entries (user_id, sequence) WHERE user_id IS NOT NULL;
+            CREATE INDEX users_phone ON users (phone) WHERE phone IS NOT NULL;
+            """
+        ),
     ]
 }

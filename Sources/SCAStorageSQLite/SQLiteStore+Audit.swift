@@ -43,6 +43,16 @@ extension SQLiteStore {
         }
     }
 
+    package func auditEntries(userID: String, before sequence: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await read { db in
+            try db.cachedStatement(sql: """
+                SELECT * FROM audit_entries WHERE user_id = ? AND sequence < ?
+                ORDER BY sequence DESC LIMIT ?
+                """
+            ).fetchAll(AuditEntry.self, arguments: [userID, sequence ?? Int64.max, limit])
+        }
+    }
+
     package func newestAuditEntry() async throws -> AuditEntry? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").fetchOne(AuditEntry.self)

@@ -73,6 +73,22 @@ extension SQLiteStore {
         }
     }
 
+    package func findUsers(_ search: UserSearch, limit: Int) async throws -> [UserRecord] {
+        try await read { db in
+            switch search {
+            case .emailPrefix(let prefix):
+                // A range over the e-mail's unique index: every text that starts with the prefix
+                // sorts between it and the prefix followed by the highest character.
+                let lower = prefix.lowercased()
+                return try db.cachedStatement(sql: "SELECT * FROM users WHERE email >= ? AND email < ? ORDER BY email LIMIT ?")
+                    .fetchAll(UserRecord.self, arguments: [lower, lower + "\u{10FFFF}", limit])
+            case .phone(let phone):
+                return try db.cachedStatement(sql: "SELECT * FROM users WHERE phone = ? OR login_phone = ? ORDER BY email LIMIT ?")
+                    .fetchAll(UserRecord.self, arguments: [phone, phone, limit])
+            }
+        }
+    }
+
     /// Applies the non-nil fields of `update`; a new e-mail is lower-cased.
     /// - Throws: `StoreError.notFound`, or `StoreError.conflict("email")` when the new
     ///   e-mail belongs to another user.

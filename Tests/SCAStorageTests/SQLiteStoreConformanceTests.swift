@@ -190,6 +190,11 @@ struct SQLiteStoreConformanceTests {
     @Test func sessionEndsAreAnnouncedOnce() async throws { try await check { try await $0.sessionEndsAreAnnouncedOnce() } }
     @Test func refreshReuseIsAnnounced() async throws { try await check { try await $0.refreshReuseIsAnnounced() } }
     @Test func parallelEndsAnnounceOnce() async throws { try await check { try await $0.parallelEndsAnnounceOnce() } }
+    // What the operator console looks up (v9-console-lookups).
+    @Test func usersAreFoundByEmailPrefixAndPhone() async throws {
+        try await check { try await $0.usersAreFoundByEmailPrefixAndPhone() }
+    }
+    @Test func userTimelineIsNewestFirst() async throws { try await check { try await $0.userTimelineIsNewestFirst() } }
     // What an export of a user's data reads.
     @Test func holdingsAreTheUsersOwn() async throws { try await check { try await $0.holdingsAreTheUsersOwn() } }
     @Test func cibaPingsGoToPingClientsOnly() async throws { try await check { try await $0.cibaPingsGoToPingClientsOnly() } }
