@@ -52,18 +52,30 @@ package struct AdminAccess: EngineService, Sendable {
             logger.info("admin credential refused: neither the bootstrap key, a scoped key nor a token")
             throw Problem.unauthorized
         }
-        // The operator's own sign-in only: a partner's token of an operator is no admin credential.
-        let claims = try await tokens.authorize(token: presented, for: [.login], at: .operatorAccess, consume: false)
-        // The token's permissions, narrowed to what the user's roles grant now: a role taken
-        // away stops an operator at once, not when the token expires.
-        let current = Set(roles.permissions(for: try await store.user(id: claims.sub.value)?.roles ?? []))
-        let permissions = (claims.permissions ?? []).filter(current.contains)
+        return try await authenticateOperator(presented).principal
+    }
+
+    /// The operator an access token names, with the session it belongs to.
+    /// - Throws: `token.invalid` or `session.expired` for a token that is not valid; 403
+    ///   `auth.forbidden` for a token that is not the operator's own sign-in (a partner's token
+    ///   of an operator is no admin credential) or whose roles grant no admin scope.
+    func authenticateOperator(_ token: String) async throws -> (principal: AdminPrincipal, sessionID: String) {
+        let claims = try await tokens.authorize(token: token, for: [.login], at: .operatorAccess, consume: false)
+        let permissions = try await currentPermissions(of: claims.sub.value, within: claims.permissions ?? [])
+        let stepUp = OperatorStepUp(
+            permissions: permissions, acr: claims.acr, amr: claims.amr, authTime: claims.authTime?.value,
+            issuedAt: claims.iat.value)
+        return (.operator(userID: claims.sub.value, stepUp: stepUp), claims.sid)
+    }
+
+    /// The permissions an operator signed in with, narrowed to what their roles grant now: a
+    /// role taken away stops an operator at once, not when the token or session ends.
+    /// - Throws: 403 `auth.forbidden` when no admin scope remains.
+    func currentPermissions(of userID: String, within granted: [String]) async throws -> [String] {
+        let current = Set(roles.permissions(for: try await store.user(id: userID)?.roles ?? []))
+        let permissions = granted.filter(current.contains)
         guard permissions.contains(where: { AdminScope(rawValue: $0) != nil }) else { throw Problem.noAdminPermission }
-        return .operator(
-            userID: claims.sub.value,
-            stepUp: OperatorStepUp(
-                permissions: permissions, acr: claims.acr, amr: claims.amr, authTime: claims.authTime?.value,
-                issuedAt: claims.iat.value))
+        return permissions
     }
 
     /// Admits `principal` for `scope` at the injected clock's now.

@@ -15,6 +15,7 @@ struct AdminRoutes<Context: RequestContext> {
     let maxBodySize: Int
 
     struct Unblocked: Encodable { var userId: String; var unblocked = true }
+    struct SessionsEnded: Encodable { var userId: String; var ended: Int }
 
     /// A page of the audit trail, each entry as `sca-server audit export` writes it.
     struct AuditPage: Encodable {
@@ -30,9 +31,16 @@ struct AdminRoutes<Context: RequestContext> {
             let user = try await users.create(body)
             return try Response.json(CreatedUserResponse(userId: user.id), status: .created)
         }
-        admin.requiring(.usersRead).get("users") { _, _ in
+        admin.requiring(.usersRead).get("users") { request, _ in
+            // `search`: the console's search (an id, a device id, a phone, an e-mail or its start).
+            let found: [UserRecord]
+            if let search = request.uri.queryParameters.get("search") {
+                found = try await users.search(search, limit: ConsoleService.searchLimit)
+            } else {
+                found = try await users.list()
+            }
             var described: [UserResponse] = []
-            for user in try await users.list() { described.append(try await users.describe(user)) }
+            for user in found { described.append(try await users.describe(user)) }
             return try Response.json(described)
         }
         admin.requiring(.usersRead).get("users/:id") { _, context in
@@ -44,6 +52,16 @@ struct AdminRoutes<Context: RequestContext> {
         admin.requiring(.usersWrite).patch("users/:id") { request, context in
             let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
             return try Response.json(try await users.describe(try await users.update(userID: try await user(context).id, body)))
+        }
+        admin.requiring(.usersRead).get("users/:id/events") { request, context in
+            let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? ConsoleService.timelineLength
+            guard let limit, (1...1_000).contains(limit) else { throw Problem.invalidRequest("limit must be 1 to 1000") }
+            let entries = try await users.timeline(of: try await user(context).id, limit: limit)
+            return try Response.json(AuditPage(entries: entries.map(\.exportJSON), next: nil))
+        }
+        admin.requiring(.usersWrite).delete("users/:id/sessions") { _, context in
+            let target = try await user(context)
+            return try Response.json(SessionsEnded(userId: target.id, ended: try await users.endSessions(of: target.id)))
         }
         admin.requiring(.usersRoles).put("users/:id/roles") { request, context in
             let body = try await request.decodeJSON(SetRolesRequest.self, limit: maxBodySize)

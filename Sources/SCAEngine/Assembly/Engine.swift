@@ -50,6 +50,8 @@ package struct Engine: EngineService, Sendable {
     package let signUp: SignUpService
     /// Names and custom attributes, and `GET /v1/me`.
     package let profiles: ProfileService
+    /// The operator console's reads and actions, under the admin API's rules.
+    package let console: ConsoleService
 
     /// The services over an open store, in the order they depend on each other.
     /// - Parameter messageSender: overrides the configured sender (tests may capture messages).
@@ -114,6 +116,7 @@ package struct Engine: EngineService, Sendable {
         let webhooks = WebhookService(
             context: context, outbound: outbound, signer: signer,
             allowPrivateAddresses: configuration.webhookAllowPrivateAddresses)
+        let adminAccess = AdminAccess(context: context, tokens: tokens)
         let operations = OperationService(
             context: context, challenges: challenges, messages: messages, webhooks: webhooks,
             neutralPushText: configuration.pushNeutralText)
@@ -122,12 +125,14 @@ package struct Engine: EngineService, Sendable {
             challenges: challenges, tokens: tokens, devices: devices,
             account: AccountService(tokens: tokens, users: users, devices: devices), passkeys: passkeys,
             adminKeys: AdminKeyService(context: context),
-            adminAccess: AdminAccess(context: context, tokens: tokens),
+            adminAccess: adminAccess,
             risk: riskEngine, beneficiaries: BeneficiaryService(context: context, tokens: tokens),
             webhooks: webhooks, operations: operations,
             deviceRequests: DeviceRequestAuthenticator(context: context),
             signUp: SignUpService(context: context, challenges: challenges, tokens: tokens, users: users, devices: devices),
-            profiles: ProfileService(context: context, tokens: tokens))
+            profiles: ProfileService(context: context, tokens: tokens),
+            console: ConsoleService(
+                context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges))
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk

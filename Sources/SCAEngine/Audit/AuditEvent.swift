@@ -27,6 +27,9 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     /// Everything stored about a user was exported (`GET /admin/v1/users/{id}/export`, `sca-server
     /// user export`): who asked is the entry's actor.
     case adminUserExported = "admin.user_exported"
+    /// An operator ended every session of a user (a lost phone, a suspected takeover); details
+    /// say how many ended.
+    case adminSessionsEnded = "admin.sessions_ended"
     /// The user changed their own password, PIN, phone or e-mail (`PATCH /v1/me`); details
     /// name the fields, never the values.
     case userSettingsChanged = "user.settings_changed"

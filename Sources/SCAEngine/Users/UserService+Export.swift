@@ -15,14 +15,16 @@ extension UserService {
             throw Problem.userNotFound
         }
         let holdings = try await store.holdings(userID: user.id)
-        var events: [JSONValue] = []
-        var after: Int64 = 0
+        // The user's entries through the trail's index of users, newest first, then in chain order.
+        var newestFirst: [AuditEntry] = []
+        var before: Int64?
         while true {
-            let page = try await store.auditEntries(after: after, limit: Self.exportPageSize)
-            events += page.filter { $0.draft.userID == user.id }.map(\.exportJSON)
+            let page = try await store.auditEntries(userID: user.id, before: before, limit: Self.exportPageSize)
+            newestFirst += page
             guard let last = page.last, page.count == Self.exportPageSize else { break }
-            after = last.sequence
+            before = last.sequence
         }
+        let events = newestFirst.reversed().map(\.exportJSON)
         let export = UserDataExport(
             exportedAt: runtime.now(), user: try await describe(user),
             profile: ExportedProfile(

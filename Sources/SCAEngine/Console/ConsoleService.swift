@@ -1,0 +1,189 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+/// What the operator console does, in one service: it opens and resumes operators' sessions
+/// and runs each read and action under the admin API's rules. An operator's roles decide what
+/// they may read and do, checked again on every request; an action that changes something also
+/// needs an authentication at most five minutes old (``OperatorStepUp``), and is recorded in
+/// the audit trail with the operator as its actor.
+package struct ConsoleService: EngineService, Sendable {
+    package let context: EngineContext
+    let access: AdminAccess
+    let users: UserService
+    let devices: DeviceService
+    let passkeys: PasskeyService
+    let challenges: ChallengeService
+
+    /// The most users one search lists.
+    package static let searchLimit = 25
+    /// The audit entries a user page shows.
+    package static let timelineLength = 50
+
+    // MARK: Sessions
+
+    /// The console session of a completed sign-in.
+    /// - Throws: 403 `auth.forbidden` when the operator's roles grant no admin scope, or the
+    ///   sign-in was not strong customer authentication; 401 for tokens that are not valid.
+    package func open(_ tokens: TokenResponse) async throws -> ConsoleSession {
+        let principal: AdminPrincipal
+        let sessionID: String
+        do {
+            (principal, sessionID) = try await access.authenticateOperator(tokens.accessToken)
+        } catch {
+            // Signed in, but no operator: the session the sign-in opened serves nothing.
+            try? await access.tokens.revoke(tokens.accessToken)
+            throw error
+        }
+        guard case .operator(let userID, let stepUp) = principal else { throw Problem.noAdminPermission }
+        guard stepUp.acr == TokenResponse.scaACR, Set(stepUp.amr.map(\.category)).count >= 2 else {
+            try? await store.revokeSession(id: sessionID, now: runtime.now())
+            throw Problem.operatorRefused(.notStrong)
+        }
+        return ConsoleSession(
+            sessionID: sessionID, userID: userID, permissions: stepUp.permissions, acr: stepUp.acr, amr: stepUp.amr,
+            authenticatedAt: stepUp.authTime ?? stepUp.issuedAt)
+    }
+
+    /// The operator behind a console session, now: the session still open on the store (it
+    /// counts as a use, so a session left alone idles out as any other), and the permissions
+    /// the operator's roles still grant.
+    /// - Throws: 401 `session.expired` for a session that ended or idled out; 403
+    ///   `auth.forbidden` when the roles grant no admin scope any more.
+    package func resume(_ session: ConsoleSession) async throws -> ConsoleOperator {
+        let use = try await store.useSession(
+            id: session.sessionID, now: runtime.now(), idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
+        guard case .active(let record) = use, record.userID == session.userID, record.clientID == nil else {
+            throw Problem.sessionExpired
+        }
+        guard let user = try await store.user(id: session.userID) else { throw Problem.sessionExpired }
+        let permissions = try await access.currentPermissions(of: user.id, within: session.permissions)
+        return ConsoleOperator(
+            userID: user.id, email: user.email, permissions: permissions,
+            stepUp: OperatorStepUp(
+                permissions: permissions, acr: session.acr, amr: session.amr, authTime: session.authenticatedAt,
+                issuedAt: session.authenticatedAt))
+    }
+
+    /// The session of a step-up: a new sign-in of the same operator replaces the current one.
+    /// - Throws: 403 `auth.forbidden` when the new sign-in is another user's (its session is
+    ///   ended at once), or as ``open(_:)``.
+    package func stepUp(_ current: ConsoleSession, with tokens: TokenResponse) async throws -> ConsoleSession {
+        let renewed = try await open(tokens)
+        guard renewed.userID == current.userID else {
+            try await store.revokeSession(id: renewed.sessionID, now: runtime.now())
+            throw Problem(status: 403, code: .forbidden, title: "Forbidden", detail: "The confirmation was another user's.")
+        }
+        try await store.revokeSession(id: current.sessionID, now: runtime.now())
+        return renewed
+    }
+
+    /// Signs the operator out: their session ends on every instance.
+    package func close(_ session: ConsoleSession) async throws {
+        try await store.revokeSession(id: session.sessionID, now: runtime.now())
+    }
+
+    // MARK: Reads
+
+    /// The users `text` names (see ``UserService/search(_:limit:)``). Needs `users:read`.
+    package func search(_ text: String, by actor: ConsoleOperator) async throws -> [ConsoleUserSummary] {
+        try await requireRead(.usersRead, by: actor)
+        var summaries: [ConsoleUserSummary] = []
+        for user in try await users.search(text, limit: Self.searchLimit) {
+            summaries.append(summary(of: user, timeline: try await users.timeline(of: user.id, limit: Self.timelineLength), for: actor))
+        }
+        return summaries
+    }
+
+    /// The user page. Needs `users:read`; devices and passkeys are shown with `devices:read`.
+    /// - Throws: 404 `user.not_found`.
+    package func user(_ userID: String, by actor: ConsoleOperator) async throws -> ConsoleUserDetail {
+        try await requireRead(.usersRead, by: actor)
+        let user = try await existingUser(userID)
+        let timeline = try await users.timeline(of: user.id, limit: Self.timelineLength)
+        let holdings = try await store.holdings(userID: user.id)
+        let now = runtime.now()
+        let idle = TimeInterval(configuration.sessionIdleTimeout)
+        let open = holdings.sessions.filter { $0.revokedAt == nil && now.timeIntervalSince($0.lastUsedAt) <= idle }
+        let readsDevices = actor.may(.devicesRead)
+        return ConsoleUserDetail(
+            summary: summary(of: user, timeline: timeline, for: actor), roles: user.roles,
+            failedAttempts: user.lockout.failedAttempts, temporaryBlocks: user.lockout.temporaryBlocks,
+            hasPassword: user.passwordHash != nil, hasPIN: user.pinHash != nil, hasTOTP: user.sealedTOTPSeed != nil,
+            devices: readsDevices ? try await devices.devices(of: user.id) : nil,
+            passkeys: readsDevices ? try await passkeys.passkeys(of: user.id) : nil,
+            sessions: open.sorted { $0.lastUsedAt > $1.lastUsedAt },
+            partnerSignIns: holdings.authorizationGrants.reversed(), timeline: timeline)
+    }
+
+    // MARK: Actions
+
+    /// Lifts the user's temporary or permanent block. Needs `users:unblock`.
+    package func unblock(_ userID: String, by actor: ConsoleOperator) async throws {
+        try await act(.usersUnblock, by: actor) {
+            try await users.unblock(userID: try await existingUser(userID).id)
+        }
+    }
+
+    /// Removes one of the user's devices (a lost phone): its key signs nothing any more. Needs
+    /// `devices:write`.
+    /// - Throws: 404 for a device that is not this user's.
+    package func removeDevice(_ deviceID: String, of userID: String, by actor: ConsoleOperator) async throws {
+        try await act(.devicesWrite, by: actor) {
+            _ = try await devices.setStatus(of: deviceID, to: .removed, owner: try await existingUser(userID).id)
+        }
+    }
+
+    /// Removes one of the user's passkeys. Needs `devices:write`.
+    package func removePasskey(_ passkeyID: String, of userID: String, by actor: ConsoleOperator) async throws {
+        try await act(.devicesWrite, by: actor) {
+            _ = try await passkeys.remove(passkeyID, owner: try await existingUser(userID).id)
+        }
+    }
+
+    /// Ends every open session of the user. Needs `users:write`.
+    /// - Returns: how many ended.
+    package func endSessions(of userID: String, by actor: ConsoleOperator) async throws -> Int {
+        try await act(.usersWrite, by: actor) {
+            try await users.endSessions(of: try await existingUser(userID).id)
+        }
+    }
+
+    // MARK: Rules
+
+    /// Reading needs the permission, not a fresh authentication: an operator on a call keeps
+    /// their view, and their session idles out after five minutes without a request anyway.
+    private func requireRead(_ scope: AdminScope, by actor: ConsoleOperator) async throws {
+        guard actor.may(scope) else {
+            // The same refusal, recorded, as the admin API's.
+            try await access.authorize(.operator(userID: actor.userID, stepUp: actor.stepUp), for: scope)
+            return
+        }
+    }
+
+    /// Runs `action` as the operator when they may: the permission first (a refusal is
+    /// recorded), then a fresh authentication, which the console asks for.
+    private func act<Result: Sendable>(
+        _ scope: AdminScope, by actor: ConsoleOperator, _ action: () async throws -> Result
+    ) async throws -> Result {
+        if actor.stepUp.refusal(for: scope, now: runtime.now()) == .tooOld { throw ConsoleStepUpNeeded() }
+        try await access.authorize(.operator(userID: actor.userID, stepUp: actor.stepUp), for: scope)
+        return try await AuditTrail.$actor.withValue(actor.auditActor) { try await action() }
+    }
+
+    private func existingUser(_ userID: String) async throws -> UserRecord {
+        guard InputRules.isWellFormedID(userID, prefix: "usr"), let user = try await store.user(id: userID) else {
+            throw Problem.userNotFound
+        }
+        return user
+    }
+
+    private func summary(of user: UserRecord, timeline: [AuditEntry], for actor: ConsoleOperator) -> ConsoleUserSummary {
+        let completed = timeline.first { $0.draft.event == AuditEvent.challengeCompleted.rawValue }
+        return ConsoleUserSummary(
+            userID: user.id, email: actor.mayReveal ? user.email : ContactMask.email(user.email),
+            phone: (user.phone ?? user.loginPhone).map { actor.mayReveal ? $0 : ContactMask.phone($0) },
+            status: ConsoleUserStatus(user.lockout, now: runtime.now()), methods: user.enrolledMethods,
+            createdAt: user.createdAt, lastAuthenticatedAt: completed?.draft.time)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+extension UserService {
+    /// The users an operator's search text names, at most `limit`: a user id (`usr_…`) or a
+    /// device id (`dev_…`) exactly, a phone number (starting with `+`) as the SMS or sign-in
+    /// phone, an e-mail address exactly, or the start of one.
+    package func search(_ text: String, limit: Int) async throws -> [UserRecord] {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, text.utf8.count <= InputRules.maxEmailLength else { return [] }
+        if text.hasPrefix("usr_") {
+            guard InputRules.isWellFormedID(text, prefix: "usr") else { return [] }
+            return try await store.user(id: text).map { [$0] } ?? []
+        }
+        if text.hasPrefix("dev_") {
+            guard InputRules.isWellFormedID(text, prefix: "dev"), let device = try await store.device(id: text) else { return [] }
+            return try await store.user(id: device.userID).map { [$0] } ?? []
+        }
+        if text.hasPrefix("+") {
+            return try await store.findUsers(.phone(InputRules.normalizedPhone(text)), limit: limit)
+        }
+        return try await store.findUsers(.emailPrefix(InputRules.normalizedEmail(text)), limit: limit)
+    }
+
+    /// The newest audit entries that name the user, newest first.
+    package func timeline(of userID: String, limit: Int) async throws -> [AuditEntry] {
+        try await store.auditEntries(userID: userID, before: nil, limit: limit)
+    }
+
+    /// Ends every open session of the user, the user's own and partners' (each partner told
+    /// through its back-channel logout): an operator's act, recorded as `admin.sessions_ended`.
+    /// - Returns: how many sessions ended.
+    /// - Throws: `Problem.userNotFound`.
+    package func endSessions(of userID: String) async throws -> Int {
+        guard try await store.user(id: userID) != nil else { throw Problem.userNotFound }
+        let ended = try await store.endSessions(userID: userID, now: runtime.now())
+        await audit.record(.adminSessionsEnded, userID: userID, details: ["sessions": String(ended)])
+        return ended
+    }
+}
