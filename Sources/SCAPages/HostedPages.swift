@@ -5,12 +5,14 @@ import SCAPartners
 
 /// The hosted pages, built once: the sign-in and its "New here?" sign-up share one renderer
 /// and one sealed cookie, and the consent page carries its "Approve on your phone"; with
-/// `serve --demo`, the demo partner's pages too.
+/// `serve --demo`, the demo partner's pages too; and the operator console for the bank's staff.
 package struct HostedPages: Sendable {
     let signIn: HostedSignIn
     let signUp: HostedSignUp
     let consent: HostedConsent
     let logout: HostedLogout
+    /// The operator console, for the bank's staff.
+    let console: OperatorConsole
     /// The pages' templates, compiled once.
     var renderer: PageRenderer { signIn.renderer }
     let partnerAccess: PartnerAccess
@@ -35,6 +37,7 @@ package struct HostedPages: Sendable {
             phone: HostedPhoneApproval(
                 consents: partnerAccess.consents, operations: engine.operations, users: engine.users, renderer: renderer,
                 cookies: cookies, runtime: runtime))
+        console = OperatorConsole(console: engine.console, renderer: renderer, cookies: cookies, runtime: runtime)
         self.partnerAccess = partnerAccess
         baseURL = configuration.baseURL
         maxBodySize = configuration.maxBodySize
@@ -45,6 +48,7 @@ package struct HostedPages: Sendable {
     package func register<Context: RequestContext>(on routes: RouteRecorder<Context>) {
         HostedPageRoutes(signIn: signIn, consentPages: consent, logout: logout, maxBodySize: maxBodySize).register(on: routes)
         HostedSignUpRoutes(pages: signUp, maxBodySize: maxBodySize).register(on: routes)
+        ConsoleRoutes(pages: console, maxBodySize: maxBodySize).register(on: routes)
         if let demo = partnerAccess.demoPartner {
             DemoRoutes(
                 demo: demo, oauth: partnerAccess.oauth, consents: partnerAccess.consents, renderer: renderer, base: baseURL

@@ -97,9 +97,16 @@ enum FactorForms {
     static func sendCode(
         _ form: [String: String], challengeID: String, with challenges: ChallengeService, into state: inout PageState
     ) async throws {
+        try await sendCode(form, into: &state) { try await challenges.sendCode($0, for: challengeID) }
+    }
+
+    /// As ``sendCode(_:challengeID:with:into:)``, through `send`.
+    static func sendCode(
+        _ form: [String: String], into state: inout PageState, send: (SendCodeRequest) async throws -> CodeSentResponse
+    ) async throws {
         do {
             let method = AuthenticationMethod(rawValue: form["method"] ?? "") ?? .smsOTP
-            let sent = try await challenges.sendCode(SendCodeRequest(method: method), for: challengeID)
+            let sent = try await send(SendCodeRequest(method: method))
             state.notice = PageText("factor.codeSent", ["destination": sent.sentTo])
         } catch let problem as Problem where problem.status < 500 {
             state.error = message(for: problem)

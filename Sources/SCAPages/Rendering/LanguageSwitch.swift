@@ -38,7 +38,7 @@ enum LanguageSwitch {
     /// A literal, so the compiler checks the pattern; built per use, as a `Regex` is not
     /// `Sendable` and the switch is followed once per click.
     private static var returnPath: Regex<Substring> {
-        #/(?:\/signin(?:\/[A-Za-z0-9_-]+)*(?:\?[!-\[\]-~]*)?|\/consents(?:\/[A-Za-z0-9_-]+)+(?:\?[!-\[\]-~]*)?|\/oauth2\/authorize\?[!-\[\]-~]*)/#
+        #/(?:\/signin(?:\/[A-Za-z0-9_-]+)*(?:\?[!-\[\]-~]*)?|\/consents(?:\/[A-Za-z0-9_-]+)+(?:\?[!-\[\]-~]*)?|\/oauth2\/authorize\?[!-\[\]-~]*|\/console(?:\/[A-Za-z0-9_-]+)*(?:\?[!-\[\]-~]*)?)/#
     }
 
     /// The `Set-Cookie` value that remembers `language`.

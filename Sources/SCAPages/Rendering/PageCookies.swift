@@ -12,6 +12,9 @@ struct PageCookies: Sendable {
 
     static let signIn = "sca_signin"
     static let consent = "sca_consent"
+    /// The operator console's: only ever sent to `/console`, and never on a request another
+    /// site starts (`SameSite=Strict`), so no other page can act with an operator's session.
+    static let console = "sca_console"
     private static let sealingContext = "hosted-page"
 
     /// The state in the request's cookie `name`, or nil when there is none or it does not open.
@@ -44,6 +47,17 @@ struct PageCookies: Sendable {
     /// The `Set-Cookie` value that removes cookie `name`.
     func clear(_ name: String) -> String {
         "\(name)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    /// The console's cookie: as ``cookie(_:_:)``, for `/console` only and `SameSite=Strict`.
+    func consoleCookie(_ state: PageState) throws -> String {
+        let sealed = try box.seal(Array(try JSONEncoder().encode(state)), context: Self.sealingContext)
+        return "\(Self.console)=\(Base64URL.encode(sealed)); Path=/console; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// The `Set-Cookie` value that removes the console's cookie.
+    func clearConsole() -> String {
+        "\(Self.console)=; Path=/console; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     /// A fresh visit key.

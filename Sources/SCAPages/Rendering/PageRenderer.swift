@@ -30,6 +30,8 @@ struct PageRenderer: Sendable {
         }
         // "Approve on your phone".
         for (name, text) in PhoneApprovalTemplates.all { templates[name] = try MustacheTemplate(string: text) }
+        // The operator console.
+        for (name, text) in ConsoleTemplates.all { templates[name] = try MustacheTemplate(string: text) }
         library = MustacheLibrary(templates: templates)
     }
 
@@ -103,7 +105,8 @@ struct PageRenderer: Sendable {
         var headers = securityHeaders(formTarget: nil)
         headers[.contentType] = "text/css; charset=utf-8"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(
-            string: PageTemplates.style + DemoPageTemplates.style + PhoneApprovalTemplates.style + SignUpPageTemplates.style)))
+            string: PageTemplates.style + DemoPageTemplates.style + PhoneApprovalTemplates.style + SignUpPageTemplates.style
+                + ConsoleTemplates.style)))
     }
 
     /// Nothing loads from elsewhere, no script but our own (/hosted/passkey.js) runs, nobody frames the page, forms post only

@@ -29,4 +29,9 @@ struct PageState: Codable, Sendable {
     var phone: String?
     /// Consent: the partner's `ui_locales` on the consent link, kept for the visit's pages.
     var uiLocales: String?
+    // Operator console.
+    /// The operator's session, once signed in.
+    var console: ConsoleSession?
+    /// Where a step-up goes back to: the console page whose action asked for it.
+    var returnTo: String?
 }

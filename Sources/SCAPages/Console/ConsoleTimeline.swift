@@ -1,0 +1,53 @@
+import Foundation
+import SCACore
+import SCAEngine
+
+/// A user's audit entries as an operator reads them: what happened, when, by whom. Never which
+/// element of a failed round was wrong: a rejected proof reads as a failed attempt, whatever
+/// the entry's details say.
+enum ConsoleTimeline {
+    /// The events with words of their own (`console.event.<event>`); any other shows its
+    /// stored name.
+    static let named: Set<String> = [
+        "challenge.created", "challenge.completed", "challenge.failed", "challenge.expired", "challenge.cancelled",
+        "proof.accepted", "proof.rejected", "user.locked", "admin.user_unblocked", "admin.sessions_ended",
+        "device.activated", "device.blocked", "device.unblocked", "device.removed", "passkey.registered",
+        "passkey.removed", "code.sent", "token.revoked", "user.settings_changed", "admin.roles_changed",
+        "admin.user_updated", "admin.totp_enrolled", "admin.user_exported", "admin.access_denied",
+        "operation.finished", "consent.changed", "beneficiary.added", "risk.decision",
+    ]
+
+    static func row(_ entry: AuditEntry, words: PageWords) -> [String: Any] {
+        let draft = entry.draft
+        let event = named.contains(draft.event) ? words.text("console.event.\(draft.event)") : draft.event
+        var detail: [String] = []
+        if let operation = draft.details["operation"].flatMap(OperationKind.init(rawValue:)) {
+            detail.append(words.text("console.operation.\(operation.rawValue)"))
+        }
+        switch draft.event {
+        case "user.locked":
+            detail.append(words.text(draft.outcome == "permanent" ? "console.status.permanent" : "console.outcome.temporary"))
+        case "proof.accepted", "proof.rejected", "challenge.completed":
+            break
+        default:
+            if draft.outcome != "success" { detail.append(draft.outcome) }
+        }
+        if let address = draft.clientAddress { detail.append(address) }
+        return [
+            "time": words.dateTime(draft.time), "event": event, "detail": detail.joined(separator: " · "),
+            "actor": actor(draft.actor, words: words),
+        ]
+    }
+
+    /// Who acted: an operator (by id), an admin key, the bootstrap key, the server's command
+    /// line, or the user through an application.
+    private static func actor(_ actor: String, words: PageWords) -> String {
+        if actor.hasPrefix("operator:") { return words.text("console.actor.operator", ["id": String(actor.dropFirst(9))]) }
+        if actor.hasPrefix("key:") { return words.text("console.actor.key", ["name": String(actor.dropFirst(4))]) }
+        switch actor {
+        case "admin": return words.text("console.actor.admin")
+        case "cli": return words.text("console.actor.cli")
+        default: return words.text("console.actor.user")
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import Hummingbird
+import SCACore
+import SCAEngine
+import SCALocalization
+
+// The signed-in console: the users, one user's page, and the actions on it.
+extension OperatorConsole {
+    /// The operator of a signed-in visit, or the answer that sends the browser elsewhere.
+    enum Visit {
+        case signedIn(PageState, ConsoleOperator)
+        case elsewhere(Response)
+    }
+
+    /// The visit's operator, now: a session that ended or idled out goes back to the sign-in
+    /// saying so; an operator whose roles no longer grant an admin permission is refused.
+    func visit(_ request: Request) async throws -> Visit {
+        guard let state = cookies.state(PageCookies.console, in: request), let session = state.console else {
+            return .elsewhere(PageRenderer.redirect(to: Self.base))
+        }
+        do {
+            return .signedIn(state, try await console.resume(session))
+        } catch let problem as Problem where problem.status == 401 {
+            var fresh = PageState(secret: PageCookies.newSecret(runtime))
+            fresh.error = PageText("console.error.sessionEnded")
+            return .elsewhere(PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(fresh)))
+        } catch let problem as Problem where problem.status == 403 {
+            return .elsewhere(refused(request))
+        }
+    }
+
+    /// `GET /console/users?q=…`.
+    func users(_ request: Request) async throws -> Response {
+        guard case .signedIn(let state, let actor) = try await visit(request) else { return try await elsewhere(request) }
+        let query = (request.uri.queryParameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
+        let words = words(request, here: request.uri.description)
+        var values = nav(state, actor)
+        values["query"] = query
+        if !query.isEmpty {
+            do {
+                let found = try await console.search(query, by: actor)
+                values["searched"] = true
+                if found.isEmpty { values["none"] = true } else { values["hasResults"] = true }
+                values["resultsCaption"] = words.text("console.users.results", count: found.count)
+                values["results"] = found.map { row(for: $0, words: words) }
+            } catch let problem as Problem where problem.status == 403 {
+                return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+            }
+        }
+        return renderer.page(
+            "console-users", title: words.text("console.users.title"), values, words: words, frame: frame(words))
+    }
+
+    /// `GET /console/users/{id}`.
+    func user(_ request: Request, id: String) async throws -> Response {
+        guard case .signedIn(var state, let actor) = try await visit(request) else { return try await elsewhere(request) }
+        let words = words(request, here: "\(Self.usersPage)/\(id)")
+        let detail: ConsoleUserDetail
+        do {
+            detail = try await console.user(id, by: actor)
+        } catch let problem as Problem where problem.status == 404 {
+            return message("console.user.notFound.title", PageText("console.user.notFound.message"), words: words, status: .notFound)
+        } catch let problem as Problem where problem.status == 403 {
+            return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+        }
+        var values = nav(state, actor).merging(userValues(detail, state: state, actor: actor, words: words)) { $1 }
+        values["notice"] = state.notice.map(words.text)
+        values["error"] = state.error.map(words.text)
+        state.notice = nil
+        state.error = nil
+        return renderer.page(
+            "console-user", title: detail.summary.email, values, words: words, cookie: try cookies.consoleCookie(state),
+            frame: frame(words))
+    }
+
+    // MARK: Actions
+
+    /// `POST /console/users/{id}/unblock`.
+    func unblock(_ request: Request, userID: String, form: [String: String]) async throws -> Response {
+        try await act(request, userID: userID, form: form, action: "unblock", done: PageText("console.done.unblocked")) {
+            try await console.unblock(userID, by: $0)
+        }
+    }
+
+    /// `POST /console/users/{id}/sessions/end`.
+    func endSessions(_ request: Request, userID: String, form: [String: String]) async throws -> Response {
+        try await act(request, userID: userID, form: form, action: "sessions/end", done: nil) { actor in
+            let ended = try await console.endSessions(of: userID, by: actor)
+            return PageText("console.done.sessionsEnded", count: ended)
+        }
+    }
+
+    /// `POST /console/users/{id}/devices/{deviceID}/remove`.
+    func removeDevice(_ request: Request, userID: String, deviceID: String, form: [String: String]) async throws -> Response {
+        try await act(request, userID: userID, form: form, action: "devices/\(deviceID)/remove", done: PageText("console.done.deviceRemoved")) {
+            try await console.removeDevice(deviceID, of: userID, by: $0)
+        }
+    }
+
+    /// `POST /console/users/{id}/passkeys/{passkeyID}/remove`.
+    func removePasskey(_ request: Request, userID: String, passkeyID: String, form: [String: String]) async throws -> Response {
+        try await act(
+            request, userID: userID, form: form, action: "passkeys/\(passkeyID)/remove", done: PageText("console.done.passkeyRemoved")
+        ) {
+            try await console.removePasskey(passkeyID, of: userID, by: $0)
+        }
+    }
+
+    /// Runs one action of the user page: the form's CSRF token first (a forged one is refused
+    /// with nothing done), then the action as the operator. An authentication older than five
+    /// minutes asks for a step-up and comes back to the page; the operator then acts again.
+    private func act(
+        _ request: Request, userID: String, form: [String: String], action: String, done: PageText?,
+        _ body: (ConsoleOperator) async throws -> Void
+    ) async throws -> Response {
+        try await act(request, userID: userID, form: form, action: action, done: done) { actor -> PageText? in
+            try await body(actor)
+            return nil
+        }
+    }
+
+    private func act(
+        _ request: Request, userID: String, form: [String: String], action: String, done: PageText?,
+        _ body: (ConsoleOperator) async throws -> PageText?
+    ) async throws -> Response {
+        guard case .signedIn(var state, let actor) = try await visit(request) else { return try await elsewhere(request) }
+        let page = "\(Self.usersPage)/\(userID)"
+        guard PageCookies.checkCSRF(state, action: "\(page)/\(action)", presented: form["csrf"]) else {
+            return message("console.error.formExpiredTitle", PageText("console.error.formExpired"), words: words(request), status: .forbidden)
+        }
+        do {
+            let said = try await body(actor)
+            state.notice = said ?? done
+        } catch is ConsoleStepUpNeeded {
+            state.challengeID = try await console.startStepUp(for: actor).challengeId
+            state.email = actor.email
+            state.returnTo = page
+            state.notice = PageText("console.stepUp.needed")
+            return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
+        } catch let problem as Problem where problem.status == 403 {
+            state.error = PageText("console.error.forbidden")
+        } catch let problem as Problem where problem.status < 500 {
+            state.error = PageText(problem.status == 404 ? "console.error.notFound" : "console.error.actionFailed")
+        }
+        return PageRenderer.redirect(to: page, cookie: try cookies.consoleCookie(state))
+    }
+
+    /// Where a request without a usable session goes (see ``visit(_:)``).
+    private func elsewhere(_ request: Request) async throws -> Response {
+        guard case .elsewhere(let response) = try await visit(request) else { return restart() }
+        return response
+    }
+
+    // MARK: Values
+
+    private func nav(_ state: PageState, _ actor: ConsoleOperator) -> [String: Any] {
+        ["operator": actor.email, "signOutCsrf": PageCookies.csrfToken(state, action: "/console/signout")]
+    }
+
+    private func row(for user: ConsoleUserSummary, words: PageWords) -> [String: Any] {
+        var values: [String: Any] = [
+            "href": "\(Self.usersPage)/\(user.userID)", "email": user.email,
+            "factors": user.methods.map { words.text("console.method.\($0.rawValue)") }.joined(separator: ", "),
+            "created": words.dateTime(user.createdAt),
+            "lastSCA": user.lastAuthenticatedAt.map(words.dateTime) ?? words.text("console.never"),
+        ]
+        values.merge(status(user.status, words: words)) { $1 }
+        if let phone = user.phone { values["phone"] = phone }
+        return values
+    }
+
+    private func status(_ status: ConsoleUserStatus, words: PageWords) -> [String: Any] {
+        switch status {
+        case .active: ["status": words.text("console.status.active"), "statusClass": "ok"]
+        case .temporarilyBlocked(let until):
+            ["status": words.text("console.status.temporary", ["until": words.dateTime(until)]), "statusClass": "warn"]
+        case .permanentlyBlocked: ["status": words.text("console.status.permanent"), "statusClass": "bad"]
+        }
+    }
+
+    private func userValues(
+        _ detail: ConsoleUserDetail, state: PageState, actor: ConsoleOperator, words: PageWords
+    ) -> [String: Any] {
+        let summary = detail.summary
+        let page = "\(Self.usersPage)/\(summary.userID)"
+        func form(_ action: String) -> [String: Any] {
+            ["action": "\(page)/\(action)", "csrf": PageCookies.csrfToken(state, action: "\(page)/\(action)")]
+        }
+        var values: [String: Any] = [
+            "email": summary.email, "userId": summary.userID, "created": words.dateTime(summary.createdAt),
+            "failedAttempts": String(detail.failedAttempts), "temporaryBlocks": String(detail.temporaryBlocks),
+            "nextBlock": words.text(detail.temporaryBlocks >= 2 ? "console.user.nextBlock.permanent" : "console.user.nextBlock.temporary"),
+            "lastSCA": summary.lastAuthenticatedAt.map(words.dateTime) ?? words.text("console.never"),
+            "roles": detail.roles.isEmpty ? words.text("console.user.noRoles") : detail.roles.joined(separator: ", "),
+            "factors": factors(detail, words: words),
+        ]
+        values.merge(status(summary.status, words: words)) { $1 }
+        if let phone = summary.phone { values["phone"] = phone }
+        if summary.status.isBlocked, actor.may(.usersUnblock) { values["unblock"] = form("unblock") }
+
+        if let devices = detail.devices {
+            values["showsDevices"] = true
+            let mayRemove = actor.may(.devicesWrite)
+            values["devices"] = devices.map { device -> [String: Any] in
+                var row: [String: Any] = [
+                    "name": device.name, "id": device.deviceId, "platform": device.platform,
+                    "status": words.text("console.device.\(device.status.rawValue)"),
+                    "statusClass": device.status == .active ? "ok" : device.status == .blocked ? "warn" : "off",
+                    "lastUsed": device.lastUsedAt.map(words.dateTime) ?? words.text("console.never"),
+                ]
+                if mayRemove, device.status != .removed {
+                    var remove = form("devices/\(device.deviceId)/remove")
+                    remove["label"] = words.text("console.user.removeDevice", ["name": device.name])
+                    row["remove"] = remove
+                }
+                return row
+            }
+            values["hasDevices"] = !devices.isEmpty
+            let passkeys = detail.passkeys ?? []
+            values["passkeys"] = passkeys.map { passkey -> [String: Any] in
+                var row: [String: Any] = [
+                    "name": passkey.name, "status": words.text("console.passkey.\(passkey.status.rawValue)"),
+                    "created": words.dateTime(passkey.createdAt),
+                    "lastUsed": passkey.lastUsedAt.map(words.dateTime) ?? words.text("console.never"),
+                ]
+                if mayRemove {
+                    var remove = form("passkeys/\(passkey.passkeyId)/remove")
+                    remove["label"] = words.text("console.user.removePasskey", ["name": passkey.name])
+                    row["remove"] = remove
+                }
+                return row
+            }
+            values["hasPasskeys"] = !passkeys.isEmpty
+        }
+
+        values["sessions"] = detail.sessions.map { session -> [String: Any] in
+            [
+                "application": session.clientID.map { words.text("console.user.partnerApp", ["client": $0]) }
+                    ?? words.text("console.user.ownApp"),
+                "started": words.dateTime(session.createdAt), "lastUsed": words.dateTime(session.lastUsedAt),
+            ]
+        }
+        values["hasSessions"] = !detail.sessions.isEmpty
+        if !detail.sessions.isEmpty, actor.may(.usersWrite) { values["endSessions"] = form("sessions/end") }
+        values["partnerSignIns"] = detail.partnerSignIns.prefix(10).map {
+            words.text("console.user.partnerSignIn", ["client": $0.clientID, "time": words.dateTime($0.authTime)])
+        }
+        values["hasPartnerSignIns"] = !detail.partnerSignIns.isEmpty
+
+        values["timeline"] = detail.timeline.map { ConsoleTimeline.row($0, words: words) }
+        values["hasTimeline"] = !detail.timeline.isEmpty
+        return values
+    }
+
+    private func factors(_ detail: ConsoleUserDetail, words: PageWords) -> [String] {
+        var factors: [String] = []
+        if detail.hasPassword { factors.append(words.text("console.method.password")) }
+        if detail.hasPIN { factors.append(words.text("console.method.pin")) }
+        if detail.hasTOTP { factors.append(words.text("console.method.totp")) }
+        if let phone = detail.summary.phone { factors.append(words.text("console.factor.sms", ["phone": phone])) }
+        if detail.summary.methods.contains(.emailOTP) { factors.append(words.text("console.method.email_otp")) }
+        return factors.isEmpty ? [words.text("console.factor.none")] : factors
+    }
+}
