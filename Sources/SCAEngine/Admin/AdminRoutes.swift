@@ -63,6 +63,11 @@ struct AdminRoutes<Context: RequestContext> {
             let target = try await user(context)
             return try Response.json(SessionsEnded(userId: target.id, ended: try await users.endSessions(of: target.id)))
         }
+        admin.requiring(.usersWrite).delete("users/:id/sessions/:session") { _, context in
+            let target = try await user(context)
+            try await users.endSession(try context.parameters.require("session"), of: target.id)
+            return try Response.json(SessionsEnded(userId: target.id, ended: 1))
+        }
         admin.requiring(.usersRoles).put("users/:id/roles") { request, context in
             let body = try await request.decodeJSON(SetRolesRequest.self, limit: maxBodySize)
             let target = try await user(context)

@@ -149,6 +149,28 @@ package struct ConsoleService: EngineService, Sendable {
         }
     }
 
+    /// Ends one of the user's open sessions (a partner's sign-in, say). Needs `users:write`.
+    package func endSession(_ sessionID: String, of userID: String, by actor: ConsoleOperator) async throws {
+        try await act(.usersWrite, by: actor) {
+            try await users.endSession(sessionID, of: try await existingUser(userID).id)
+        }
+    }
+
+    /// Replaces the user's roles with `roles`, each one the configuration defines. Needs
+    /// `users:roles`; nobody changes their own roles.
+    /// - Throws: 400 `request.invalid` for a role the configuration does not define.
+    package func setRoles(_ roles: [String], of userID: String, by actor: ConsoleOperator) async throws {
+        try await act(.usersRoles, by: actor) {
+            guard roles.allSatisfy({ configuration.roles[$0] != nil }) else {
+                throw Problem.invalidRequest("roles must be roles the configuration defines")
+            }
+            _ = try await users.setRoles(userID: try await existingUser(userID).id, roles, byOperator: actor.userID)
+        }
+    }
+
+    /// The roles the configuration defines, for the roles form.
+    package var definedRoles: [String] { configuration.roles.keys.sorted() }
+
     // MARK: Rules
 
     /// Reading needs the permission, not a fresh authentication: an operator on a call keeps

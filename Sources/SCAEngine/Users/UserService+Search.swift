@@ -38,4 +38,20 @@ extension UserService {
         await audit.record(.adminSessionsEnded, userID: userID, details: ["sessions": String(ended)])
         return ended
     }
+
+    /// Ends one open session of the user (a partner's, or one device's sign-in): its tokens stop
+    /// on every instance, and a partner with a back-channel logout URI is told. An operator's
+    /// act, recorded as `admin.sessions_ended`.
+    /// - Throws: `Problem.userNotFound`; 404 `resource.not_found` for a session that is not the
+    ///   user's or has ended.
+    package func endSession(_ sessionID: String, of userID: String) async throws {
+        guard try await store.user(id: userID) != nil else { throw Problem.userNotFound }
+        guard InputRules.isWellFormedID(sessionID, prefix: "ses"), let session = try await store.session(id: sessionID),
+            session.userID == userID, session.revokedAt == nil
+        else { throw Problem(status: 404, code: .notFound, title: "Not found", detail: "The user has no such open session.") }
+        try await store.revokeSession(id: session.id, now: runtime.now())
+        await audit.record(
+            .adminSessionsEnded, userID: userID, sessionID: session.id,
+            details: ["sessions": "1", "client": session.clientID ?? "first-party"])
+    }
 }

@@ -27,6 +27,14 @@ struct ConsoleRoutes<Context: RequestContext> {
         router.post("console/users/:id/sessions/end") { request, context in
             try await pages.endSessions(request, userID: try context.parameters.require("id"), form: try await form(request))
         }
+        router.post("console/users/:id/sessions/:session/end") { request, context in
+            try await pages.endSession(
+                request, userID: try context.parameters.require("id"), sessionID: try context.parameters.require("session"),
+                form: try await form(request))
+        }
+        router.post("console/users/:id/roles") { request, context in
+            try await pages.setRoles(request, userID: try context.parameters.require("id"), form: try await form(request))
+        }
         router.post("console/users/:id/devices/:device/remove") { request, context in
             try await pages.removeDevice(
                 request, userID: try context.parameters.require("id"), deviceID: try context.parameters.require("device"),

@@ -94,7 +94,17 @@ enum ConsoleTemplates {
         <h2 id="factors-heading">{{t.console.user.factors}}</h2>
         <ul class="plain">{{#factors}}<li>{{.}}</li>{{/factors}}</ul>
         <h2 id="roles-heading">{{t.console.user.roles}}</h2>
-        <p>{{roles}}</p>
+        {{^rolesForm}}<p>{{roles}}</p>{{/rolesForm}}
+        {{#rolesForm}}
+        <form method="post" action="{{action}}" class="roles">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <fieldset>
+        <legend>{{t.console.user.rolesLegend}}</legend>
+        {{#roles}}<div class="check"><input type="checkbox" id="{{id}}" name="{{field}}"{{#checked}} checked{{/checked}}><label for="{{id}}">{{name}}</label></div>{{/roles}}
+        </fieldset>
+        <button type="submit" class="small secondary">{{t.console.user.saveRoles}}</button>
+        </form>
+        {{/rolesForm}}
         </section>
         </div>
         {{#showsDevices}}
@@ -137,9 +147,10 @@ enum ConsoleTemplates {
         {{#hasSessions}}
         <div class="table" role="region" aria-labelledby="sessions-heading" tabindex="0">
         <table>
-        <thead><tr><th scope="col">{{t.console.user.column.application}}</th><th scope="col">{{t.console.user.column.started}}</th><th scope="col">{{t.console.user.column.lastUsed}}</th></tr></thead>
+        <thead><tr><th scope="col">{{t.console.user.column.application}}</th><th scope="col">{{t.console.user.column.started}}</th><th scope="col">{{t.console.user.column.lastUsed}}</th><th scope="col"><span class="visually-hidden">{{t.console.user.column.actions}}</span></th></tr></thead>
         <tbody>
-        {{#sessions}}<tr><td>{{application}}</td><td>{{started}}</td><td>{{lastUsed}}</td></tr>{{/sessions}}
+        {{#sessions}}<tr><td>{{application}}</td><td>{{started}}</td><td>{{lastUsed}}</td>
+        <td>{{#end}}<form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="small secondary" aria-label="{{label}}">{{t.console.user.end}}</button></form>{{/end}}</td></tr>{{/sessions}}
         </tbody>
         </table>
         </div>
@@ -212,6 +223,12 @@ enum ConsoleTemplates {
         dl.facts dt{color:#4a5563}
         dl.facts dd{margin:0;font-weight:600}
         ul.plain{margin:.2rem 0 .6rem;padding-left:1.2rem}
+        form.roles fieldset{border:0;margin:0;padding:0}
+        form.roles legend{color:#4a5563;font-size:.93rem;padding:0;margin-bottom:.3rem}
+        .check{display:flex;align-items:center;gap:.5rem;margin:.2rem 0}
+        .check input{width:auto;margin:0}
+        .check label{margin:0;font-weight:500}
+        form.roles button{margin-top:.5rem}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         @media (min-width:900px){.panels{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
         """

@@ -90,6 +90,21 @@ extension OperatorConsole {
         }
     }
 
+    /// `POST /console/users/{id}/sessions/{sessionID}/end`.
+    func endSession(_ request: Request, userID: String, sessionID: String, form: [String: String]) async throws -> Response {
+        try await act(request, userID: userID, form: form, action: "sessions/\(sessionID)/end", done: PageText("console.done.sessionEnded")) {
+            try await console.endSession(sessionID, of: userID, by: $0)
+        }
+    }
+
+    /// `POST /console/users/{id}/roles`: the roles ticked in the form.
+    func setRoles(_ request: Request, userID: String, form: [String: String]) async throws -> Response {
+        let roles = console.definedRoles.filter { form["role.\($0)"] == "on" }
+        return try await act(request, userID: userID, form: form, action: "roles", done: PageText("console.done.rolesSet")) {
+            try await console.setRoles(roles, of: userID, by: $0)
+        }
+    }
+
     /// `POST /console/users/{id}/devices/{deviceID}/remove`.
     func removeDevice(_ request: Request, userID: String, deviceID: String, form: [String: String]) async throws -> Response {
         try await act(request, userID: userID, form: form, action: "devices/\(deviceID)/remove", done: PageText("console.done.deviceRemoved")) {
@@ -233,12 +248,20 @@ extension OperatorConsole {
             values["hasPasskeys"] = !passkeys.isEmpty
         }
 
+        let mayEnd = actor.may(.usersWrite)
         values["sessions"] = detail.sessions.map { session -> [String: Any] in
-            [
-                "application": session.clientID.map { words.text("console.user.partnerApp", ["client": $0]) }
-                    ?? words.text("console.user.ownApp"),
-                "started": words.dateTime(session.createdAt), "lastUsed": words.dateTime(session.lastUsedAt),
+            let application = session.clientID.map { words.text("console.user.partnerApp", ["client": $0]) }
+                ?? words.text("console.user.ownApp")
+            var row: [String: Any] = [
+                "application": application, "started": words.dateTime(session.createdAt),
+                "lastUsed": words.dateTime(session.lastUsedAt),
             ]
+            if mayEnd {
+                var end = form("sessions/\(session.id)/end")
+                end["label"] = words.text("console.user.endSession", ["application": application])
+                row["end"] = end
+            }
+            return row
         }
         values["hasSessions"] = !detail.sessions.isEmpty
         if !detail.sessions.isEmpty, actor.may(.usersWrite) { values["endSessions"] = form("sessions/end") }
@@ -247,6 +270,15 @@ extension OperatorConsole {
         }
         values["hasPartnerSignIns"] = !detail.partnerSignIns.isEmpty
 
+        if actor.may(.usersRoles), actor.userID != summary.userID, !console.definedRoles.isEmpty {
+            var rolesForm = form("roles")
+            rolesForm["roles"] = console.definedRoles.map { role -> [String: Any] in
+                var box: [String: Any] = ["name": role, "field": "role.\(role)", "id": "role-\(role)"]
+                if detail.roles.contains(role) { box["checked"] = true }
+                return box
+            }
+            values["rolesForm"] = rolesForm
+        }
         values["timeline"] = detail.timeline.map { ConsoleTimeline.row($0, words: words) }
         values["hasTimeline"] = !detail.timeline.isEmpty
         return values

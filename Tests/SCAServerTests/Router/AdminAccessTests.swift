@@ -40,6 +40,7 @@ struct AdminAccessTests {
         Route(method: .get, path: "/admin/v1/users/{id}/export", scope: .usersRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/users/{id}/events", scope: .usersRead) { _ in nil },
         Route(method: .delete, path: "/admin/v1/users/{id}/sessions", scope: .usersWrite) { _ in nil },
+        Route(method: .delete, path: "/admin/v1/users/{id}/sessions/{sessionId}", scope: .usersWrite, accepted: 404...404) { _ in nil },
         Route(method: .patch, path: "/admin/v1/users/{id}", scope: .usersWrite) { _ in json(UpdateUserRequest(emailCodes: false)) },
         Route(method: .put, path: "/admin/v1/users/{id}/roles", scope: .usersRoles) { _ in json(SetRolesRequest(roles: ["customer"])) },
         Route(method: .post, path: "/admin/v1/users/{id}/totp", scope: .usersWrite) { _ in nil },

@@ -251,6 +251,44 @@ struct ConsoleTests {
         }
     }
 
+    @Test("an operator ends a partner's session alone, and sets roles from the ones the configuration defines, never their own")
+    func endOneSessionAndSetRoles() async throws {
+        try await TestServer {
+            Self.configure(&$0)
+            $0.roles["supervisor", default: []].append("users:roles")
+        }.run { api in
+            let operatorID = try await Self.makeOperator(api, email: "olivia@bank.example", phone: "+41790000001", roles: ["supervisor"])
+            let customer = try await api.createUser("ida@example.com", phone: "+41790000009")
+            let own = try #require(try await Self.apiSignIn(api, email: "ida@example.com", phone: "+41790000009").tokens)
+            let partner = try await PartnerFixture.make(api)
+            let (verifier, challenge) = PartnerFixture.pkce()
+            let query = try await partner.signIn(PageBrowser(api: api), email: "ida@example.com", phone: "+41790000009", challenge: challenge)
+            let code = try #require(query["code"])
+            let delegated = try #require(try await partner.exchange(code: code, verifier: verifier).json["access_token"] as? String)
+            let partnerSession = try #require(try await api.services.engine.store.holdings(userID: customer).sessions.first { $0.clientID != nil })
+
+            let browser = PageBrowser(api: api)
+            try await Self.signIn(browser, email: "olivia@bank.example", phone: "+41790000001")
+            let page = try await browser.get("/console/users/\(customer)")
+            let ended = try await browser.submit(page, action: "/console/users/\(customer)/sessions/\(partnerSession.id)/end", [:])
+            #expect(ended.status == 303)
+            #expect(try await api.introspect(delegated).active == false)
+            #expect(try await api.introspect(own.accessToken).active == true)
+            // The roles form is never on the operator's own page.
+            let mine = try await browser.get("/console/users/\(operatorID)")
+            #expect(!Self.html(mine).contains("action=\"/console/users/\(operatorID)/roles\""), "nobody sets their own roles")
+
+            let again = try await browser.get("/console/users/\(customer)")
+            #expect(Self.html(again).contains("id=\"role-support\""))
+            let saved = try await browser.submit(again, action: "/console/users/\(customer)/roles", ["role.support": "on"])
+            #expect(saved.status == 303)
+            #expect(try await api.services.engine.store.user(id: customer)?.roles == ["support"])
+            let trail = try await api.services.engine.store.auditEntries(userID: customer, before: nil, limit: 20)
+            #expect(trail.contains { $0.draft.event == "admin.roles_changed" && $0.draft.actor == "operator:\(operatorID)" })
+            #expect(trail.contains { $0.draft.event == "admin.sessions_ended" && $0.draft.sessionID == partnerSession.id })
+        }
+    }
+
     @Test("the console speaks the reader's language, and its language switch comes back to the console")
     func language() async throws {
         try await TestServer(Self.configure).run { api in
