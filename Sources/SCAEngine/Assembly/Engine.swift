@@ -12,8 +12,7 @@ import SCAStorage
 package struct Engine: EngineService, Sendable {
     /// Configuration, store, sealing box, clock, audit trail and logger, shared by every service
     /// (and read as the engine's own: `engine.store`). Parts built beside the services use its box
-    /// (audit checkpoints open the signing key, hosted pages seal their cookies) instead of
-    /// reading the key file again.
+    /// (hosted pages seal their cookies) instead of reading the key file again.
     package let context: EngineContext
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
     package let metrics: ServerMetrics

@@ -11,7 +11,7 @@ import SCAStorage
 /// (``reload()``), signs with the one whose activation is the newest passed, and publishes the
 /// next, the current and the recently retired ones.
 package struct TokenSigner: Sendable {
-    /// The context signing keys are sealed under in the store; audit checkpoints open them too.
+    /// The context signing keys are sealed under in the store.
     static let sealingContext = "signing-key"
 
     private let ring: SigningKeyRing
