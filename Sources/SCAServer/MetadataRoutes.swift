@@ -13,7 +13,11 @@ struct MetadataRoutes<Context: RequestContext> {
 
     func register(on router: some RouterMethods<Context>) {
         router.get(".well-known/jwks.json") { _, _ in
-            try Response.json(tokens.jwks)
+            var response = try Response.json(tokens.jwks)
+            // A rotated key is published a window longer than this before it signs, so a cache
+            // this old still holds it (docs/operations.md, Signing-key rotation).
+            response.headers[.cacheControl] = "public, max-age=\(SigningKeySchedule.jwksMaxAge)"
+            return response
         }
         router.get("openapi.yaml") { _, _ in
             guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),

@@ -3,9 +3,9 @@ import SCAEngine
 
 // Audit checkpoints over the assembled services, for `serve` and `sca-server audit`.
 extension AuditCheckpoints {
-    /// Uses the services' store, clock, server key and published keys.
+    /// Uses the services' store, clock and token signer.
     package init(services: SCAServices) {
-        self.init(store: services.store, box: services.box, runtime: services.runtime, tokens: services.tokens)
+        self.init(store: services.store, runtime: services.runtime, tokens: services.tokens)
     }
 }
 

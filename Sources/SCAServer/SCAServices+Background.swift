@@ -19,7 +19,12 @@ package struct BackgroundWork: OptionSet, Sendable {
     package static let signatureSweep = BackgroundWork(rawValue: 1 << 3)
     /// The server certificate read again when its files change or at SIGHUP, with HTTPS.
     package static let certificateReload = BackgroundWork(rawValue: 1 << 4)
-    package static let all: BackgroundWork = [.auditCheckpoints, .messages, .webhooks, .signatureSweep, .certificateReload]
+    /// The token-signing keys read again every 30 seconds, and rotated when
+    /// `tokenKeys.rotationPeriod` says so.
+    package static let signingKeys = BackgroundWork(rawValue: 1 << 5)
+    package static let all: BackgroundWork = [
+        .auditCheckpoints, .messages, .webhooks, .signatureSweep, .certificateReload, .signingKeys,
+    ]
 }
 
 extension SCAServices {
@@ -36,6 +41,7 @@ extension SCAServices {
         if work.contains(.webhooks) { services.append(webhookDeliveries) }
         if work.contains(.signatureSweep) { services.append(signatureSweep) }
         if work.contains(.certificateReload), let serverCertificate { services.append(serverCertificate) }
+        if work.contains(.signingKeys) { services.append(signingKeyRefresh) }
         return services
     }
 
@@ -70,6 +76,14 @@ extension SCAServices {
         PeriodicWork(
             description: "PeriodicWebhookDeliveries", interval: .seconds(1), logger: engine.logger,
             failure: "webhook deliveries not sent") { [self] in try await deliverWebhooks() }
+    }
+
+    /// The signing keys read again, and rotated when due, every
+    /// ``SigningKeySchedule/reloadInterval``.
+    var signingKeyRefresh: PeriodicWork {
+        PeriodicWork(
+            description: "PeriodicSigningKeyRefresh", interval: SigningKeySchedule.reloadInterval, logger: engine.logger,
+            failure: "signing keys not read again") { [engine] in try await engine.signingKeys.refresh() }
     }
 
     /// ``SCAServices/forgetExpiredSignatures()`` every minute.

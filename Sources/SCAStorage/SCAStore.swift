@@ -123,11 +123,15 @@ public protocol SCAStore: Sendable {
 
     // MARK: Signing keys
 
-    /// Signing keys, newest first.
+    /// Signing keys, every one ever stored (none is deleted: audit checkpoints a retired key
+    /// signed still verify), newest activation first.
     func signingKeys() async throws -> [SigningKeyRecord]
     /// Stores `candidate` unless a key exists already, and returns the newest key either way,
     /// so that instances starting together agree on one key.
     func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord
+    /// Stores `candidate` if `rotation` allows it after the newest key, judged in the
+    /// transaction that stores it, so that of several instances due at once one rotates.
+    func rotateSigningKey(to candidate: SigningKeyRecord, if rotation: SigningKeyRotation) async throws -> SigningKeyRotationOutcome
 
     // MARK: Devices
 

@@ -3,9 +3,9 @@ import PostgresNIO
 import SCAStorage
 
 extension PostgresStore {
-    /// Signing keys, newest first.
+    /// Signing keys, newest activation first.
     package func signingKeys() async throws -> [SigningKeyRecord] {
-        try await rows("SELECT * FROM signing_keys ORDER BY created_at DESC, seq DESC").map(SigningKeyRecord.init(row:))
+        try await rows("SELECT * FROM signing_keys ORDER BY activates_at DESC, created_at DESC, seq DESC").map(SigningKeyRecord.init(row:))
     }
 
     /// The check and the insert run in one transaction holding an advisory lock of this
@@ -14,22 +14,44 @@ extension PostgresStore {
     package func addSigningKeyIfNone(_ candidate: SigningKeyRecord) async throws -> SigningKeyRecord {
         try await transaction { [self] connection in
             try await connection.lockSchema(PostgresMigrations.signingKeyLock, logger: logger)
-            let newest = try await connection.rows(
-                "SELECT * FROM signing_keys ORDER BY created_at DESC, seq DESC LIMIT 1", logger: logger
-            ).first
-            if let newest {
-                return try SigningKeyRecord(row: newest)
+            if let newest = try await newestSigningKey(connection) {
+                return newest
             }
-            _ = try await connection.rows(
-                """
-                INSERT INTO signing_keys (key_id, algorithm, sealed_private_key, created_at)
-                VALUES (
-                    \(candidate.keyID), \(candidate.algorithm), \(bytea(candidate.sealedPrivateKey)),
-                    \(candidate.createdAt.unixSeconds)
-                )
-                """,
-                logger: logger)
+            try await insert(candidate, connection)
             return candidate
         }
+    }
+
+    /// Under the same lock as the first key: of two instances due at once, the second finds the
+    /// first one's key newest and is refused.
+    package func rotateSigningKey(
+        to candidate: SigningKeyRecord, if rotation: SigningKeyRotation
+    ) async throws -> SigningKeyRotationOutcome {
+        try await transaction { [self] connection in
+            try await connection.lockSchema(PostgresMigrations.signingKeyLock, logger: logger)
+            if let newest = try await newestSigningKey(connection), !rotation.allows(candidate, after: newest) {
+                return .refused(newest: newest)
+            }
+            try await insert(candidate, connection)
+            return .rotated(candidate)
+        }
+    }
+
+    private func newestSigningKey(_ connection: PostgresConnection) async throws -> SigningKeyRecord? {
+        try await connection.rows(
+            "SELECT * FROM signing_keys ORDER BY activates_at DESC, created_at DESC, seq DESC LIMIT 1", logger: logger
+        ).first.map(SigningKeyRecord.init(row:))
+    }
+
+    private func insert(_ key: SigningKeyRecord, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(
+            """
+            INSERT INTO signing_keys (key_id, algorithm, sealed_private_key, created_at, activates_at)
+            VALUES (
+                \(key.keyID), \(key.algorithm), \(bytea(key.sealedPrivateKey)),
+                \(key.createdAt.unixSeconds), \(key.activatesAt.unixSeconds)
+            )
+            """,
+            logger: logger)
     }
 }

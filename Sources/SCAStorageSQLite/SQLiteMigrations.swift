@@ -618,6 +618,17 @@ enum SQLiteMigrations {
             ALTER TABLE webhook_deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'event';
             """
         ),
+        // v8-signing-key-activation: token-signing keys rotate. A rotated key is stored ahead of
+        // the instant it starts to sign, so that it is published first; keys stored before
+        // activate at their creation, so the newest of them keeps signing.
+        (
+            "v8-signing-key-activation",
+            """
+            ALTER TABLE signing_keys ADD COLUMN activates_at REAL NOT NULL DEFAULT 0;
+            UPDATE signing_keys SET activates_at = created_at;
+            CREATE INDEX signing_keys_activates_at ON signing_keys (activates_at);
+            """
+        ),
         // v9-console-lookups: what the operator console looks up. A user's timeline reads the
         // newest audit entries that name them, and a search finds users by the phone they
         // receive codes on.

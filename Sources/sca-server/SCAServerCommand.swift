@@ -10,7 +10,7 @@ struct SCAServerCommand: AsyncParsableCommand {
         abstract: "Strong Customer Authentication server (PSD2 SCA in three phases).",
         subcommands: [
             Serve.self, UserCommand.self, DeviceCommand.self, ClientCommand.self, AuditCommand.self, ConfigCommand.self,
-            AdminKeyCommand.self, RiskCommand.self, BackupCommand.self, RestoreCommand.self,
+            AdminKeyCommand.self, RiskCommand.self, BackupCommand.self, RestoreCommand.self, KeysCommand.self,
             // Decoupled operations.
             OperationCommand.self,
         ],

@@ -66,6 +66,7 @@ struct SQLiteStoreConformanceTests {
 
     @Test func tokensAreConsumedOnce() async throws { try await check { try await $0.tokensAreConsumedOnce() } }
     @Test func firstSigningKeyWins() async throws { try await check { try await $0.firstSigningKeyWins() } }
+    @Test func signingKeysRotateOnce() async throws { try await check { try await $0.signingKeysRotateOnce() } }
     @Test func healthCheckPasses() async throws { try await check { try await $0.healthCheckPasses() } }
 
     @Test func activationCodeConflictsAndReplacement() async throws {

@@ -63,7 +63,8 @@ struct SQLiteStoreFileTests {
                 "v3-passkey-proofs", "v3-signup", "v3-partner-webhooks", "v3-proof-path", "v3-webhook-events", "v3-signup-phone",
                 "v3-audit-append",
                 "v3-proof-fold", "v3-challenge-signatures", "v4-delegated-tokens", "v4-risk-aggregates",
-                "v5-client-keys", "v6-partner-requests", "v7-partner-notifications", "v9-console-lookups",
+                "v5-client-keys", "v6-partner-requests", "v7-partner-notifications", "v8-signing-key-activation",
+                "v9-console-lookups",
             ]
         )
     }

@@ -12,8 +12,7 @@ import SCAStorage
 package struct Engine: EngineService, Sendable {
     /// Configuration, store, sealing box, clock, audit trail and logger, shared by every service
     /// (and read as the engine's own: `engine.store`). Parts built beside the services use its box
-    /// (audit checkpoints open the signing key, hosted pages seal their cookies) instead of
-    /// reading the key file again.
+    /// (hosted pages seal their cookies) instead of reading the key file again.
     package let context: EngineContext
     /// The Prometheus registry of this server, rendered at `GET /metrics`.
     package let metrics: ServerMetrics
@@ -29,6 +28,8 @@ package struct Engine: EngineService, Sendable {
     package let users: UserService
     package let challenges: ChallengeService
     package let tokens: TokenService
+    /// Token-signing key rotation (`sca-server keys`, `tokenKeys.rotationPeriod`).
+    package let signingKeys: SigningKeyService
     package let devices: DeviceService
     package let account: AccountService
     /// Passkeys: registration after SCA, listing, removal.
@@ -97,7 +98,8 @@ package struct Engine: EngineService, Sendable {
         let verifier = FactorVerifier(
             context: context, hasher: hasher, hashing: hashing, maxDeviceFailures: configuration.maxDeviceFailures,
             decoyHash: decoyHash)
-        let signer = try await TokenSigner.load(store: store, box: box, now: runtime.now())
+        let signer = try await TokenSigner.load(
+            store: store, box: box, schedule: SigningKeySchedule(configuration: configuration), now: runtime.now)
         let tokens = TokenService(context: context, signer: signer)
         let lockout = LockoutService(context: context, policy: configuration.lockout, alerts: messages)
         // Send and challenge budgets across challenges and instances.
@@ -122,7 +124,8 @@ package struct Engine: EngineService, Sendable {
             neutralPushText: configuration.pushNeutralText)
         return Engine(
             context: context, metrics: metrics, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
-            challenges: challenges, tokens: tokens, devices: devices,
+            challenges: challenges, tokens: tokens, signingKeys: SigningKeyService(context: context, signer: signer),
+            devices: devices,
             account: AccountService(tokens: tokens, users: users, devices: devices), passkeys: passkeys,
             adminKeys: AdminKeyService(context: context),
             adminAccess: adminAccess,

@@ -8,25 +8,16 @@ import SCAStorage
 /// later found shorter, or different at that entry, shows it was cut or rewritten.
 package struct AuditCheckpoints: Sendable {
     let store: any SCAStore
-    let box: SecretBox
     let runtime: ServerRuntime
-    /// The published keys (the JWKS), by key id: what a checkpoint is verified with.
-    let publicKeys: [String: P256.Signing.PublicKey]
+    /// The token signer: its current key signs, and every key it ever stored verifies, since
+    /// a checkpoint is kept long after its key left the JWKS.
+    let signer: TokenSigner
 
-    /// Uses the store, clock, server key and the keys `tokens` publishes.
-    package init(store: any SCAStore, box: SecretBox, runtime: ServerRuntime, tokens: TokenService) {
+    /// Uses the store, clock and the keys `tokens` signs with.
+    package init(store: any SCAStore, runtime: ServerRuntime, tokens: TokenService) {
         self.store = store
         self.runtime = runtime
-        self.box = box
-        var keys: [String: P256.Signing.PublicKey] = [:]
-        for key in tokens.jwks.keys {
-            if let x = Base64URL.decode(key.x), let y = Base64URL.decode(key.y),
-                let publicKey = try? P256.Signing.PublicKey(x963Representation: [0x04] + x + y)
-            {
-                keys[key.kid] = publicKey
-            }
-        }
-        publicKeys = keys
+        signer = tokens.signer
     }
 
     /// The newest entry if its sequence is above `sequence`; nil when there is none (an empty
@@ -35,15 +26,12 @@ package struct AuditCheckpoints: Sendable {
         try await store.newestAuditEntry().flatMap { $0.sequence > sequence ? $0 : nil }
     }
 
-    /// Signs a checkpoint of `head` (nil: an empty chain) with the newest signing key.
+    /// Signs a checkpoint of `head` (nil: an empty chain) with the key that signs tokens now.
     /// - Returns: the checkpoint and its compact JWS.
     package func sign(head: AuditEntry?) async throws -> (checkpoint: AuditCheckpoint, jws: String) {
-        guard let record = try await store.signingKeys().first(where: { $0.algorithm == "ES256" }) else {
-            throw ConfigurationError("the store holds no ES256 signing key")
-        }
-        let key = try P256.Signing.PrivateKey(rawRepresentation: try box.open(record.sealedPrivateKey, context: TokenSigner.sealingContext))
+        let key = signer.signingKey()
         let checkpoint = AuditCheckpoint(head: head, time: runtime.now())
-        return (checkpoint, try checkpoint.signed(with: key, keyID: record.keyID))
+        return (checkpoint, try checkpoint.signed(with: key.privateKey, keyID: key.keyID))
     }
 
     /// A signed checkpoint of the chain as it stands.
@@ -51,9 +39,10 @@ package struct AuditCheckpoints: Sendable {
         try await sign(head: try await head())
     }
 
-    /// Checks a checkpoint's signature against this server's published keys.
+    /// Checks a checkpoint's signature against every key this server ever signed with,
+    /// retired ones included.
     /// - Throws: ``AuditCheckpointError``.
     package func verify(_ jws: String) throws -> AuditCheckpoint {
-        try AuditCheckpoint.verify(jws, keys: publicKeys)
+        try AuditCheckpoint.verify(jws, keys: signer.everyPublicKey)
     }
 }

@@ -104,4 +104,8 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     /// `dropped` (the queue was full or the server stopping). Details: channel, purpose,
     /// attempts; the user and challenge when known; never the text (it may hold a code).
     case messageDeliveryFailed = "message.delivery_failed"
+    // Signing-key rotation.
+    /// A new token-signing key was stored: details name its key id, when it starts to sign
+    /// (`activatesAt`) and what rotated it (`trigger`: `command` or `period`).
+    case keysRotated = "keys.rotated"
 }

@@ -58,6 +58,10 @@ extension ConfigurationSetting {
         .integer("maxCodeSends", \.maxCodeSends, "codes sent per challenge and channel"),
         .integer("accessTokenLifetime", \.accessTokenLifetime, "seconds an access token is valid"),
         .integer("refreshTokenLifetime", \.refreshTokenLifetime, "seconds a refresh token is valid"),
+        .value(
+            "tokenKeys.rotationPeriod", \.tokenKeysRotationPeriod, parse: ServerConfiguration.rotationPeriod,
+            show: { $0.map { "`\(ServerConfiguration.rotationPeriodText($0))`" } ?? "`off`" },
+            "`off`, or days (`90d`) or hours (`36h`), 1 to 3650 days, between the server's own rotations of the token-signing key; `sca-server keys rotate` rotates at any time (docs/operations.md, Signing-key rotation)"),
         .integer("sessionIdleTimeout", \.sessionIdleTimeout, "seconds without use that end a session (1 to 300)"),
         .value("scryptLogN", \.passwordHashing.logN, parse: ConfigurationParser.integer, show: { "`\($0)`" }, "scrypt cost of password and PIN hashes (log2 N)"),
         .value("scryptR", \.passwordHashing.r, parse: ConfigurationParser.integer, show: { "`\($0)`" }, "scrypt block size"),

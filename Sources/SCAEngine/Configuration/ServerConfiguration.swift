@@ -42,6 +42,9 @@ package struct ServerConfiguration: Sendable {
 
     package var accessTokenLifetime = 300
     package var refreshTokenLifetime = 86_400
+    /// Seconds between two rotations of the token-signing key made by the server itself
+    /// (`tokenKeys.rotationPeriod`); nil: only `sca-server keys rotate` rotates.
+    package var tokenKeysRotationPeriod: TimeInterval? = nil
     /// Seconds without use after which a session ends (RTS art. 4(3)(d): at most 5 minutes).
     package var sessionIdleTimeout = 300
 
@@ -293,6 +296,7 @@ package struct ServerConfiguration: Sendable {
                 throw ConfigurationError("auditCheckpointFile must be outside the data directory, got \(auditCheckpointFile)")
             }
         }
+        try validateTokenKeysRotationPeriod()
         guard (1...10_080).contains(auditCheckpointInterval) else {
             throw ConfigurationError("auditCheckpointInterval must be between 1 and 10080 minutes, got \(auditCheckpointInterval)")
         }

@@ -38,7 +38,8 @@ extension SigningKeyRecord: ColumnDecodable {
             keyID: try columns.value("key_id"),
             algorithm: try columns.value("algorithm"),
             sealedPrivateKey: try columns.bytes("sealed_private_key"),
-            createdAt: try columns.date("created_at")
+            createdAt: try columns.date("created_at"),
+            activatesAt: try columns.date("activates_at")
         )
     }
 }

@@ -59,11 +59,17 @@ public struct SigningKeyRecord: Sendable, Equatable {
     public var algorithm: String
     public var sealedPrivateKey: [UInt8]
     public var createdAt: Date
+    /// From when the key signs. A rotated key is stored ahead of it, so that it is published
+    /// before its first token; a store's first key, and every key stored before keys rotated
+    /// (v8-signing-key-activation), activates at its creation.
+    public var activatesAt: Date
 
-    public init(keyID: String, algorithm: String, sealedPrivateKey: [UInt8], createdAt: Date) {
+    /// - Parameter activatesAt: nil: at `createdAt`.
+    public init(keyID: String, algorithm: String, sealedPrivateKey: [UInt8], createdAt: Date, activatesAt: Date? = nil) {
         self.keyID = keyID
         self.algorithm = algorithm
         self.sealedPrivateKey = sealedPrivateKey
         self.createdAt = createdAt
+        self.activatesAt = activatesAt ?? createdAt
     }
 }

@@ -21,9 +21,11 @@ struct TestServer {
     /// - Parameters:
     ///   - store: an open store (PostgreSQL, its pool running); SQLite in the directory otherwise.
     ///   - logger: the services' logger (LoggingTests captures it); the server's default otherwise.
+    ///   - clock: the server's clock; a new one otherwise. Two servers on one database share one.
     init(
         store: (any SCAStore)? = nil,
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo),
+        clock: TestClock = TestClock(),
         _ customize: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-test-\(UUID().uuidString)")
@@ -32,7 +34,6 @@ struct TestServer {
         configuration.passwordHashing = .insecureFastForTesting
         configuration.adminKey = Self.adminKey
         customize(&configuration)
-        let clock = TestClock()
         self.clock = clock
         services = try await SCAServices.make(
             configuration: configuration, store: store, runtime: ServerRuntime(now: { clock.now() }), logger: logger)
