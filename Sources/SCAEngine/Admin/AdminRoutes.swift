@@ -35,6 +35,9 @@ struct AdminRoutes<Context: RequestContext> {
             // `search`: the console's search (an id, a device id, a phone, an e-mail or its start).
             let found: [UserRecord]
             if let search = request.uri.queryParameters.get("search") {
+                guard search.utf8.count <= InputRules.maxEmailLength else {
+                    throw Problem.invalidRequest("search must be at most 254 bytes")
+                }
                 found = try await users.search(search, limit: ConsoleService.searchLimit)
             } else {
                 found = try await users.list()

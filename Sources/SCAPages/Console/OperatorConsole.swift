@@ -116,6 +116,8 @@ struct OperatorConsole: Sendable {
                 state.notice = PageText("console.stepUp.done")
             } else {
                 state.console = try await console.open(tokens)
+                // A new key for the signed-in visit's forms: none made before the sign-in counts.
+                state.secret = PageCookies.newSecret(runtime)
             }
             let next = state.returnTo ?? Self.usersPage
             state.returnTo = nil

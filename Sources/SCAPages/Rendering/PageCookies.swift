@@ -17,10 +17,15 @@ struct PageCookies: Sendable {
     static let console = "sca_console"
     private static let sealingContext = "hosted-page"
 
+    /// The console's cookies are sealed under a context of their own: a hosted page's cookie
+    /// copied into the console's opens nothing there, nor the reverse.
+    private static let consoleSealingContext = "operator-console"
+
     /// The state in the request's cookie `name`, or nil when there is none or it does not open.
     func state(_ name: String, in request: Request) -> PageState? {
+        let context = name == Self.console ? Self.consoleSealingContext : Self.sealingContext
         for value in Self.values(named: name, in: request) {
-            guard let sealed = Base64URL.decode(value), let plain = try? box.open(sealed, context: Self.sealingContext)
+            guard let sealed = Base64URL.decode(value), let plain = try? box.open(sealed, context: context)
             else { continue }
             return try? JSONDecoder().decode(PageState.self, from: Data(plain))
         }
@@ -51,7 +56,7 @@ struct PageCookies: Sendable {
 
     /// The console's cookie: as ``cookie(_:_:)``, for `/console` only and `SameSite=Strict`.
     func consoleCookie(_ state: PageState) throws -> String {
-        let sealed = try box.seal(Array(try JSONEncoder().encode(state)), context: Self.sealingContext)
+        let sealed = try box.seal(Array(try JSONEncoder().encode(state)), context: Self.consoleSealingContext)
         return "\(Self.console)=\(Base64URL.encode(sealed)); Path=/console; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
