@@ -55,11 +55,7 @@ struct ConsoleBrowserTests {
         try await ConsoleTests.lock(api, email: customerEmail)
 
         // The operator's passkey, made after their own password + SMS.
-        let settings = try await api.startChallenge(.settingsChange, email: operatorEmail)
-        #expect(try await api.prove(settings.challengeId, .password, PartnerFixture.password).status == 200)
-        #expect(try await api.sendCode(settings.challengeId, .smsOTP).status == 202)
-        let proven = try await api.prove(settings.challengeId, .smsOTP, try api.lastCode(sentTo: operatorPhone))
-        let settingsToken = try #require(try proven.decode(ProofResponse.self).accessToken)
+        let settingsToken = try await PasskeyBrowserTests.settingsChangeToken(api, email: operatorEmail, phone: operatorPhone)
 
         let driver = try await WebDriver()
         /// Every width's screenshot and an axe run of the page the browser shows.

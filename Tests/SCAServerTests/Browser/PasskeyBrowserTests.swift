@@ -70,6 +70,16 @@ struct PasskeyBrowserTests {
         }
     }
 
+    /// A `settings_change` token of the user, after their password and an SMS code: what
+    /// registering a passkey needs.
+    static func settingsChangeToken(_ api: APIClient, email: String, phone: String) async throws -> String {
+        let settings = try await api.startChallenge(.settingsChange, email: email)
+        #expect(try await api.prove(settings.challengeId, .password, PartnerFixture.password).status == 200)
+        #expect(try await api.sendCode(settings.challengeId, .smsOTP).status == 202)
+        let proven = try await api.prove(settings.challengeId, .smsOTP, try api.lastCode(sentTo: phone))
+        return try #require(try proven.decode(ProofResponse.self).accessToken)
+    }
+
     static func waitUntilListening(_ base: String) async throws {
         for _ in 0..<100 {
             if (try? await PlainHTTP.request("GET", URL(string: "\(base)/health/live")!).status) == 200 { return }
@@ -86,11 +96,7 @@ struct PasskeyBrowserTests {
             api, redirectURI: "http://127.0.0.1:\(port)/health/live", consentRedirect: "http://127.0.0.1:\(port)/health/ready")
 
         // Binding a new element needs its own SCA: password and an SMS code.
-        let settings = try await api.startChallenge(.settingsChange, email: email)
-        #expect(try await api.prove(settings.challengeId, .password, PartnerFixture.password).status == 200)
-        #expect(try await api.sendCode(settings.challengeId, .smsOTP).status == 202)
-        let proven = try await api.prove(settings.challengeId, .smsOTP, try api.lastCode(sentTo: phone))
-        let settingsToken = try #require(try proven.decode(ProofResponse.self).accessToken)
+        let settingsToken = try await settingsChangeToken(api, email: email, phone: phone)
 
         let driver = try await WebDriver()
         func shot(_ step: String) async throws {
