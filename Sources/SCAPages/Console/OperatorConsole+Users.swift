@@ -31,7 +31,11 @@ extension OperatorConsole {
 
     /// `GET /console/users?q=…`.
     func users(_ request: Request) async throws -> Response {
-        guard case .signedIn(let state, let actor) = try await visit(request) else { return try await elsewhere(request) }
+        let (state, actor): (PageState, ConsoleOperator)
+        switch try await visit(request) {
+        case .signedIn(let visited, let signedIn): (state, actor) = (visited, signedIn)
+        case .elsewhere(let response): return response
+        }
         let query = (request.uri.queryParameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
         let words = words(request, here: request.uri.description)
         var values = nav(state, actor)
@@ -53,7 +57,12 @@ extension OperatorConsole {
 
     /// `GET /console/users/{id}`.
     func user(_ request: Request, id: String) async throws -> Response {
-        guard case .signedIn(var state, let actor) = try await visit(request) else { return try await elsewhere(request) }
+        var state: PageState
+        let actor: ConsoleOperator
+        switch try await visit(request) {
+        case .signedIn(let visited, let signedIn): (state, actor) = (visited, signedIn)
+        case .elsewhere(let response): return response
+        }
         let words = words(request, here: "\(Self.usersPage)/\(id)")
         let detail: ConsoleUserDetail
         do {
@@ -138,7 +147,12 @@ extension OperatorConsole {
         _ request: Request, userID: String, form: [String: String], action: String, done: PageText?,
         _ body: (ConsoleOperator) async throws -> PageText?
     ) async throws -> Response {
-        guard case .signedIn(var state, let actor) = try await visit(request) else { return try await elsewhere(request) }
+        var state: PageState
+        let actor: ConsoleOperator
+        switch try await visit(request) {
+        case .signedIn(let visited, let signedIn): (state, actor) = (visited, signedIn)
+        case .elsewhere(let response): return response
+        }
         let page = "\(Self.usersPage)/\(userID)"
         guard PageCookies.checkCSRF(state, action: "\(page)/\(action)", presented: form["csrf"]) else {
             return message("console.error.formExpiredTitle", PageText("console.error.formExpired"), words: words(request), status: .forbidden)
@@ -158,12 +172,6 @@ extension OperatorConsole {
             state.error = PageText(problem.status == 404 ? "console.error.notFound" : "console.error.actionFailed")
         }
         return PageRenderer.redirect(to: page, cookie: try cookies.consoleCookie(state))
-    }
-
-    /// Where a request without a usable session goes (see ``visit(_:)``).
-    private func elsewhere(_ request: Request) async throws -> Response {
-        guard case .elsewhere(let response) = try await visit(request) else { return restart() }
-        return response
     }
 
     // MARK: Values
