@@ -170,6 +170,31 @@ public protocol SCAStore: Sendable {
     /// something that expires no later (the challenge), so once is once, ever.
     func markSignatureUsed(_ hash: [UInt8], expiresAt: Date, now: Date) async throws -> Bool
 
+    // MARK: Recovery sheets (v10-recovery-sheets)
+
+    /// Stores `sheet` as its user's only recovery sheet, replacing an earlier one, whose code,
+    /// PUKs and counters are gone with it.
+    /// - Throws: `StoreError.notFound` when there is no such user; `StoreError.conflict("code")`
+    ///   when another user's sheet has the same code digest (nothing is stored).
+    func replaceRecoverySheet(_ sheet: RecoverySheetRecord) async throws
+    func recoverySheet(userID: String) async throws -> RecoverySheetRecord?
+    /// Finds the sheet whose code has `codeDigest`, applies `transition` (one of the pure
+    /// `LockoutState` transitions) to its counters and stores them if they changed, in one
+    /// transaction, so concurrent recoveries with one sheet, from any instance, are counted one
+    /// after the other.
+    /// - Returns: the sheet as the transition left it, and its outcome; nil when no sheet has
+    ///   this code.
+    func updateRecoveryLockout<Outcome: Sendable>(
+        codeDigest: [UInt8], _ transition: @escaping @Sendable (inout LockoutState) -> Outcome
+    ) async throws -> (sheet: RecoverySheetRecord, outcome: Outcome)?
+    /// A recovery whose proofs were right, all in one transaction: burns the PUK after the
+    /// `usedPUKs` already burnt (only if the sheet still has exactly that many, so each PUK
+    /// works once on every instance), clears the sheet's failures, removes every device of the
+    /// sheet's user, stores `device` as theirs (the record's `userID` is replaced) and ends
+    /// every session of theirs, writing the back-channel logouts their partners take.
+    func completeRecovery(codeDigest: [UInt8], usedPUKs: Int, device: DeviceRecord, now: Date) async throws
+        -> RecoveryCompletion
+
     // MARK: Audit trail
 
     /// Appends `entry` to the audit trail: assigns the next sequence number, links it to the

@@ -977,5 +977,26 @@ enum PostgresMigrations {
                 "CREATE INDEX users_phone ON users (phone) WHERE phone IS NOT NULL",
             ]
         ),
+        // v10-recovery-sheets: one recovery sheet per user, the code and the PUKs as keyed
+        // digests only, with failure counters of its own (a recovery is not a sign-in).
+        (
+            "v10-recovery-sheets",
+            [
+                """
+                CREATE TABLE recovery_sheets (
+                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES users (id),
+                    code_digest BYTEA NOT NULL UNIQUE,
+                    puk_digests BYTEA NOT NULL,
+                    used_puks BIGINT NOT NULL DEFAULT 0,
+                    failed_attempts BIGINT NOT NULL DEFAULT 0,
+                    temporary_blocks BIGINT NOT NULL DEFAULT 0,
+                    locked_until DOUBLE PRECISION,
+                    permanently_locked BOOLEAN NOT NULL DEFAULT FALSE,
+                    last_totp_step BIGINT,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 }

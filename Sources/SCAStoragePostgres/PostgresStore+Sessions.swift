@@ -63,20 +63,26 @@ extension PostgresStore {
 
     package func endSessions(userID: String, now: Date) async throws -> Int {
         try await transaction { [self] connection in
-            let ended = try await connection.rows(
-                """
-                UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE user_id = \(userID) AND revoked_at IS NULL
-                RETURNING id, client_id
-                """,
-                logger: logger)
-            for row in ended {
-                let columns = Columns(row)
-                try await announceLogout(
-                    ofSession: try columns.value("id"), clientID: try columns.value("client_id", as: String?.self), now: now,
-                    connection)
-            }
-            return ended.count
+            try await endSessions(userID: userID, now: now, connection)
         }
+    }
+
+    /// Ends every live session of the user inside the caller's transaction, announcing each to
+    /// its partner. - Returns: how many it ended.
+    func endSessions(userID: String, now: Date, _ connection: PostgresConnection) async throws -> Int {
+        let ended = try await connection.rows(
+            """
+            UPDATE sessions SET revoked_at = \(now.unixSeconds) WHERE user_id = \(userID) AND revoked_at IS NULL
+            RETURNING id, client_id
+            """,
+            logger: logger)
+        for row in ended {
+            let columns = Columns(row)
+            try await announceLogout(
+                ofSession: try columns.value("id"), clientID: try columns.value("client_id", as: String?.self), now: now,
+                connection)
+        }
+        return ended.count
     }
 
     package func bindSession(id: String, toKey thumbprint: String) async throws -> Bool {

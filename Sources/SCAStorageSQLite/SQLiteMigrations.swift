@@ -639,5 +639,24 @@ enum SQLiteMigrations {
             CREATE INDEX users_phone ON users (phone) WHERE phone IS NOT NULL;
             """
         ),
+        // v10-recovery-sheets: one recovery sheet per user, the code and the PUKs as keyed
+        // digests only, with failure counters of its own (a recovery is not a sign-in).
+        (
+            "v10-recovery-sheets",
+            """
+            CREATE TABLE recovery_sheets (
+                user_id TEXT PRIMARY KEY NOT NULL REFERENCES users (id),
+                code_digest BLOB NOT NULL UNIQUE,
+                puk_digests BLOB NOT NULL,
+                used_puks INTEGER NOT NULL DEFAULT 0,
+                failed_attempts INTEGER NOT NULL DEFAULT 0,
+                temporary_blocks INTEGER NOT NULL DEFAULT 0,
+                locked_until REAL,
+                permanently_locked INTEGER NOT NULL DEFAULT 0,
+                last_totp_step INTEGER,
+                created_at REAL NOT NULL
+            );
+            """
+        ),
     ]
 }

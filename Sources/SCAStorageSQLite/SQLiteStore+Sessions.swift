@@ -62,15 +62,21 @@ extension SQLiteStore {
 
     package func endSessions(userID: String, now: Date) async throws -> Int {
         try await write { db in
-            let ended = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL RETURNING id, client_id"),
-                arguments: [now.unixSeconds, userID])
-            for row in ended {
-                try Self.announceLogout(ofSession: row["id"], clientID: row["client_id"], now: now, db)
-            }
-            return ended.count
+            try Self.endSessions(userID: userID, now: now, db)
         }
+    }
+
+    /// Ends every live session of the user inside the caller's transaction, announcing each to
+    /// its partner. - Returns: how many it ended.
+    static func endSessions(userID: String, now: Date, _ db: Database) throws -> Int {
+        let ended = try Row.fetchAll(
+            db.cachedStatement(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL RETURNING id, client_id"),
+            arguments: [now.unixSeconds, userID])
+        for row in ended {
+            try announceLogout(ofSession: row["id"], clientID: row["client_id"], now: now, db)
+        }
+        return ended.count
     }
 
     package func bindSession(id: String, toKey thumbprint: String) async throws -> Bool {

@@ -196,6 +196,12 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.usersAreFoundByEmailPrefixAndPhone() }
     }
     @Test func userTimelineIsNewestFirst() async throws { try await check { try await $0.userTimelineIsNewestFirst() } }
+    // Recovery sheets (v10-recovery-sheets).
+    @Test func recoverySheetsReplaceAndCount() async throws { try await check { try await $0.recoverySheetsReplaceAndCount() } }
+    @Test func recoveryBurnsAPUKOnceWithItsDevice() async throws {
+        try await check { try await $0.recoveryBurnsAPUKOnceWithItsDevice() }
+    }
+    @Test func parallelRecoveriesBurnAPUKOnce() async throws { try await check { try await $0.parallelRecoveriesBurnAPUKOnce() } }
     // What an export of a user's data reads.
     @Test func holdingsAreTheUsersOwn() async throws { try await check { try await $0.holdingsAreTheUsersOwn() } }
     @Test func cibaPingsGoToPingClientsOnly() async throws { try await check { try await $0.cibaPingsGoToPingClientsOnly() } }

@@ -33,3 +33,17 @@ extension ActivationCodeRecord: ColumnDecodable {
         )
     }
 }
+
+extension RecoverySheetRecord: ColumnDecodable {
+    /// A `recovery_sheets` row.
+    package init(columns: some ColumnReader) throws {
+        self.init(
+            userID: try columns.value("user_id"),
+            codeDigest: try columns.bytes("code_digest"),
+            pukDigests: Self.unpackPUKDigests(try columns.bytes("puk_digests")),
+            usedPUKs: try columns.value("used_puks"),
+            lockout: try LockoutState(columns: columns),
+            createdAt: try columns.date("created_at")
+        )
+    }
+}
