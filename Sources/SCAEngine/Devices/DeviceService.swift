@@ -8,6 +8,8 @@ import SCAStorage
 /// key, and the device's life (active, blocked, removed).
 package struct DeviceService: EngineService, Sendable {
     package let context: EngineContext
+    /// A device bound is alerted to its user on every channel.
+    let alerts: SecurityAlerts
 
     /// Issues a single-use activation code for `userID`.
     /// - Throws: `Problem.userNotFound`.
@@ -71,6 +73,9 @@ package struct DeviceService: EngineService, Sendable {
             await audit.record(
                 .deviceActivated, userID: device.userID, deviceID: device.id,
                 details: ["platform": device.platform, "biometryKey": device.biometryKey == nil ? "no" : "yes"])
+            if let owner = try? await store.user(id: device.userID) {
+                await alerts.send(.deviceBound(name: device.name), to: owner)
+            }
             return RegisteredDeviceResponse(deviceId: device.id, userId: device.userID, status: device.status)
         case .codeInvalid: throw Problem.activationCodeInvalid()
         case .codeWrong(let remaining): throw Problem.activationCodeInvalid(remaining: remaining)
@@ -139,7 +144,7 @@ package struct DeviceService: EngineService, Sendable {
         }
     }
 
-    private static func publicKey(_ text: String, field: String) throws -> [UInt8] {
+    static func publicKey(_ text: String, field: String) throws -> [UInt8] {
         guard let bytes = Base64URL.decode(text) else { throw Problem.invalidRequest("\(field) must be base64url") }
         if let problem = DeviceSignature.publicKeyProblem(bytes) { throw Problem.invalidRequest("\(field): \(problem)") }
         return bytes

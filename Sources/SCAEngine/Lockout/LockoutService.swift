@@ -9,7 +9,7 @@ struct LockoutService: EngineService, Sendable {
     let context: EngineContext
     let policy: LockoutPolicy
     /// Alerts are delivered in the background: no attempt's answer waits for them.
-    let alerts: MessageDispatcher
+    let alerts: SecurityAlerts
 
     /// Counts one attempt before it is evaluated.
     /// - Throws: `Problem.userLocked` or `Problem.attemptsInProgress`.
@@ -151,18 +151,8 @@ struct LockoutService: EngineService, Sendable {
         }
     }
 
-    /// Security alerts go to every channel the user has; they are delivered in the background,
-    /// so neither the gateway's time nor its failure reaches the answer to the
-    /// attempt (a failure is audited `message.delivery_failed`). A user who signed up by phone
-    /// has only a placeholder e-mail: their alert goes by SMS alone.
+    /// The block's alert, on every channel the user has (``SecurityAlerts``).
     private func alert(_ user: UserRecord, _ text: String) async {
-        var recipients: [(OutboundMessage.Channel, String)] = []
-        if !SignUpSettings.isPlaceholder(email: user.email) { recipients.append((.email, user.email)) }
-        if let phone = user.phone { recipients.append((.sms, phone)) }
-        for (channel, address) in recipients {
-            await alerts.submit(QueuedMessage(
-                OutboundMessage(channel: channel, to: address, text: text, sentAt: runtime.now()), purpose: .lockoutAlert,
-                userID: user.id))
-        }
+        await alerts.send(text, to: user, purpose: .lockoutAlert)
     }
 }

@@ -7,6 +7,8 @@ package enum MessagePurpose: String, Sendable, CaseIterable {
     case signUpNotice = "sign_up_notice"
     /// A security alert: the user was blocked after failed attempts.
     case lockoutAlert = "lockout_alert"
+    /// A security alert: a device, passkey or credential bound or changed, a recovery used.
+    case securityAlert = "security_alert"
     /// "An operation is waiting" to a bound device.
     case operationPush = "operation_push"
 }

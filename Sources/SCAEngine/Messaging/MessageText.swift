@@ -99,6 +99,18 @@ struct MessageText {
     func blockedPermanently() -> String {
         words.text("message.blockedPermanently")
     }
+
+    /// A security alert: what happened and when, in the user's zone, then what to do if it
+    /// was not them.
+    func alert(_ alert: SecurityAlert, at time: Date) -> String {
+        var values = ["time": words.dateTime(time)]
+        switch alert {
+        case .deviceBound(let name), .passkeyAdded(let name), .recoveryUsed(let name): values["name"] = name
+        case .recoveryBlocked(let until?): values["until"] = words.dateTime(until)
+        default: break
+        }
+        return words.text(alert.catalogueKey, values) + " " + words.text("message.alert.notYou")
+    }
 }
 
 extension EngineService {

@@ -12,6 +12,8 @@ import SCAWebAuthn
 package struct PasskeyService: EngineService, Sendable {
     package let context: EngineContext
     let tokens: TokenService
+    /// A passkey added is alerted to its user on every channel.
+    let alerts: SecurityAlerts
 
     /// Operations whose token may register a passkey: the user proved two categories for a
     /// sensitive change just now. A `login` token is not enough.
@@ -106,6 +108,7 @@ package struct PasskeyService: EngineService, Sendable {
                     "passkey": stored.id, "attestation": stored.attestationType, "format": stored.attestationFormat,
                     "backupEligible": stored.backupEligible ? "yes" : "no",
                 ])
+            if let owner = try? await store.user(id: userID) { await alerts.send(.passkeyAdded(name: stored.name), to: owner) }
             return Self.describe(stored)
         case .duplicateCredential: throw Problem.passkeyAlreadyRegistered
         case .limitReached: throw Problem.passkeyLimitReached

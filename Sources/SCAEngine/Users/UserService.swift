@@ -17,6 +17,8 @@ package struct UserService: EngineService, Sendable {
     let hashing: PasswordHashingPool
     /// Named in the otpauth URI of a TOTP enrollment: the configured token issuer.
     let issuer: String
+    /// A changed credential, address or phone is alerted to its user, whoever changed it.
+    let alerts: SecurityAlerts
 
     /// An operator's act, recorded as `admin.user_created` with the methods enrolled.
     /// - Throws: `Problem` (`request.invalid`, `user.exists`); nothing is recorded then.
@@ -53,8 +55,10 @@ package struct UserService: EngineService, Sendable {
     ///   recorded then.
     @discardableResult
     package func update(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
+        let before = try await store.user(id: userID)
         let user = try await write(userID: userID, request)
         await audit.record(.adminUserUpdated, userID: userID, details: ["fields": Self.fields(of: request)])
+        await alertChanges(from: before, to: user, request)
         return user
     }
 
@@ -62,9 +66,28 @@ package struct UserService: EngineService, Sendable {
     /// naming the fields changed.
     /// - Throws: as ``update(userID:_:)``.
     func changeOwnSettings(userID: String, _ request: UpdateUserRequest) async throws -> UserRecord {
+        let before = try await store.user(id: userID)
         let user = try await write(userID: userID, request)
         await audit.record(.userSettingsChanged, userID: userID, details: ["fields": Self.fields(of: request)])
+        await alertChanges(from: before, to: user, request)
         return user
+    }
+
+    /// One alert per credential or contact the change set, to every channel the user has now;
+    /// a replaced e-mail address or phone number is told too, so a change that took the real
+    /// owner's channel away still reaches them.
+    private func alertChanges(from before: UserRecord?, to user: UserRecord, _ request: UpdateUserRequest) async {
+        typealias Recipient = SecurityAlerts.Recipient
+        if request.password != nil { await alerts.send(.passwordChanged, to: user) }
+        if request.pin != nil { await alerts.send(.pinChanged, to: user) }
+        if let before, before.email != user.email {
+            let former = SignUpSettings.isPlaceholder(email: before.email) ? [] : [Recipient(channel: .email, address: before.email)]
+            await alerts.send(.emailChanged, to: user, formerAddresses: former)
+        }
+        if let before, before.phone != user.phone || before.loginPhone != user.loginPhone {
+            let former = [before.phone, before.loginPhone].compactMap { $0 }.filter { $0 != user.phone }
+            await alerts.send(.phoneChanged, to: user, formerAddresses: former.map { Recipient(channel: .sms, address: $0) })
+        }
     }
 
     /// The fields a change sets, comma-separated, for the trail: names only, never values.
@@ -109,8 +132,9 @@ package struct UserService: EngineService, Sendable {
         guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
         let seed = runtime.random.bytes(20)
         let sealed = try box.seal(seed, context: Self.totpSealingContext)
-        try await store.updateUser(id: userID, UserUpdate(sealedTOTPSeed: sealed))
+        let enrolled = try await store.updateUser(id: userID, UserUpdate(sealedTOTPSeed: sealed))
         await audit.record(.adminTOTPEnrolled, userID: userID)
+        await alerts.send(.totpEnrolled, to: enrolled)
         return TOTPEnrollmentResponse(
             secret: Base32.encode(seed), otpauthUri: TOTP.otpauthURI(secret: seed, account: Self.totpAccount(of: user), issuer: issuer))
     }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A change to what protects an account, which its owner hears of at once (RTS art. 22–24:
+/// credentials are bound, renewed and deactivated as safely as they are used), whoever made
+/// the change: the user, an operator, or someone who should not have.
+package enum SecurityAlert: Sendable, Equatable {
+    case deviceBound(name: String)
+    case passkeyAdded(name: String)
+    case passwordChanged
+    case pinChanged
+    case emailChanged
+    case phoneChanged
+    case totpEnrolled
+    /// A recovery sheet bound `deviceName` and removed every other device.
+    case recoveryUsed(deviceName: String)
+    /// A new sheet replaced the earlier one.
+    case recoverySheetIssued
+    /// Recovery with the sheet is blocked after failed attempts: until then, or for good (nil).
+    case recoveryBlocked(until: Date?)
+
+    /// The catalogue key of the sentence that names the event.
+    var catalogueKey: String {
+        switch self {
+        case .deviceBound: "message.alert.deviceBound"
+        case .passkeyAdded: "message.alert.passkeyAdded"
+        case .passwordChanged: "message.alert.passwordChanged"
+        case .pinChanged: "message.alert.pinChanged"
+        case .emailChanged: "message.alert.emailChanged"
+        case .phoneChanged: "message.alert.phoneChanged"
+        case .totpEnrolled: "message.alert.totpEnrolled"
+        case .recoveryUsed: "message.alert.recoveryUsed"
+        case .recoverySheetIssued: "message.alert.recoverySheetIssued"
+        case .recoveryBlocked(let until): until == nil ? "message.alert.recoveryBlocked" : "message.alert.recoveryBlockedUntil"
+        }
+    }
+}
