@@ -19,6 +19,8 @@ struct SCACommand: AsyncParsableCommand {
             Approve.self,
             // Sign up or in.
             SignUp.self, Me.self,
+            // The way back after a lost phone.
+            RecoveryCommand.self, Recover.self,
         ])
 
     /// Replaces ArgumentParser's entry point so that SDK and app errors end as one plain line,

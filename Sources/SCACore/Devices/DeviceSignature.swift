@@ -29,6 +29,14 @@ package enum DeviceSignature {
         Array("\(version)|activation|\(code.description)".utf8)
     }
 
+    /// UTF-8 of "sca-v1|recovery|<canonical recovery code>|<PUK digits>".
+    ///
+    /// Signed by the new possession key of a recovery: the key proves its possession over
+    /// the very PUK it is bound with, so the signature serves no other recovery.
+    package static func recoveryPayload(code: ActivationCode, puk: RecoveryPUK) -> [UInt8] {
+        Array("\(version)|recovery|\(code.description)|\(puk.digits)".utf8)
+    }
+
     /// nil when `x963` is a 65-byte uncompressed P-256 point on the curve; otherwise a short
     /// reason ("public key must be 65 bytes", "public key is not a P-256 point").
     package static func publicKeyProblem(_ x963: [UInt8]) -> String? {

@@ -119,4 +119,12 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     /// A partner asked the user to approve what is never granted to a partner: binding a
     /// device, a passkey, a change of credentials, e-mail or phone (`403`).
     public static let operationNotGrantable = ProblemCode(rawValue: "partner.operation_not_grantable")
+    // Recovery after a lost phone.
+    /// A recovery's proofs were not right (the code, the PUK or the knowledge element; the
+    /// answer never says which), or the sheet has no PUK left (`400`).
+    public static let recoveryFailed = ProblemCode(rawValue: "recovery.failed")
+    /// Recovery with this sheet is blocked after failed attempts (`423`).
+    public static let recoveryLocked = ProblemCode(rawValue: "recovery.locked")
+    /// The user has no recovery sheet (`404`).
+    public static let recoverySheetNotFound = ProblemCode(rawValue: "recovery.no_sheet")
 }

@@ -53,6 +53,10 @@ package struct Engine: EngineService, Sendable {
     package let profiles: ProfileService
     /// The operator console's reads and actions, under the admin API's rules.
     package let console: ConsoleService
+    /// Recovery sheets, and a new device bound with one after a lost phone.
+    package let recovery: RecoveryService
+    /// Security alerts to a user, on every channel they have.
+    package let alerts: SecurityAlerts
 
     /// The services over an open store, in the order they depend on each other.
     /// - Parameter messageSender: overrides the configured sender (tests may capture messages).
@@ -101,19 +105,21 @@ package struct Engine: EngineService, Sendable {
         let signer = try await TokenSigner.load(
             store: store, box: box, schedule: SigningKeySchedule(configuration: configuration), now: runtime.now)
         let tokens = TokenService(context: context, signer: signer)
-        let lockout = LockoutService(context: context, policy: configuration.lockout, alerts: messages)
+        let alerts = SecurityAlerts(context: context, messages: messages)
+        let lockout = LockoutService(context: context, policy: configuration.lockout, alerts: alerts)
         // Send and challenge budgets across challenges and instances.
         let limiter = RateLimiter(context: context, limits: configuration.rateLimits)
         let codes = CodeService(context: context, messages: messages, limiter: limiter)
         // Transaction monitoring and exemptions.
         let riskEngine = RiskService(context: context)
-        let passkeys = PasskeyService(context: context, tokens: tokens)
+        let passkeys = PasskeyService(context: context, tokens: tokens, alerts: alerts)
         let challenges = ChallengeService(
             context: context, verifier: verifier, tokens: tokens, codes: codes, lockout: lockout,
             risk: .standard(configuration), limiter: limiter, riskEngine: riskEngine,
             passkeyProofs: PasskeyProofs(passkeys: passkeys))
-        let users = UserService(context: context, hasher: hasher, hashing: hashing, issuer: configuration.issuer)
-        let devices = DeviceService(context: context)
+        let users = UserService(
+            context: context, hasher: hasher, hashing: hashing, issuer: configuration.issuer, alerts: alerts)
+        let devices = DeviceService(context: context, alerts: alerts)
         // Decoupled operations, and the webhook events they write for partners.
         let webhooks = WebhookService(
             context: context, outbound: outbound, signer: signer,
@@ -135,7 +141,9 @@ package struct Engine: EngineService, Sendable {
             signUp: SignUpService(context: context, challenges: challenges, tokens: tokens, users: users, devices: devices),
             profiles: ProfileService(context: context, tokens: tokens),
             console: ConsoleService(
-                context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges))
+                context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges),
+            recovery: RecoveryService(context: context, tokens: tokens, verifier: verifier, alerts: alerts),
+            alerts: alerts)
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk
@@ -152,6 +160,7 @@ package struct Engine: EngineService, Sendable {
         TokenRoutes(tokens: tokens, maxBodySize: limit).register(on: routes)
         DeviceRoutes(devices: devices, account: account, maxBodySize: limit).register(on: routes)
         AccountRoutes(account: account, maxBodySize: limit).register(on: routes)
+        RecoveryRoutes(recovery: recovery, maxBodySize: limit).register(on: routes)
         AdminRoutes(users: users, devices: devices, access: adminAccess, audit: audit, maxBodySize: limit).register(on: routes)
         // Risk engine and exemptions.
         BeneficiaryRoutes(beneficiaries: beneficiaries, maxBodySize: limit).register(on: routes)

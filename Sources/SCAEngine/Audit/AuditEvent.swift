@@ -108,4 +108,15 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     /// A new token-signing key was stored: details name its key id, when it starts to sign
     /// (`activatesAt`) and what rotated it (`trigger`: `command` or `period`).
     case keysRotated = "keys.rotated"
+    // Recovery after a lost phone.
+    /// A new recovery sheet replaced the user's earlier one (details: how many PUKs).
+    case recoverySheetIssued = "recovery.sheet_issued"
+    /// A recovery bound a new device (the entry's device); details say how many devices were
+    /// removed, sessions ended and PUKs are left.
+    case recoveryCompleted = "recovery.completed"
+    /// A recovery's proofs were not right (outcome `failure`, details: attempts left; never
+    /// which proof), or its code matched no sheet (outcome `unknown_code`).
+    case recoveryFailed = "recovery.failed"
+    /// Recovery with a sheet blocked after failed attempts: outcome `temporary` or `permanent`.
+    case recoveryLocked = "recovery.locked"
 }

@@ -132,6 +132,18 @@ struct FactorVerifier: EngineService, Sendable {
         return box.mac(Array(message.utf8), purpose: "one-time-code")
     }
 
+    /// A knowledge element checked outside a challenge (a recovery). scrypt runs even when
+    /// the user has no such element, against the decoy, so the answer's time does not say
+    /// which elements they have.
+    /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full.
+    func verifyKnowledge(_ secret: String, against phc: String?) async throws -> Bool {
+        guard let phc else {
+            _ = try await verifySecret(secret, against: decoyHash)
+            return false
+        }
+        return try await verifySecret(secret, against: phc)
+    }
+
     /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full.
     private func verifySecret(_ secret: String, against phc: String?) async throws -> Bool {
         guard let phc else { return false }

@@ -309,3 +309,37 @@ extension Problem {
         return problem
     }
 }
+
+// Recovery after a lost phone.
+extension Problem {
+    /// Never says which proof was wrong: the code, the PUK and the knowledge element fail alike.
+    static func recoveryFailed(remaining: Int?) -> Problem {
+        Problem(
+            status: 400, code: .recoveryFailed, title: "Recovery failed",
+            detail: "The recovery code, the PUK or the password or PIN is not right.", remainingAttempts: remaining)
+    }
+
+    static let recoveryProofInvalid = Problem(
+        status: 400, code: .deviceProofInvalid, title: "Proof of possession failed",
+        detail: "proof must be a signature by possessionKey over sca-v1|recovery|<recovery code>|<PUK digits>.")
+
+    static let recoverySheetUsedUp = Problem(
+        status: 400, code: .recoveryFailed, title: "Recovery failed",
+        detail: "This recovery sheet has no PUK left; ask your bank for help.")
+
+    static func recoveryLocked(until: Date?, now: Date) -> Problem {
+        guard let until else {
+            return Problem(
+                status: 423, code: .recoveryLocked, title: "Recovery locked",
+                detail: "Too many failed recoveries; this sheet is blocked until a new one is issued.", remainingAttempts: 0)
+        }
+        return Problem(
+            status: 423, code: .recoveryLocked, title: "Recovery locked",
+            detail: "Too many failed recoveries; try again later.", remainingAttempts: 0,
+            retryAfter: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
+    }
+
+    static let recoverySheetNotFound = Problem(
+        status: 404, code: .recoverySheetNotFound, title: "No recovery sheet",
+        detail: "Issue one with POST /v1/me/recovery-sheet and a settings_change token.")
+}

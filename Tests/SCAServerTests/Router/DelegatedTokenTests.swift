@@ -162,6 +162,7 @@ struct DelegatedTokenTests {
             #expect(info.json["sub"] as? String != nil)
             for (method, path) in [
                 (HTTPRequest.Method.get, "/v1/me"), (.get, "/v1/devices"), (.get, "/v1/passkeys"), (.get, "/v1/me/beneficiaries"),
+                (.get, "/v1/me/recovery-sheet"),
                 (.delete, "/v1/devices/dev_0123456789abcdef0123456789abcdef"),
             ] {
                 let answer = try await api.send(method, path, bearer: access)
@@ -283,6 +284,8 @@ struct DelegatedTokenTests {
             for (method, path, body) in [
                 (HTTPRequest.Method.post, "/v1/activations", nil as Data?),
                 (.patch, "/v1/me", try WireJSON.encoder().encode(SettingsChangeRequest(email: "mallory@example.com"))),
+                // A partner's settings_change token issues no recovery sheet: a sheet binds devices.
+                (.post, "/v1/me/recovery-sheet", nil),
             ] {
                 let answer = try await api.send(method, path, bearer: token, body: body)
                 #expect(answer.problem?.code == .tokenDelegated, "\(path)")
