@@ -21,12 +21,16 @@ package struct UserDataExport: Codable, Sendable, Equatable {
     package var payments: [ExportedPayment]
     /// The audit entries that name the user, in the chain's order, with their hashes.
     package var auditEvents: [JSONValue]
+    /// What is left of the recovery sheet, never its code or a PUK; nil without one.
+    package var recoverySheet: RecoverySheetStatusResponse?
 
     package init(
         exportedAt: Date, user: UserResponse, profile: ExportedProfile, passkeys: [PasskeyResponse],
         sessions: [ExportedSession], partnerSignIns: [ExportedSignIn], consents: [ExportedConsent],
-        operations: [ExportedOperation], payments: [ExportedPayment], auditEvents: [JSONValue]
+        operations: [ExportedOperation], payments: [ExportedPayment], auditEvents: [JSONValue],
+        recoverySheet: RecoverySheetStatusResponse? = nil
     ) {
+        self.recoverySheet = recoverySheet
         self.exportedAt = exportedAt
         self.user = user
         self.profile = profile

@@ -75,8 +75,11 @@ package struct RecoveryService: EngineService, Sendable {
 
     /// What is left of the user's sheet; nil when they have none.
     package func sheetStatus(of userID: String) async throws -> RecoverySheetStatusResponse? {
-        guard let sheet = try await store.recoverySheet(userID: userID) else { return nil }
-        let now = runtime.now()
+        try await store.recoverySheet(userID: userID).map { Self.describe($0, now: runtime.now()) }
+    }
+
+    /// What a sheet's owner (and an export of their data) is shown: never its code or a PUK.
+    static func describe(_ sheet: RecoverySheetRecord, now: Date) -> RecoverySheetStatusResponse {
         let blocked = sheet.lockout.isBlocked(at: now)
         return RecoverySheetStatusResponse(
             issuedAt: sheet.createdAt, puksLeft: sheet.puksLeft, nextPUK: sheet.puksLeft > 0 ? sheet.usedPUKs + 1 : nil,

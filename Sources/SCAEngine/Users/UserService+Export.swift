@@ -57,7 +57,8 @@ extension UserService {
                     amount: $0.amount, currency: $0.currency, iban: $0.iban, createdAt: $0.createdAt,
                     authorisedAt: $0.authorisedAt, clientAddress: $0.clientAddress, deviceId: $0.deviceID)
             },
-            auditEvents: events)
+            auditEvents: events,
+            recoverySheet: try await store.recoverySheet(userID: user.id).map { RecoveryService.describe($0, now: runtime.now()) })
         await audit.record(.adminUserExported, userID: user.id)
         return export
     }

@@ -249,8 +249,15 @@ struct RecoveryTests {
             #expect(try await api.bearer(.get, "/v1/me/recovery-sheet", token: login).problem?.code == .recoverySheetNotFound)
 
             let settings = try await Self.settingsToken(api, email: "sheet@example.com", totp: totp)
-            #expect(try await api.bearer(.post, "/v1/me/recovery-sheet", token: settings).status == 201)
+            let issued = try await api.bearer(.post, "/v1/me/recovery-sheet", token: settings)
+            #expect(issued.status == 201)
+            let sheet = try issued.decode(RecoverySheetResponse.self)
             #expect(try await api.bearer(.post, "/v1/me/recovery-sheet", token: settings).problem?.code == .tokenInvalid)
+            // An export of the user's data says a sheet exists and what is left, never its code or a PUK.
+            let export = try await api.send(.get, "/admin/v1/users/\(userID)/export", admin: true)
+            #expect(try export.decode(UserDataExport.self).recoverySheet?.puksLeft == 10)
+            let exported = String(decoding: export.body, as: UTF8.self)
+            #expect(!exported.contains(sheet.recoveryCode) && !sheet.puks.contains { exported.contains($0) })
             #expect(try await Self.events(api, "recovery.sheet_issued").count == 1)
             // Stored only as digests: no code or PUK in the row.
             let stored = try #require(try await api.services.store.recoverySheet(userID: userID))
