@@ -146,13 +146,15 @@ struct MessageDeliveryTests {
             #expect(created.status == 201)
             #expect(gateway.delivered.isEmpty)
 
-            await gateway.arrivals(4)
+            // Four, and the security alert of the phone bound for the push.
+            await gateway.arrivals(5)
             #expect(gateway.delivered.isEmpty)
             gateway.release()
             await api.services.messages.waitUntilIdle()
 
             let delivered = gateway.delivered
-            #expect(delivered.count == 4)
+            #expect(delivered.count == 5)
+            #expect(delivered.contains { $0.channel == .email && $0.to == "pushed@example.com" && $0.text.contains("A new device") })
             #expect(delivered.contains { $0.channel == .sms && $0.to == "+33612345619" && $0.text.contains("is your code") })
             #expect(delivered.contains { $0.channel == .email && $0.to == "held@example.com" && $0.text.contains("blocked") })
             #expect(delivered.contains { $0.channel == .sms && $0.to == "+33612345619" && $0.text.contains("blocked") })
