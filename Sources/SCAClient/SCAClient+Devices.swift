@@ -26,6 +26,29 @@ extension SCAClient {
                     status: 400, code: .activationCodeInvalid, title: "Activation code not valid",
                     detail: "The code is mistyped: its checksum does not match."))
         }
+        let (binding, _) = try await bindNewKeys(signing: DeviceSignature.activationPayload(for: activation), name: name) {
+            pending, proof, deviceName in
+            let request = RegisterDeviceRequest(
+                activationCode: activation.description, name: deviceName, platform: configuration.platform,
+                possessionKey: Base64URL.encode(pending.possession), biometryKey: pending.biometry.map { Base64URL.encode($0) },
+                proof: Base64URL.encode(proof))
+            let registered: RegisteredDeviceResponse = try await transport.send(.post, "v1/devices", body: request)
+            return (registered.deviceId, registered.userId, registered)
+        }
+        return binding
+    }
+
+    /// Binds this device with new keys: checks the name as the server would, makes the keys
+    /// aside, signs `payload` with the new possession key, and lets `register` send them. Only
+    /// keys the server accepted replace the old keys and binding, in one step; a refusal
+    /// leaves the device bound as it was.
+    /// - Parameter register: sends the keys, the proof and the checked name; answers the new
+    ///   device's id, its user's id and whatever else the server said.
+    func bindNewKeys<Answer: Sendable>(
+        signing payload: [UInt8], name: String,
+        register: (_ pending: PendingDeviceKeys, _ proof: [UInt8], _ name: String) async throws
+            -> (deviceId: String, userId: String, answer: Answer)
+    ) async throws -> (binding: DeviceBinding, answer: Answer) {
         let deviceName: String
         switch DisplayText.normalized(name, field: "name", maxLength: DisplayText.maxDeviceNameLength) {
         case .success(let normalized): deviceName = normalized
@@ -34,20 +57,15 @@ extension SCAClient {
         }
         let pending = try await keyStore.createPendingKeys()
         do {
-            let proof = try await keyStore.signWithPendingKey(
-                DeviceSignature.activationPayload(for: activation), with: .possession, of: pending)
-            let request = RegisterDeviceRequest(
-                activationCode: activation.description, name: deviceName, platform: configuration.platform,
-                possessionKey: Base64URL.encode(pending.possession), biometryKey: pending.biometry.map { Base64URL.encode($0) },
-                proof: Base64URL.encode(proof))
-            let registered: RegisteredDeviceResponse = try await transport.send(.post, "v1/devices", body: request)
+            let proof = try await keyStore.signWithPendingKey(payload, with: .possession, of: pending)
+            let registered = try await register(pending, proof, deviceName)
             let binding = DeviceBinding(
                 deviceId: registered.deviceId, userId: registered.userId, server: server, name: deviceName,
                 hasBiometryKey: pending.biometry != nil)
             // Should this fail, the server has a device this phone cannot use: the user removes
             // it from the device list; the old binding still works.
             try await keyStore.commitPendingKeys(pending, binding: binding)
-            return binding
+            return (binding, registered.answer)
         } catch {
             try? await keyStore.discardPendingKeys(pending)
             throw error

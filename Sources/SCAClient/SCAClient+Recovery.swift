@@ -57,36 +57,21 @@ extension SCAClient {
                     status: 400, code: .recoveryFailed, title: "Recovery failed",
                     detail: "The recovery code or the PUK is mistyped."))
         }
-        let deviceName: String
-        switch DisplayText.normalized(name, field: "name", maxLength: DisplayText.maxDeviceNameLength) {
-        case .success(let normalized): deviceName = normalized
-        case .failure(let violation):
-            throw SCAClientError.server(Problem(status: 400, code: .requestInvalid, title: "Invalid request", detail: violation.reason))
+        let (password, pin): (String?, String?) = switch knowledge {
+        case .password(let secret): (secret, nil)
+        case .pin(let secret): (nil, secret)
         }
-        let pending = try await keyStore.createPendingKeys()
-        do {
-            let proof = try await keyStore.signWithPendingKey(
-                DeviceSignature.recoveryPayload(code: recoveryCode, puk: recoveryPUK), with: .possession, of: pending)
-            var password: String?
-            var pin: String?
-            switch knowledge {
-            case .password(let secret): password = secret
-            case .pin(let secret): pin = secret
-            }
+        let (binding, recovered) = try await bindNewKeys(
+            signing: DeviceSignature.recoveryPayload(code: recoveryCode, puk: recoveryPUK), name: name
+        ) { pending, proof, deviceName in
             let request = RecoveryRequest(
                 recoveryCode: recoveryCode.description, puk: recoveryPUK.digits, password: password, pin: pin,
                 name: deviceName, platform: configuration.platform, possessionKey: Base64URL.encode(pending.possession),
                 biometryKey: pending.biometry.map { Base64URL.encode($0) }, proof: Base64URL.encode(proof))
             let recovered: RecoveryResponse = try await transport.send(.post, "v1/recovery", body: request)
-            let binding = DeviceBinding(
-                deviceId: recovered.deviceId, userId: recovered.userId, server: server, name: deviceName,
-                hasBiometryKey: pending.biometry != nil)
-            try await keyStore.commitPendingKeys(pending, binding: binding)
-            return (binding, recovered)
-        } catch {
-            try? await keyStore.discardPendingKeys(pending)
-            throw error
+            return (recovered.deviceId, recovered.userId, recovered)
         }
+        return (binding, recovered)
     }
 }
 

@@ -30,6 +30,8 @@ extension Problem {
     private static let detailKeys: [ProblemCode: [String]] = [
         .userLocked: ["problem.user.locked.detail.permanent", "problem.user.locked.detail.temporary"],
         .serverBusy: ["problem.server.busy.detail.contention", "problem.server.busy.detail.hashing"],
+        .recoveryFailed: ["problem.recovery.failed.detail.proof", "problem.recovery.failed.detail.usedUp"],
+        .recoveryLocked: ["problem.recovery.locked.detail.permanent", "problem.recovery.locked.detail.temporary"],
     ]
 
     /// The entry in `language` of the first key whose English is `english`; nil when none is, or

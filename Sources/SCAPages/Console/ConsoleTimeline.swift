@@ -15,6 +15,7 @@ enum ConsoleTimeline {
         "passkey.removed", "code.sent", "token.revoked", "user.settings_changed", "admin.roles_changed",
         "admin.user_updated", "admin.totp_enrolled", "admin.user_exported", "admin.access_denied",
         "operation.finished", "consent.changed", "beneficiary.added", "risk.decision",
+        "recovery.sheet_issued", "recovery.completed", "recovery.failed", "recovery.locked",
     ]
 
     static func row(_ entry: AuditEntry, words: PageWords) -> [String: Any] {

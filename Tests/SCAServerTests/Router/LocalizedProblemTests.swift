@@ -85,6 +85,8 @@ struct LocalizedProblemTests {
         .challengeClosed(.expired), .activationCodeInvalid(remaining: 2), .deviceLimitReached, .deviceUnusable(.removed),
         .deviceUnusable(.blocked), .rateLimited(retryAfter: 5), .proofInProgress, .codeAlreadyUsed, .riskRefused,
         .beneficiaryLimitReached, .passkeyInvalid, .passkeyLimitReached, .contention, .passwordHashingBusy, .serverUnavailable,
+        .recoveryFailed(remaining: 2), .recoverySheetUsedUp, .recoveryLocked(until: nil, now: Date()),
+        .recoveryLocked(until: Date().addingTimeInterval(60), now: Date()), .recoverySheetNotFound,
     ]
 
     @Test("every problem the catalogue words is one the engine answers, word for word in English, and each is translated whole")
