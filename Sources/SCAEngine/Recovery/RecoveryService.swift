@@ -118,7 +118,8 @@ package struct RecoveryService: EngineService, Sendable {
         guard let (sheet, reservation) = try await store.updateRecoveryLockout(
             codeDigest: codeDigest, { $0.reserveAttempt(policy: policy, now: now) })
         else {
-            // An unknown code: 80 bits are not guessed; the address's rate limits bound the tries.
+            // An unknown code: its 80 random bits are not found by trying, so no counter is kept
+            // for it; each try is in the trail, where a burst of them shows.
             await audit.record(.recoveryFailed, outcome: "unknown_code")
             throw Problem.recoveryFailed(remaining: nil)
         }
