@@ -196,6 +196,11 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.usersAreFoundByEmailPrefixAndPhone() }
     }
     @Test func userTimelineIsNewestFirst() async throws { try await check { try await $0.userTimelineIsNewestFirst() } }
+    // What the console's risk and audit pages read (v10-console-reports).
+    @Test func auditEntriesAreFilteredAndPaged() async throws { try await check { try await $0.auditEntriesAreFilteredAndPaged() } }
+    @Test func exemptionsGrantedAreCountedPerDay() async throws {
+        try await check { try await $0.exemptionsGrantedAreCountedPerDay() }
+    }
     // What an export of a user's data reads.
     @Test func holdingsAreTheUsersOwn() async throws { try await check { try await $0.holdingsAreTheUsersOwn() } }
     @Test func cibaPingsGoToPingClientsOnly() async throws { try await check { try await $0.cibaPingsGoToPingClientsOnly() } }
