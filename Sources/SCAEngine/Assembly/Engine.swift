@@ -53,6 +53,8 @@ package struct Engine: EngineService, Sendable {
     package let profiles: ProfileService
     /// The operator console's reads and actions, under the admin API's rules.
     package let console: ConsoleService
+    /// The audit chain's signed checkpoints, and its check against the last one written.
+    package let auditCheckpoints: AuditCheckpoints
 
     /// The services over an open store, in the order they depend on each other.
     /// - Parameter messageSender: overrides the configured sender (tests may capture messages).
@@ -122,6 +124,7 @@ package struct Engine: EngineService, Sendable {
         let operations = OperationService(
             context: context, challenges: challenges, messages: messages, webhooks: webhooks,
             neutralPushText: configuration.pushNeutralText)
+        let checkpoints = AuditCheckpoints(store: store, runtime: runtime, tokens: tokens)
         return Engine(
             context: context, metrics: metrics, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
             challenges: challenges, tokens: tokens, signingKeys: SigningKeyService(context: context, signer: signer),
@@ -135,7 +138,9 @@ package struct Engine: EngineService, Sendable {
             signUp: SignUpService(context: context, challenges: challenges, tokens: tokens, users: users, devices: devices),
             profiles: ProfileService(context: context, tokens: tokens),
             console: ConsoleService(
-                context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges))
+                context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges,
+                risk: riskEngine, checkpoints: checkpoints),
+            auditCheckpoints: checkpoints)
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk
@@ -152,7 +157,10 @@ package struct Engine: EngineService, Sendable {
         TokenRoutes(tokens: tokens, maxBodySize: limit).register(on: routes)
         DeviceRoutes(devices: devices, account: account, maxBodySize: limit).register(on: routes)
         AccountRoutes(account: account, maxBodySize: limit).register(on: routes)
-        AdminRoutes(users: users, devices: devices, access: adminAccess, audit: audit, maxBodySize: limit).register(on: routes)
+        AdminRoutes(
+            users: users, devices: devices, access: adminAccess, audit: audit, checkpoints: auditCheckpoints,
+            checkpointFile: configuration.auditCheckpointFile, maxBodySize: limit
+        ).register(on: routes)
         // Risk engine and exemptions.
         BeneficiaryRoutes(beneficiaries: beneficiaries, maxBodySize: limit).register(on: routes)
         RiskAdminRoutes(risk: risk, access: adminAccess, maxBodySize: limit).register(on: routes)
