@@ -209,6 +209,10 @@ public protocol SCAStore: Sendable {
     /// The audit entries that name `userID`, newest first, at most `limit`; when `sequence` is
     /// given, only those below it (the next page of a timeline).
     func auditEntries(userID: String, before sequence: Int64?, limit: Int) async throws -> [AuditEntry]
+    /// The audit entries that match `filter`, at most `limit`, read the way `scan` says (oldest
+    /// first after a sequence number, or newest first below one). Each condition is served by
+    /// an index (the user's, the event's, the time's), never a scan of the whole trail.
+    func auditEntries(matching filter: AuditFilter, _ scan: AuditScan, limit: Int) async throws -> [AuditEntry]
     // The head of the chain in one read, for checkpoints.
     /// The entry with the highest sequence number; nil while the trail is empty.
     func newestAuditEntry() async throws -> AuditEntry?
@@ -285,6 +289,10 @@ public protocol SCAStore: Sendable {
     /// rate (``RiskPaymentRecord/countsForFraudRate``), per type (absent: none or zero), exact
     /// for any range and read from running totals, whatever the number of payments.
     func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64]
+    /// The payments let through without SCA (those with an exemption) authorised in
+    /// `[from, to)`, counted per UTC day and exemption, oldest day first: read from an index
+    /// of exempted payments by time, so the cost follows the range asked for, not the table.
+    func exemptionsGranted(from: Date, to: Date) async throws -> [ExemptionTally]
     /// Records a fraud report and adds it to the total of the day it occurred, in one write.
     /// - Throws: `StoreError.conflict("transactionDigest")` when that `txn` was reported already.
     func addFraudReport(_ report: FraudReportRecord) async throws

@@ -107,6 +107,31 @@ extension PostgresStore {
         ).map(AuditEntry.init(row:))
     }
 
+    /// The statement names only the conditions given, so the planner picks the index they
+    /// have: the user's, the event's or the time's.
+    package func auditEntries(matching filter: AuditFilter, _ scan: AuditScan, limit: Int) async throws -> [AuditEntry] {
+        var query: PostgresQuery = "SELECT * FROM audit_entries WHERE TRUE"
+        func condition(_ text: String, _ value: some PostgresEncodable) throws {
+            try query.binds.append(value)
+            query.sql += " AND \(text) $\(query.binds.count)"
+        }
+        if let userID = filter.userID { try condition("user_id =", userID) }
+        if let event = filter.event { try condition("event =", event) }
+        if let from = filter.from { try condition("time_ms >=", AuditEntry.milliseconds(from)) }
+        if let to = filter.to { try condition("time_ms <", AuditEntry.milliseconds(to)) }
+        switch scan {
+        case .after(let sequence):
+            try condition("sequence >", sequence)
+            query.sql += " ORDER BY sequence ASC"
+        case .before(let sequence):
+            try condition("sequence <", sequence ?? Int64.max)
+            query.sql += " ORDER BY sequence DESC"
+        }
+        query.binds.append(Int64(limit))
+        query.sql += " LIMIT $\(query.binds.count)"
+        return try await rows(query).map(AuditEntry.init(row:))
+    }
+
     package func newestAuditEntry() async throws -> AuditEntry? {
         try await rows("SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").first.map(AuditEntry.init(row:))
     }

@@ -144,6 +144,23 @@ extension PostgresStore {
         ).first.map(RiskPaymentRecord.init(row:))
     }
 
+    /// A range of `risk_payments_exempted` (v11-console-reports), which holds exempted
+    /// payments alone, by time.
+    package func exemptionsGranted(from: Date, to: Date) async throws -> [ExemptionTally] {
+        try await rows(
+            """
+            SELECT floor(authorised_at / 86400)::BIGINT AS day, exemption, COUNT(*)::BIGINT AS granted
+            FROM risk_payments WHERE exemption IS NOT NULL AND authorised_at >= \(from.unixSeconds) AND authorised_at < \(to.unixSeconds)
+            GROUP BY day, exemption ORDER BY day, exemption
+            """
+        ).compactMap { row in
+            let columns = Columns(row)
+            // An exemption this version does not know (written by a newer one) is left out.
+            guard let exemption = Exemption(rawValue: try columns.string("exemption")) else { return nil }
+            return ExemptionTally(day: try columns.integer("day"), exemption: exemption, count: Int(try columns.integer("granted")))
+        }
+    }
+
     package func riskPaymentVolume(from: Date, to: Date) async throws -> [PaymentType: Int64] {
         try await riskPaymentVolumeFromTotals(from: from, to: to)
     }

@@ -658,5 +658,15 @@ enum SQLiteMigrations {
             );
             """
         ),
+        // v11-console-reports: what the console's risk and audit pages read. The exemptions
+        // granted per week count exempted payments in a time range, from an index that holds
+        // those alone; the audit view filters the trail by event, newest first.
+        (
+            "v11-console-reports",
+            """
+            CREATE INDEX risk_payments_exempted ON risk_payments (authorised_at, exemption) WHERE exemption IS NOT NULL;
+            CREATE INDEX audit_entries_event ON audit_entries (event, sequence);
+            """
+        ),
     ]
 }

@@ -53,6 +53,45 @@ extension SQLiteStore {
         }
     }
 
+    /// One statement per combination of conditions (each cached), so SQLite plans each with
+    /// the index its conditions have: the user's, the event's or the time's.
+    package func auditEntries(matching filter: AuditFilter, _ scan: AuditScan, limit: Int) async throws -> [AuditEntry] {
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        if let userID = filter.userID {
+            conditions.append("user_id = ?")
+            arguments.append(userID.databaseValue)
+        }
+        if let event = filter.event {
+            conditions.append("event = ?")
+            arguments.append(event.databaseValue)
+        }
+        if let from = filter.from {
+            conditions.append("time_ms >= ?")
+            arguments.append(AuditEntry.milliseconds(from).databaseValue)
+        }
+        if let to = filter.to {
+            conditions.append("time_ms < ?")
+            arguments.append(AuditEntry.milliseconds(to).databaseValue)
+        }
+        let order: String
+        switch scan {
+        case .after(let sequence):
+            conditions.append("sequence > ?")
+            arguments.append(sequence.databaseValue)
+            order = "ASC"
+        case .before(let sequence):
+            conditions.append("sequence < ?")
+            arguments.append((sequence ?? Int64.max).databaseValue)
+            order = "DESC"
+        }
+        arguments.append(limit.databaseValue)
+        let sql = "SELECT * FROM audit_entries WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence \(order) LIMIT ?"
+        return try await read { [arguments] db in
+            try db.cachedStatement(sql: sql).fetchAll(AuditEntry.self, arguments: StatementArguments(arguments))
+        }
+    }
+
     package func newestAuditEntry() async throws -> AuditEntry? {
         try await read { db in
             try db.cachedStatement(sql: "SELECT * FROM audit_entries ORDER BY sequence DESC LIMIT 1").fetchOne(AuditEntry.self)

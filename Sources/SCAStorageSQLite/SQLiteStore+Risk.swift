@@ -137,6 +137,23 @@ extension SQLiteStore {
         try await read { db in try Self.riskPaymentVolume(from: from, to: to, db) }
     }
 
+    /// A range of `risk_payments_exempted` (v11-console-reports), which holds exempted
+    /// payments alone, by time.
+    package func exemptionsGranted(from: Date, to: Date) async throws -> [ExemptionTally] {
+        try await read { db in
+            try db.cachedStatement(sql: """
+                SELECT CAST(authorised_at / 86400 AS INTEGER) AS day, exemption, COUNT(*) AS granted
+                FROM risk_payments WHERE exemption IS NOT NULL AND authorised_at >= ? AND authorised_at < ?
+                GROUP BY day, exemption ORDER BY day, exemption
+                """
+            ).fetchAll(arguments: [from.unixSeconds, to.unixSeconds]) { columns -> ExemptionTally? in
+                // An exemption this version does not know (written by a newer one) is left out.
+                guard let exemption = Exemption(rawValue: try columns.string("exemption")) else { return nil }
+                return ExemptionTally(day: try columns.integer("day"), exemption: exemption, count: Int(try columns.integer("granted")))
+            }.compactMap { $0 }
+        }
+    }
+
     package func addFraudReport(_ report: FraudReportRecord) async throws {
         try await write { db in
             do {

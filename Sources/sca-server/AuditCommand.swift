@@ -10,9 +10,6 @@ struct AuditCommand: AsyncParsableCommand {
         commandName: "audit", abstract: "Verify, checkpoint or export the audit trail.",
         subcommands: [Verify.self, Checkpoint.self, Export.self])
 
-    /// Entries read per query: bounded memory however long the trail.
-    static let pageSize = 1_000
-
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Walk the hash chain from the first entry; exit 2 at the first broken link, or when the chain contradicts a checkpoint.")
@@ -29,10 +26,6 @@ struct AuditCommand: AsyncParsableCommand {
         /// Walks the chain (and checks it against the checkpoint file, when given); prints the
         /// result, or exits 2.
         static func verify(_ common: CommonOptions, checkpoint: String?) async throws {
-            var broken: AuditChainBreak?
-            var intact: Int64 = 0
-            var checkpointProblem: String?
-            var checked: AuditCheckpoint?
             let checkpointText: String?
             if let checkpoint {
                 guard let data = FileManager.default.contents(atPath: checkpoint) else {
@@ -42,50 +35,23 @@ struct AuditCommand: AsyncParsableCommand {
             } else {
                 checkpointText = nil
             }
+            var checked: AuditChainStatus?
             try await withServices(common) { services in
-                var expected: AuditCheckpoint?
-                if let checkpointText {
-                    do {
-                        expected = try AuditCheckpoints(services: services).verify(checkpointText)
-                    } catch let error as AuditCheckpointError {
-                        checkpointProblem = error.description
-                        return
-                    }
-                }
-                var hashAtCheckpoint: String?
-                var verifier = AuditChainVerifier()
-                var after: Int64 = 0
-                pages: while true {
-                    let page = try await services.store.auditEntries(after: after, limit: AuditCommand.pageSize)
-                    for entry in page {
-                        if let found = verifier.check(entry) {
-                            broken = found
-                            break pages
-                        }
-                        if entry.sequence == expected?.sequence { hashAtCheckpoint = entry.hash }
-                        after = entry.sequence
-                    }
-                    if page.count < AuditCommand.pageSize { break }
-                }
-                intact = verifier.count
-                if let expected, broken == nil,
-                    let mismatch = expected.mismatch(chainLength: intact, hashAtSequence: hashAtCheckpoint)
-                {
-                    checkpointProblem = mismatch.description
-                }
-                checked = expected
+                checked = try await AuditCheckpoints(services: services).check(against: checkpointText)
             }
-            if let checkpointProblem {
-                FileHandle.standardError.write(Data("audit checkpoint check failed: \(checkpointProblem)\n".utf8))
+            guard let status = checked else { return }
+            if let problem = status.checkpoint?.problem {
+                FileHandle.standardError.write(Data("audit checkpoint check failed: \(problem)\n".utf8))
                 throw ExitCode(2)
             }
-            if let broken {
-                FileHandle.standardError.write(Data("audit chain broken: \(broken) (\(intact) entries intact before it)\n".utf8))
+            if let broken = status.broken {
+                FileHandle.standardError.write(
+                    Data("audit chain broken: \(broken) (\(status.intactEntries) entries intact before it)\n".utf8))
                 throw ExitCode(2)
             }
-            print("audit chain intact: \(intact) entries")
-            if let checked {
-                print("checkpoint matches: entry \(checked.sequence) taken \(Self.format(checked.time))")
+            print("audit chain intact: \(status.intactEntries) entries")
+            if let sequence = status.checkpoint?.sequence, let time = status.checkpoint?.time {
+                print("checkpoint matches: entry \(sequence) taken \(Self.format(time))")
             }
         }
 
@@ -133,15 +99,7 @@ struct AuditCommand: AsyncParsableCommand {
         func run() async throws {
             let start = since.flatMap(Self.parse)
             try await withServices(common) { services in
-                var after: Int64 = 0
-                while true {
-                    let page = try await services.store.auditEntries(after: after, since: start, limit: AuditCommand.pageSize)
-                    for entry in page {
-                        FileHandle.standardOutput.write(Data(JCS.canonicalize(entry.exportJSON) + [UInt8(ascii: "\n")]))
-                        after = entry.sequence
-                    }
-                    if page.count < AuditCommand.pageSize { break }
-                }
+                try await AuditExport(store: services.store, since: start).write { FileHandle.standardOutput.write(Data($0)) }
             }
         }
 

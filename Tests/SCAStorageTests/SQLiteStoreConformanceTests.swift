@@ -202,6 +202,11 @@ struct SQLiteStoreConformanceTests {
         try await check { try await $0.recoveryBurnsAPUKOnceWithItsDevice() }
     }
     @Test func parallelRecoveriesBurnAPUKOnce() async throws { try await check { try await $0.parallelRecoveriesBurnAPUKOnce() } }
+    // What the console's risk and audit pages read (v11-console-reports).
+    @Test func auditEntriesAreFilteredAndPaged() async throws { try await check { try await $0.auditEntriesAreFilteredAndPaged() } }
+    @Test func exemptionsGrantedAreCountedPerDay() async throws {
+        try await check { try await $0.exemptionsGrantedAreCountedPerDay() }
+    }
     // What an export of a user's data reads.
     @Test func holdingsAreTheUsersOwn() async throws { try await check { try await $0.holdingsAreTheUsersOwn() } }
     @Test func cibaPingsGoToPingClientsOnly() async throws { try await check { try await $0.cibaPingsGoToPingClientsOnly() } }

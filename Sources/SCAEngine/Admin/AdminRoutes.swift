@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import SCACore
 import SCAStorage
@@ -12,6 +13,10 @@ struct AdminRoutes<Context: RequestContext> {
     let access: AdminAccess
     /// The trail `GET /admin/v1/audit` reads (scope `audit:read`).
     let audit: AuditTrail
+    /// The chain's check against the checkpoint last written to `checkpointFile`
+    /// (`GET /admin/v1/audit/verify`).
+    let checkpoints: AuditCheckpoints
+    let checkpointFile: String?
     let maxBodySize: Int
 
     struct Unblocked: Encodable { var userId: String; var unblocked = true }
@@ -106,10 +111,35 @@ struct AdminRoutes<Context: RequestContext> {
             guard let after, after >= 0, let limit, (1...1_000).contains(limit) else {
                 throw Problem.invalidRequest("after must be a sequence number (0 or more) and limit 1 to 1000")
             }
-            let entries = try await audit.store.auditEntries(after: after, limit: limit)
+            let entries = try await audit.store.auditEntries(matching: try auditFilter(request), .after(after), limit: limit)
             return try Response.json(
                 AuditPage(entries: entries.map(\.exportJSON), next: entries.count == limit ? entries.last?.sequence : nil))
         }
+        // The console's export: the lines of `sca-server audit export`, for the filtered range.
+        admin.requiring(.auditRead).get("audit/export") { request, _ in
+            let export = AuditExport(store: audit.store, filter: try auditFilter(request))
+            return Response(
+                status: .ok, headers: [.contentType: AuditExport.contentType, .cacheControl: "no-store"],
+                body: ResponseBody { writer in
+                    try await export.write { try await writer.write(ByteBuffer(bytes: $0)) }
+                    try await writer.finish(nil)
+                })
+        }
+        admin.requiring(.auditRead).get("audit/verify") { _, _ in
+            try Response.json(try await checkpoints.checkAgainstLastWritten(checkpointFile))
+        }
+    }
+
+    /// `userId`, `event`, `from` and `to` (RFC 3339) of an audit request.
+    private func auditFilter(_ request: Request) throws -> AuditFilter {
+        let query = request.uri.queryParameters
+        func time(_ name: String) throws -> Date? {
+            guard let text = query.get(name), !text.isEmpty else { return nil }
+            guard let date = AuditFilter.time(text) else { throw Problem.invalidRequest("\(name) must be an RFC 3339 time") }
+            return date
+        }
+        return try AuditFilter.checked(
+            userID: query.get("userId"), event: query.get("event"), from: try time("from"), to: try time("to"))
     }
 
     private func user(_ context: Context) async throws -> UserRecord {

@@ -57,6 +57,8 @@ package struct Engine: EngineService, Sendable {
     package let recovery: RecoveryService
     /// Security alerts to a user, on every channel they have.
     package let alerts: SecurityAlerts
+    /// The audit chain's signed checkpoints, and its check against the last one written.
+    package let auditCheckpoints: AuditCheckpoints
 
     /// The services over an open store, in the order they depend on each other.
     /// - Parameter messageSender: overrides the configured sender (tests may capture messages).
@@ -128,6 +130,7 @@ package struct Engine: EngineService, Sendable {
         let operations = OperationService(
             context: context, challenges: challenges, messages: messages, webhooks: webhooks,
             neutralPushText: configuration.pushNeutralText)
+        let checkpoints = AuditCheckpoints(store: store, runtime: runtime, tokens: tokens)
         return Engine(
             context: context, metrics: metrics, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
             challenges: challenges, tokens: tokens, signingKeys: SigningKeyService(context: context, signer: signer),
@@ -141,9 +144,11 @@ package struct Engine: EngineService, Sendable {
             signUp: SignUpService(context: context, challenges: challenges, tokens: tokens, users: users, devices: devices),
             profiles: ProfileService(context: context, tokens: tokens),
             console: ConsoleService(
-                context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges),
+                context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges,
+                risk: riskEngine, checkpoints: checkpoints),
             recovery: RecoveryService(context: context, tokens: tokens, verifier: verifier, alerts: alerts),
-            alerts: alerts)
+            alerts: alerts,
+            auditCheckpoints: checkpoints)
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk
@@ -161,7 +166,10 @@ package struct Engine: EngineService, Sendable {
         DeviceRoutes(devices: devices, account: account, maxBodySize: limit).register(on: routes)
         AccountRoutes(account: account, maxBodySize: limit).register(on: routes)
         RecoveryRoutes(recovery: recovery, maxBodySize: limit).register(on: routes)
-        AdminRoutes(users: users, devices: devices, access: adminAccess, audit: audit, maxBodySize: limit).register(on: routes)
+        AdminRoutes(
+            users: users, devices: devices, access: adminAccess, audit: audit, checkpoints: auditCheckpoints,
+            checkpointFile: configuration.auditCheckpointFile, maxBodySize: limit
+        ).register(on: routes)
         // Risk engine and exemptions.
         BeneficiaryRoutes(beneficiaries: beneficiaries, maxBodySize: limit).register(on: routes)
         RiskAdminRoutes(risk: risk, access: adminAccess, maxBodySize: limit).register(on: routes)

@@ -14,6 +14,10 @@ package struct ConsoleService: EngineService, Sendable {
     let devices: DeviceService
     let passkeys: PasskeyService
     let challenges: ChallengeService
+    /// The fraud rates and the exemptions granted (the risk page).
+    let risk: RiskService
+    /// The audit chain's check against the last checkpoint written (the audit page).
+    let checkpoints: AuditCheckpoints
 
     /// The most users one search lists.
     package static let searchLimit = 25
@@ -175,7 +179,7 @@ package struct ConsoleService: EngineService, Sendable {
 
     /// Reading needs the permission, not a fresh authentication: an operator on a call keeps
     /// their view, and their session idles out after five minutes without a request anyway.
-    private func requireRead(_ scope: AdminScope, by actor: ConsoleOperator) async throws {
+    func requireRead(_ scope: AdminScope, by actor: ConsoleOperator) async throws {
         guard actor.may(scope) else {
             // The same refusal, recorded, as the admin API's.
             try await access.authorize(.operator(userID: actor.userID, stepUp: actor.stepUp), for: scope)

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import SCACore
 
-/// `/admin/v1/fraud-reports` and `/admin/v1/risk/report`: fraud reporting and the fraud rates
-/// (RTS art. 19–21), behind ``AdminAuthMiddleware`` with the `risk` scopes.
+/// `/admin/v1/fraud-reports` and `/admin/v1/risk/…`: fraud reporting, the fraud rates (RTS
+/// art. 19–21) and what the risk engine did, behind ``AdminAuthMiddleware`` with the `risk`
+/// scopes.
 struct RiskAdminRoutes<Context: RequestContext> {
     let risk: RiskService
     let access: AdminAccess
@@ -16,14 +17,22 @@ struct RiskAdminRoutes<Context: RequestContext> {
             return try Response.json(try await risk.reportFraud(body), status: .created)
         }
         group.requiring(.riskRead).get("risk/report") { request, _ in
-            let quarter: Quarter
-            if let text = request.uri.queryParameters.get("quarter") {
-                guard let parsed = Quarter(text) else { throw Problem.invalidRequest("quarter must look like 2026Q4") }
-                quarter = parsed
-            } else {
-                quarter = Quarter.containing(risk.runtime.now())
-            }
-            return try Response.json(try await risk.report(quarter: quarter))
+            try Response.json(try await risk.report(quarter: try quarter(request)))
         }
+        // The same report for a spreadsheet, as the console downloads it.
+        group.requiring(.riskRead).get("risk/report.csv") { request, _ in
+            let quarter = try quarter(request)
+            return Response.csv(try await risk.report(quarter: quarter).csv, filename: "risk-report-\(quarter).csv")
+        }
+        group.requiring(.riskRead).get("risk/activity") { request, _ in
+            try Response.json(try await risk.activity(quarter: try quarter(request)))
+        }
+    }
+
+    /// `quarter` (`2026Q4`), the current one when absent.
+    private func quarter(_ request: Request) throws -> Quarter {
+        guard let text = request.uri.queryParameters.get("quarter") else { return Quarter.containing(risk.runtime.now()) }
+        guard let parsed = Quarter(text) else { throw Problem.invalidRequest("quarter must look like 2026Q4") }
+        return parsed
     }
 }

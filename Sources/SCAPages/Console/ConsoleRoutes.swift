@@ -18,6 +18,11 @@ struct ConsoleRoutes<Context: RequestContext> {
         router.post("console/signout") { request, _ in try await pages.signOut(request, form: try await form(request)) }
 
         router.get("console/users") { request, _ in try await pages.users(request) }
+        router.get("console/risk") { request, _ in try await pages.risk(request) }
+        router.get("console/risk/report.csv") { request, _ in try await pages.riskCSV(request) }
+        router.get("console/audit") { request, _ in try await pages.audit(request) }
+        router.get("console/audit/export") { request, _ in try await pages.auditExport(request) }
+        router.get("console/audit/verify") { request, _ in try await pages.auditVerify(request) }
         router.get("console/users/:id") { request, context in
             try await pages.user(request, id: try context.parameters.require("id"))
         }

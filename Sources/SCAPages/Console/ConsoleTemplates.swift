@@ -3,13 +3,15 @@
 enum ConsoleTemplates {
     static let all: [String: String] = [
         "console-nav": nav, "console-email": email, "console-users": users, "console-user": user,
-        "console-message": message,
+        "console-message": message, "console-risk": risk, "console-audit": audit, "console-audit-verify": auditVerify,
     ]
 
     /// The bar above every signed-in page: who is signed in, the search, signing out.
     static let nav = """
         <nav class="console-bar" aria-label="{{t.console.nav.label}}">
         <a href="/console/users">{{t.console.nav.users}}</a>
+        {{#navRisk}}<a href="/console/risk">{{t.console.nav.risk}}</a>{{/navRisk}}
+        {{#navAudit}}<a href="/console/audit">{{t.console.nav.audit}}</a>{{/navAudit}}
         <span class="who">{{t.console.nav.signedInAs}} <strong>{{operator}}</strong></span>
         <form method="post" action="/console/signout">
         <input type="hidden" name="csrf" value="{{signOutCsrf}}">
@@ -231,5 +233,5 @@ enum ConsoleTemplates {
         form.roles button{margin-top:.5rem}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         @media (min-width:900px){.panels{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
-        """
+        """ + reportStyle
 }

@@ -14,7 +14,8 @@ enum ConsoleTimeline {
         "device.activated", "device.blocked", "device.unblocked", "device.removed", "passkey.registered",
         "passkey.removed", "code.sent", "token.revoked", "user.settings_changed", "admin.roles_changed",
         "admin.user_updated", "admin.totp_enrolled", "admin.user_exported", "admin.access_denied",
-        "operation.finished", "consent.changed", "beneficiary.added", "risk.decision",
+        "operation.finished", "consent.changed", "beneficiary.added", "risk.decision", "risk.tra_suspended",
+        "risk.tra_resumed", "risk.fraud_reported",
         "recovery.sheet_issued", "recovery.completed", "recovery.failed", "recovery.locked",
     ]
 

@@ -176,8 +176,12 @@ extension OperatorConsole {
 
     // MARK: Values
 
-    private func nav(_ state: PageState, _ actor: ConsoleOperator) -> [String: Any] {
-        ["operator": actor.email, "signOutCsrf": PageCookies.csrfToken(state, action: "/console/signout")]
+    /// The bar's values: the pages the operator's roles let them read, and signing out.
+    func nav(_ state: PageState, _ actor: ConsoleOperator) -> [String: Any] {
+        var values: [String: Any] = ["operator": actor.email, "signOutCsrf": PageCookies.csrfToken(state, action: "/console/signout")]
+        if actor.may(.riskRead) { values["navRisk"] = true }
+        if actor.may(.auditRead) { values["navAudit"] = true }
+        return values
     }
 
     private func row(for user: ConsoleUserSummary, words: PageWords) -> [String: Any] {

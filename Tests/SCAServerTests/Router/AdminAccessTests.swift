@@ -50,10 +50,14 @@ struct AdminAccessTests {
         Route(method: .post, path: "/admin/v1/devices/{id}/unblock", scope: .devicesWrite) { _ in nil },
         Route(method: .delete, path: "/admin/v1/devices/{id}", scope: .devicesWrite) { _ in nil },
         Route(method: .get, path: "/admin/v1/audit", scope: .auditRead) { _ in nil },
+        Route(method: .get, path: "/admin/v1/audit/export", scope: .auditRead) { _ in nil },
+        Route(method: .get, path: "/admin/v1/audit/verify", scope: .auditRead) { _ in nil },
         Route(method: .post, path: "/admin/v1/fraud-reports", scope: .riskWrite) { _ in
             json(FraudReportRequest(amount: "10.00", currency: "EUR", type: .creditTransfer))
         },
         Route(method: .get, path: "/admin/v1/risk/report", scope: .riskRead) { _ in nil },
+        Route(method: .get, path: "/admin/v1/risk/report.csv", scope: .riskRead) { _ in nil },
+        Route(method: .get, path: "/admin/v1/risk/activity", scope: .riskRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/users/{id}/passkeys", scope: .devicesRead) { _ in nil },
         Route(method: .delete, path: "/admin/v1/passkeys/{id}", scope: .devicesWrite, accepted: 404...404) { _ in nil },
         // Sign-up or in.
