@@ -39,7 +39,8 @@ import Testing
         let same = ["language.", "terminal.method.pin", "factor.pin.label", "consent.detail.iban", "terminal.factor.pinPrompt",
             "message.push.fromPartner", "terminal.operation.iban", "terminal.payment.iban", "signup.phone.example",
             "factor.passkey.heading", "terminal.failure.notAccepted", "consent.finished.open.heading", "terminal.totp.code",
-            "terminal.login.emailPrompt", "terminal.login.emailPromptRemembered", "signin.email.label", "date.month.", "problem."]
+            "terminal.login.emailPrompt", "terminal.login.emailPromptRemembered", "signin.email.label", "date.month.", "problem.",
+            "terminal.recovery.puk"]
         for language in Language.allCases where language != .english {
             let own = catalogue.entries[language] ?? [:]
             let copies = english.keys.filter { key in

@@ -130,11 +130,16 @@ struct AdminRoutes<Context: RequestContext> {
         }
     }
 
-    /// `userId`, `event`, `from` and `to` (RFC 3339) of an audit request.
+    /// `userId`, `event`, `from` and `to` (RFC 3339) of an audit request. A parameter given
+    /// empty is refused, as the schema says: a script means a value it failed to fill in, not
+    /// "no condition" (the console's form, which sends its empty fields, reads them itself).
     private func auditFilter(_ request: Request) throws -> AuditFilter {
         let query = request.uri.queryParameters
+        for name in ["userId", "event", "from", "to"] where query.get(name)?.isEmpty == true {
+            throw Problem.invalidRequest("\(name) must not be empty")
+        }
         func time(_ name: String) throws -> Date? {
-            guard let text = query.get(name), !text.isEmpty else { return nil }
+            guard let text = query.get(name) else { return nil }
             guard let date = AuditFilter.time(text) else { throw Problem.invalidRequest("\(name) must be an RFC 3339 time") }
             return date
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SCACore
+import SCAEngine
 import Testing
 
 @Suite("openapi.yaml describes the API as built")
@@ -56,6 +57,11 @@ struct OpenAPITests {
             ] {
                 #expect(text.contains("- \(code.rawValue)\n"), "\(code) is not in the Problem.code enum")
             }
+            // The audit filter's event parameter names every event the trail records, and no other.
+            let parameter = try #require(text.range(of: "    AuditEvent:\n      name: event\n"))
+            let listed = text[parameter.upperBound...].split(separator: "\n").drop { !$0.contains("enum:") }.dropFirst()
+                .prefix { $0.hasPrefix("          - ") }.map { String($0.dropFirst("          - ".count)) }
+            #expect(Set(listed) == Set(AuditEvent.allCases.map(\.rawValue)))
         }
     }
 }
