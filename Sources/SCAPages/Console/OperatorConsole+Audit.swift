@@ -41,7 +41,7 @@ extension OperatorConsole {
         do {
             entries = try await console.auditEntries(matching: query.filter, before: before, by: actor)
         } catch let problem as Problem where problem.status == 403 {
-            return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+            return forbidden(words: words)
         }
         var values = nav(state, actor)
         values["user"] = query.user
@@ -91,7 +91,7 @@ extension OperatorConsole {
         do {
             export = try await console.auditExport(query.filter, by: actor)
         } catch let problem as Problem where problem.status == 403 {
-            return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+            return forbidden(words: words)
         }
         return Response(
             status: .ok,
@@ -118,7 +118,7 @@ extension OperatorConsole {
         do {
             status = try await console.auditChain(by: actor)
         } catch let problem as Problem where problem.status == 403 {
-            return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+            return forbidden(words: words)
         }
         var values = nav(state, actor)
         let entries = String(status.intactEntries)

@@ -23,7 +23,7 @@ extension OperatorConsole {
         do {
             overview = try await console.riskOverview(quarter, by: actor)
         } catch let problem as Problem where problem.status == 403 {
-            return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+            return forbidden(words: words)
         }
         var values = nav(state, actor)
         values.merge(riskValues(overview, quarter: quarter, words: words)) { $1 }
@@ -45,7 +45,7 @@ extension OperatorConsole {
         do {
             return Response.csv(try await console.riskReport(quarter, by: actor).csv, filename: "risk-report-\(quarter).csv")
         } catch let problem as Problem where problem.status == 403 {
-            return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+            return forbidden(words: words)
         }
     }
 

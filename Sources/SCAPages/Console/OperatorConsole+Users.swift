@@ -48,7 +48,7 @@ extension OperatorConsole {
                 values["resultsCaption"] = words.text("console.users.results", count: found.count)
                 values["results"] = found.map { row(for: $0, words: words) }
             } catch let problem as Problem where problem.status == 403 {
-                return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+                return forbidden(words: words)
             }
         }
         return renderer.page(
@@ -70,7 +70,7 @@ extension OperatorConsole {
         } catch let problem as Problem where problem.status == 404 {
             return message("console.user.notFound.title", PageText("console.user.notFound.message"), words: words, status: .notFound)
         } catch let problem as Problem where problem.status == 403 {
-            return message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+            return forbidden(words: words)
         }
         var values = nav(state, actor).merging(userValues(detail, state: state, actor: actor, words: words)) { $1 }
         values["notice"] = state.notice.map(words.text)

@@ -216,6 +216,11 @@ struct OperatorConsole: Sendable {
         return renderer.page("console-message", title: title, values, words: words, status: status, cookie: cookie, frame: frame(words))
     }
 
+    /// An operator asked for what their roles do not grant: the refusal page, the session kept.
+    func forbidden(words: PageWords) -> Response {
+        message("console.refused.title", PageText("console.error.forbidden"), words: words, status: .forbidden)
+    }
+
     /// A signed-in user who holds no admin permission: a clear refusal, and no session kept.
     func refused(_ request: Request) -> Response {
         message(
