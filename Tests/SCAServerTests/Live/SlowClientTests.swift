@@ -66,30 +66,31 @@ struct SlowClientTests {
 
     @Test("connections beyond maxConnections are closed at once; the server serves again when they go")
     func connectionLimit() async throws {
-        try await Self.withServer(maxConnections: 3, idleTimeout: 30) { port in
+        // The idle timeout is far beyond every wait here, so a connection closed within one was
+        // closed by the limit. The waits end as soon as the server acts; their bounds only stop
+        // a server that never does (a machine loaded by the whole suite took over ten seconds
+        // to answer at times).
+        try await Self.withServer(maxConnections: 3, idleTimeout: 600) { port in
             var held: [RawConnection] = []
             for _ in 0..<3 {
                 let connection = try RawConnection(port: port)
                 // A complete request and its answer prove the server has taken this connection.
                 try connection.send("GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                let answered = await connection.read(limit: .seconds(10)) { $0.contains("\r\n\r\n") && $0.hasSuffix("}") }
-                #expect(answered.text.hasPrefix("HTTP/1.1 200"), "\(answered.text)")
+                let answered = await connection.read(limit: .seconds(60)) { $0.contains("\r\n\r\n") && $0.hasSuffix("}") }
+                #expect(answered.text.hasPrefix("HTTP/1.1 200"), "\(answered)")
                 #expect(!answered.closed)
                 held.append(connection)
             }
             for _ in 0..<3 {
                 let excess = try RawConnection(port: port)
                 try? excess.send("GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                let refused = await excess.readUntilClosed(limit: .seconds(5))
-                #expect(refused.closed)
+                let refused = await excess.readUntilClosed(limit: .seconds(60))
+                #expect(refused.closed, "\(refused)")
                 #expect(!refused.text.contains("200"), "\(refused.text)")
-                #expect(refused.elapsed < .seconds(5), "\(refused.elapsed)")
             }
             held.removeAll()  // closes them
 
-            // The places come back once the server has seen the closes. The bound only stops a
-            // server that never serves again; on a machine loaded by the whole suite ten seconds
-            // were not always enough.
+            // The places come back once the server has seen the closes.
             let deadline = ContinuousClock.now + .seconds(60)
             var served = false
             while !served, ContinuousClock.now < deadline {
