@@ -195,6 +195,20 @@ public protocol SCAStore: Sendable {
     func completeRecovery(codeDigest: [UInt8], usedPUKs: Int, device: DeviceRecord, now: Date) async throws
         -> RecoveryCompletion
 
+    // MARK: Password reset (v12-password-reset)
+
+    /// A password reset whose proofs were right, all in one transaction: burns the redeemed
+    /// PUK when there is one (only if the sheet, which must be the user's, still has exactly
+    /// `usedPUKs` burnt, as ``completeRecovery(codeDigest:usedPUKs:device:now:)`` does),
+    /// replaces the password, sets or clears the restriction, and ends every session of the
+    /// user, writing the back-channel logouts their partners take.
+    /// - Throws: `StoreError.notFound` when there is no such user (nothing changed).
+    func resetPassword(_ reset: PasswordReset) async throws -> PasswordResetCompletion
+    /// Clears the user's restriction if it is still the one that ends at `restrictedUntil`
+    /// (a reset meanwhile set another, which an operator has to look at again).
+    /// - Returns: whether it was cleared.
+    func liftRestriction(userID: String, restrictedUntil: Date) async throws -> Bool
+
     // MARK: Audit trail
 
     /// Appends `entry` to the audit trail: assigns the next sequence number, links it to the

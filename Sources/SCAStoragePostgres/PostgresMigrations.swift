@@ -1008,5 +1008,12 @@ enum PostgresMigrations {
                 "CREATE INDEX audit_entries_event ON audit_entries (event, sequence)",
             ]
         ),
+        // v12-password-reset: a password reset proven with one element restricts the account
+        // until an operator lifts it; the column holds when the cooling-off ends (null: not
+        // restricted).
+        (
+            "v12-password-reset",
+            ["ALTER TABLE users ADD COLUMN restricted_until DOUBLE PRECISION"]
+        ),
     ]
 }

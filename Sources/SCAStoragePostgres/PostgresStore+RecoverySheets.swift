@@ -85,7 +85,7 @@ extension PostgresStore {
     }
 
     /// The sheet with this code, its row locked until the transaction ends.
-    private func lockedRecoverySheet(_ connection: PostgresConnection, codeDigest: [UInt8]) async throws
+    func lockedRecoverySheet(_ connection: PostgresConnection, codeDigest: [UInt8]) async throws
         -> RecoverySheetRecord?
     {
         try await connection.rows(
@@ -93,7 +93,7 @@ extension PostgresStore {
         ).first.map(RecoverySheetRecord.init(row:))
     }
 
-    private func saveCounters(of sheet: RecoverySheetRecord, _ connection: PostgresConnection) async throws {
+    func saveCounters(of sheet: RecoverySheetRecord, _ connection: PostgresConnection) async throws {
         _ = try await connection.rows(
             """
             UPDATE recovery_sheets SET used_puks = \(sheet.usedPUKs), failed_attempts = \(sheet.lockout.failedAttempts),

@@ -66,7 +66,7 @@ extension SQLiteStore {
         }
     }
 
-    private static func recoverySheet(_ db: Database, codeDigest: [UInt8]) throws -> RecoverySheetRecord? {
+    static func recoverySheet(_ db: Database, codeDigest: [UInt8]) throws -> RecoverySheetRecord? {
         try db.cachedStatement(sql: "SELECT * FROM recovery_sheets WHERE code_digest = ?")
             .fetchOne(RecoverySheetRecord.self, arguments: [Data(codeDigest)])
     }
@@ -87,7 +87,7 @@ extension SQLiteStore {
             ])
     }
 
-    private static func saveCounters(of sheet: RecoverySheetRecord, _ db: Database) throws {
+    static func saveCounters(of sheet: RecoverySheetRecord, _ db: Database) throws {
         try db.cachedStatement(
             sql: """
                 UPDATE recovery_sheets SET used_puks = ?, failed_attempts = ?, temporary_blocks = ?,

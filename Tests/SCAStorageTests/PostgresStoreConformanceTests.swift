@@ -204,6 +204,11 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.recoveryBurnsAPUKOnceWithItsDevice() }
     }
     @Test func parallelRecoveriesBurnAPUKOnce() async throws { try await check { try await $0.parallelRecoveriesBurnAPUKOnce() } }
+    // Password resets (v12-password-reset).
+    @Test func passwordResetReplacesRestrictsAndEndsSessions() async throws {
+        try await check { try await $0.passwordResetReplacesRestrictsAndEndsSessions() }
+    }
+    @Test func passwordResetBurnsItsPUKOnce() async throws { try await check { try await $0.passwordResetBurnsItsPUKOnce() } }
     // What the console's risk and audit pages read (v11-console-reports).
     @Test func auditEntriesAreFilteredAndPaged() async throws { try await check { try await $0.auditEntriesAreFilteredAndPaged() } }
     @Test func exemptionsGrantedAreCountedPerDay() async throws {

@@ -19,6 +19,7 @@ extension UserRecord: ColumnDecodable {
             loginPhone: try columns.value("login_phone")
         )
         activePasskeys = try columns.value("active_passkeys")
+        restrictedUntil = try columns.optionalDate("restricted_until")
     }
 
     /// The text every backend stores for a user without a profile, as ``JSONColumn`` writes it.

@@ -27,6 +27,14 @@ public struct UserRecord: Sendable, Equatable {
     /// signed up with a phone number, unique among users. Unlike `phone` (where SMS codes go,
     /// shared by several users at times) it identifies the user.
     public var loginPhone: String?
+    /// Set by a password reset proven with one element (v12-password-reset): when its
+    /// cooling-off ends. While set, payments and changes are refused; an operator may clear it
+    /// from that time on, never before, so the real owner has time to hear of the reset and
+    /// object. Written only by ``SCAStore/resetPassword(_:)`` and
+    /// ``SCAStore/liftRestriction(userID:restrictedUntil:)``.
+    public var restrictedUntil: Date?
+
+    public var isRestricted: Bool { restrictedUntil != nil }
 
     public init(
         id: String, email: String, phone: String? = nil, passwordHash: String? = nil,
@@ -102,6 +110,14 @@ public struct UserUpdate: Sendable, Equatable {
     /// A new login phone (an operator's change), E.164; unique among users, else the
     /// store throws `StoreError.conflict("loginPhone")` and changes nothing.
     public var loginPhone: String?
+    /// Set by a password reset proven with one element (v12-password-reset): when its
+    /// cooling-off ends. While set, payments and changes are refused; an operator may clear it
+    /// from that time on, never before, so the real owner has time to hear of the reset and
+    /// object. Written only by ``SCAStore/resetPassword(_:)`` and
+    /// ``SCAStore/liftRestriction(userID:restrictedUntil:)``.
+    public var restrictedUntil: Date?
+
+    public var isRestricted: Bool { restrictedUntil != nil }
 
     public init(
         email: String? = nil, phone: String? = nil, passwordHash: String? = nil,
