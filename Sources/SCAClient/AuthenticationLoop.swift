@@ -283,6 +283,7 @@ struct AuthenticationLoop: Sendable {
         case .deviceActivation: return "Approve activating a new device"
         case .beneficiaryAdd: return "Approve adding a trusted payee"
         case .enrolment: return "Finish setting up your account"
+        case .passwordReset: return "Approve resetting your password"
         }
     }
 

@@ -72,10 +72,15 @@ public final class SCAClient: Sendable {
     func startChallenge(
         for purpose: Purpose, user: UserReference, device: DeviceReference?, session bearer: String?
     ) async throws -> ChallengeResponse {
-        let request = CreateChallengeRequest(
-            operation: purpose.operation, user: user, device: device, transaction: purpose.transaction)
+        try await startChallenge(
+            CreateChallengeRequest(operation: purpose.operation, user: user, device: device, transaction: purpose.transaction),
+            session: bearer)
+    }
+
+    /// Opens `request`'s challenge, remembering the device it names so its keys may answer.
+    func startChallenge(_ request: CreateChallengeRequest, session bearer: String? = nil) async throws -> ChallengeResponse {
         let challenge: ChallengeResponse = try await transport.send(.post, "v1/challenges", body: request, bearer: bearer)
-        if let device {
+        if let device = request.device {
             namedDevices.withLock { named in
                 named.append((challenge.challengeId, device.deviceId))
                 if named.count > Self.namedDevicesLimit { named.removeFirst(named.count - Self.namedDevicesLimit) }

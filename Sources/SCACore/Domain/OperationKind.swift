@@ -12,6 +12,10 @@ public enum OperationKind: String, Codable, Sendable, CaseIterable {
     /// the token a sign-up answers with carries it (`acr` `single-factor`), and that token is
     /// refused by every route but `POST /v1/me/enrolment`.
     case enrolment
+    /// Setting a new password after forgetting it: proven with elements other than knowledge
+    /// only. Its token is taken by `POST /v1/password-reset` alone, which decides from the
+    /// token's `amr` whether the reset is complete or leaves the account restricted.
+    case passwordReset = "password_reset"
 
     /// The operations a challenge may be opened for: all but `enrolment`.
     public static var challengeable: [OperationKind] { allCases.filter { $0 != .enrolment } }

@@ -127,4 +127,10 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let recoveryLocked = ProblemCode(rawValue: "recovery.locked")
     /// The user has no recovery sheet (`404`).
     public static let recoverySheetNotFound = ProblemCode(rawValue: "recovery.no_sheet")
+    // A forgotten password.
+    /// The account is restricted after a password reset proven with one element: payments and
+    /// changes wait until an operator lifts the restriction (`403`).
+    public static let userRestricted = ProblemCode(rawValue: "user.restricted")
+    /// An operator tried to lift a restriction before its cooling-off ended (`409`).
+    public static let restrictionCoolingOff = ProblemCode(rawValue: "restriction.cooling_off")
 }

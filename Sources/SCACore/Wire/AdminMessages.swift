@@ -100,12 +100,16 @@ package struct UserResponse: Codable, Sendable, Equatable {
     package var createdAt: Date
     /// The number the user signs in with, if any (sign-up by phone, or set by an operator).
     package var loginPhone: String?
+    /// Set while a password reset proven with one element holds payments and changes: the
+    /// end of its cooling-off, from which `DELETE /admin/v1/users/{id}/restriction` lifts it.
+    package var restrictedUntil: Date?
 
     package init(
         userId: String, email: String, phone: String?, roles: [String],
         methods: [AuthenticationMethod], lock: LockStatus, devices: [DeviceResponse] = [], createdAt: Date,
-        loginPhone: String? = nil
+        loginPhone: String? = nil, restrictedUntil: Date? = nil
     ) {
+        self.restrictedUntil = restrictedUntil
         self.loginPhone = loginPhone
         self.userId = userId
         self.email = email

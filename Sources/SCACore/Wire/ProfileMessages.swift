@@ -1,3 +1,5 @@
+import Foundation
+
 /// `PUT /v1/me/profile` and `PUT /admin/v1/users/{id}/profile`, and the profile
 /// part of `POST /v1/me/enrolment`: the name, custom attributes, language and time zone. An
 /// absent field is left alone; `attributes` replaces the whole map (`{}` clears it); an empty
@@ -36,11 +38,16 @@ public struct ProfileResponse: Codable, Sendable, Equatable {
     public var locale: String?
     /// The time zone messages give times in (`Europe/Berlin`), when the user chose one.
     public var zoneinfo: String?
+    /// Set while a password reset proven with one element holds payments and changes: the
+    /// earliest time the bank may lift the hold.
+    public var restrictedUntil: Date?
 
     public init(
         userId: String, email: String, phone: String?, name: String?, attributes: [String: String], roles: [String],
-        permissions: [String], methods: [AuthenticationMethod], devices: Int, locale: String? = nil, zoneinfo: String? = nil
+        permissions: [String], methods: [AuthenticationMethod], devices: Int, locale: String? = nil, zoneinfo: String? = nil,
+        restrictedUntil: Date? = nil
     ) {
+        self.restrictedUntil = restrictedUntil
         self.userId = userId
         self.email = email
         self.phone = phone

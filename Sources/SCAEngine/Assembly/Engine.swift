@@ -55,6 +55,8 @@ package struct Engine: EngineService, Sendable {
     package let console: ConsoleService
     /// Recovery sheets, and a new device bound with one after a lost phone.
     package let recovery: RecoveryService
+    /// A forgotten password, replaced with other elements; the restriction a weak reset leaves.
+    package let passwordResets: PasswordResetService
     /// Security alerts to a user, on every channel they have.
     package let alerts: SecurityAlerts
     /// The audit chain's signed checkpoints, and its check against the last one written.
@@ -131,6 +133,9 @@ package struct Engine: EngineService, Sendable {
             context: context, challenges: challenges, messages: messages, webhooks: webhooks,
             neutralPushText: configuration.pushNeutralText)
         let checkpoints = AuditCheckpoints(store: store, runtime: runtime, tokens: tokens)
+        let recovery = RecoveryService(context: context, tokens: tokens, verifier: verifier, alerts: alerts)
+        let passwordResets = PasswordResetService(
+            context: context, tokens: tokens, recovery: recovery, alerts: alerts, hasher: hasher, hashing: hashing)
         return Engine(
             context: context, metrics: metrics, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
             challenges: challenges, tokens: tokens, signingKeys: SigningKeyService(context: context, signer: signer),
@@ -145,8 +150,9 @@ package struct Engine: EngineService, Sendable {
             profiles: ProfileService(context: context, tokens: tokens),
             console: ConsoleService(
                 context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges,
-                risk: riskEngine, checkpoints: checkpoints),
-            recovery: RecoveryService(context: context, tokens: tokens, verifier: verifier, alerts: alerts),
+                risk: riskEngine, checkpoints: checkpoints, passwordResets: passwordResets),
+            recovery: recovery,
+            passwordResets: passwordResets,
             alerts: alerts,
             auditCheckpoints: checkpoints)
     }
@@ -166,6 +172,7 @@ package struct Engine: EngineService, Sendable {
         DeviceRoutes(devices: devices, account: account, maxBodySize: limit).register(on: routes)
         AccountRoutes(account: account, maxBodySize: limit).register(on: routes)
         RecoveryRoutes(recovery: recovery, maxBodySize: limit).register(on: routes)
+        PasswordResetRoutes(resets: passwordResets, access: adminAccess, maxBodySize: limit).register(on: routes)
         AdminRoutes(
             users: users, devices: devices, access: adminAccess, audit: audit, checkpoints: auditCheckpoints,
             checkpointFile: configuration.auditCheckpointFile, maxBodySize: limit

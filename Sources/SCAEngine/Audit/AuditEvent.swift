@@ -119,4 +119,11 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case recoveryFailed = "recovery.failed"
     /// Recovery with a sheet blocked after failed attempts: outcome `temporary` or `permanent`.
     case recoveryLocked = "recovery.locked"
+    // A forgotten password.
+    /// A password was reset with a `password_reset` token: outcome `complete` or `restricted`;
+    /// details name the methods proven, the sessions ended, the end of the cooling-off and
+    /// the PUKs left when the recovery sheet was used.
+    case passwordReset = "password.reset"
+    /// An operator lifted the restriction a reset left.
+    case restrictionLifted = "user.restriction_lifted"
 }

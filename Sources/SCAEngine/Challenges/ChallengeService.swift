@@ -72,6 +72,10 @@ package struct ChallengeService: EngineService, Sendable {
             guard let user, claims.sub.value == user.id else { throw Problem.forbidden }
             hasSession = true
         }
+        if let user, user.isRestricted, PasswordResetPlan.heldOperations.contains(request.operation) {
+            // Before any exemption: a restricted account moves no money, with or without SCA.
+            throw Problem.userRestricted
+        }
         let policy = configuration.policy(for: request.operation)
         var enrolled = discoverable ? [.passkey] : user?.enrolledMethods ?? configuration.decoyMethods
         if let user, passkeyProofs.hasUsablePasskey(user) { enrolled.append(.passkey) }
@@ -79,15 +83,19 @@ package struct ChallengeService: EngineService, Sendable {
             enrolled.append(.deviceKey)
             if device.biometryKey != nil { enrolled.append(.biometricKey) }
         }
-        let required = risk.requiredCategories(
+        var required = risk.requiredCategories(
             base: policy.requiredCategories,
             for: RiskContext(operation: request.operation, transaction: transaction, user: user, device: device))
-        let methods = signUpPlan?.methods ?? policy.methods.filter(enrolled.contains)
+        var methods = signUpPlan?.methods ?? policy.methods.filter(enrolled.contains)
+        if request.operation == .passwordReset { methods = PasswordResetPlan.methods(methods, hint: request.methodHint) }
         // When risk asks for more than the methods at hand can prove, say so now rather than
         // open a challenge that can never complete. (Only a raised bar: what a user has
         // enrolled for the base policy is never revealed here.)
         var provable = Self.categories(of: methods)
         if methods.contains(.passkey) { provable.insert(configuration.webauthnUserVerifiedCategory) }
+        if request.operation == .passwordReset {
+            required = PasswordResetPlan.requiredCategories(policy: required, provable: provable)
+        }
         if required > policy.requiredCategories, provable.count < required {
             throw Problem.categoriesUnavailable(required: required)
         }

@@ -125,6 +125,9 @@ extension ConfigurationSetting {
         .integer("maxDeviceFailures", \.maxDeviceFailures, "consecutive wrong signatures (1 to 5) that block a device"),
         .integer("activationCodeLifetime", \.activationCodeLifetime, "seconds an activation code lives"),
         .integer("activationCodeMaxTries", \.activationCodeMaxTries, "mistyped tries (1 to 5) before an activation code is void"),
+        .integer(
+            "passwordResetCoolingOff", \.passwordResetCoolingOff,
+            "seconds a password reset proven with one element holds payments and changes before an operator may lift the hold"),
         .text("highValuePaymentThreshold", \.highValuePaymentThreshold, "EUR amount from which a payment needs all three categories"),
         .family(
             "exchangeRates", "CUR", members: Currency.all.map(\.code).filter { $0 != "EUR" }, anyCase: true, defaultText: "none",

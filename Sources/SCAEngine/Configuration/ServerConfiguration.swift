@@ -65,6 +65,9 @@ package struct ServerConfiguration: Sendable {
     /// Seconds an activation code lives, and wrong tries before it is void.
     package var activationCodeLifetime = 300
     package var activationCodeMaxTries = 5
+    /// Seconds a password reset proven with one element keeps payments and changes held
+    /// before an operator may lift the hold: the real owner's time to hear of it and object.
+    package var passwordResetCoolingOff = 86_400
 
     /// Payments from this amount (in EUR, decimal string) need all three categories.
     package var highValuePaymentThreshold = "1000.00"
@@ -198,7 +201,14 @@ package struct ServerConfiguration: Sendable {
     package init() {}
 
     package func policy(for operation: OperationKind) -> OperationPolicy {
-        policies[operation] ?? OperationPolicy()
+        policies[operation] ?? Self.defaultPolicy(for: operation)
+    }
+
+    /// Two categories from every method, but a password reset: it is proven without
+    /// knowledge, the very element being replaced.
+    static func defaultPolicy(for operation: OperationKind) -> OperationPolicy {
+        guard operation == .passwordReset else { return OperationPolicy() }
+        return OperationPolicy(methods: AuthenticationMethod.allCases.filter { $0.category != .knowledge })
     }
 
     package var databasePath: String { (dataDirectory as NSString).appendingPathComponent("sca.sqlite") }
@@ -228,7 +238,10 @@ package struct ServerConfiguration: Sendable {
         where positive <= 0 {
             throw ConfigurationError("lifetimes, limits and sizes must be positive")
         }
-        for (name, value) in [("maxDevicesPerUser", maxDevicesPerUser), ("activationCodeLifetime", activationCodeLifetime)] where value <= 0 {
+        for (name, value) in [
+            ("maxDevicesPerUser", maxDevicesPerUser), ("activationCodeLifetime", activationCodeLifetime),
+            ("passwordResetCoolingOff", passwordResetCoolingOff),
+        ] where value <= 0 {
             throw ConfigurationError("\(name) must be positive")
         }
         guard (1...5).contains(maxDeviceFailures), (1...5).contains(activationCodeMaxTries) else {
@@ -253,6 +266,11 @@ package struct ServerConfiguration: Sendable {
             guard (1...3).contains(policy.requiredCategories) else {
                 throw ConfigurationError("requiredCategories.\(operation.rawValue) must be 1, 2 or 3")
             }
+        }
+        let reset = policy(for: .passwordReset)
+        guard reset.methods.allSatisfy({ $0.category != .knowledge }), reset.requiredCategories <= 2 else {
+            throw ConfigurationError(
+                "methods.password_reset takes no password or PIN and requiredCategories.password_reset is 1 or 2: the reset replaces the knowledge element")
         }
         // A payment token must say `psd2.sca`, which one category never earns.
         guard policy(for: .payment).requiredCategories >= 2 else {

@@ -18,6 +18,8 @@ package struct ConsoleService: EngineService, Sendable {
     let risk: RiskService
     /// The audit chain's check against the last checkpoint written (the audit page).
     let checkpoints: AuditCheckpoints
+    /// Lifting the restriction a weak password reset left.
+    let passwordResets: PasswordResetService
 
     /// The most users one search lists.
     package static let searchLimit = 25
@@ -113,7 +115,7 @@ package struct ConsoleService: EngineService, Sendable {
         return ConsoleUserDetail(
             summary: summary(of: user, timeline: timeline, for: actor), roles: user.roles,
             failedAttempts: user.lockout.failedAttempts, temporaryBlocks: user.lockout.temporaryBlocks,
-            hasPassword: user.passwordHash != nil, hasPIN: user.pinHash != nil, hasTOTP: user.sealedTOTPSeed != nil,
+            restrictedUntil: user.restrictedUntil, hasPassword: user.passwordHash != nil, hasPIN: user.pinHash != nil, hasTOTP: user.sealedTOTPSeed != nil,
             devices: readsDevices ? try await devices.devices(of: user.id) : nil,
             passkeys: readsDevices ? try await passkeys.passkeys(of: user.id) : nil,
             sessions: open.sorted { $0.lastUsedAt > $1.lastUsedAt },
@@ -121,6 +123,14 @@ package struct ConsoleService: EngineService, Sendable {
     }
 
     // MARK: Actions
+
+    /// Lifts the hold a password reset proven with one element left, once its cooling-off is
+    /// over. Needs `users:unblock`.
+    package func liftRestriction(_ userID: String, by actor: ConsoleOperator) async throws {
+        try await act(.usersUnblock, by: actor) {
+            try await passwordResets.liftRestriction(userID: try await existingUser(userID).id)
+        }
+    }
 
     /// Lifts the user's temporary or permanent block. Needs `users:unblock`.
     package func unblock(_ userID: String, by actor: ConsoleOperator) async throws {

@@ -42,6 +42,9 @@ package struct ConsoleUserDetail: Sendable {
     /// Failed attempts since the last success, and temporary blocks so far.
     package var failedAttempts: Int
     package var temporaryBlocks: Int
+    /// Set while a password reset proven with one element holds payments and changes: from
+    /// then on the operator may lift the hold.
+    package var restrictedUntil: Date?
     package var hasPassword: Bool
     package var hasPIN: Bool
     package var hasTOTP: Bool

@@ -52,6 +52,7 @@ struct MessageText {
         case .accountInfo: "message.code.operation.account_info"
         case .deviceActivation: "message.code.operation.device_activation"
         case .beneficiaryAdd: "message.code.operation.beneficiary_add"
+        case .passwordReset: "message.code.operation.password_reset"
         }
     }
 
@@ -106,7 +107,7 @@ struct MessageText {
         var values = ["time": words.dateTime(time)]
         switch alert {
         case .deviceBound(let name), .passkeyAdded(let name), .recoveryUsed(let name): values["name"] = name
-        case .recoveryBlocked(let until?): values["until"] = words.dateTime(until)
+        case .recoveryBlocked(let until?), .passwordResetRestricted(let until): values["until"] = words.dateTime(until)
         default: break
         }
         return words.text(alert.catalogueKey, values) + " " + words.text("message.alert.notYou")

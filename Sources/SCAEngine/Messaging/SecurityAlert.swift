@@ -17,6 +17,13 @@ package enum SecurityAlert: Sendable, Equatable {
     case recoverySheetIssued
     /// Recovery with the sheet is blocked after failed attempts: until then, or for good (nil).
     case recoveryBlocked(until: Date?)
+    /// A forgotten password was replaced with two elements other than knowledge.
+    case passwordReset
+    /// A forgotten password was replaced with one element: payments and changes are held, and
+    /// the bank lifts the hold no earlier than `until`.
+    case passwordResetRestricted(until: Date)
+    /// An operator lifted that hold.
+    case restrictionLifted
 
     /// The catalogue key of the sentence that names the event.
     var catalogueKey: String {
@@ -31,6 +38,9 @@ package enum SecurityAlert: Sendable, Equatable {
         case .recoveryUsed: "message.alert.recoveryUsed"
         case .recoverySheetIssued: "message.alert.recoverySheetIssued"
         case .recoveryBlocked(let until): until == nil ? "message.alert.recoveryBlocked" : "message.alert.recoveryBlockedUntil"
+        case .passwordReset: "message.alert.passwordReset"
+        case .passwordResetRestricted: "message.alert.passwordResetRestricted"
+        case .restrictionLifted: "message.alert.restrictionLifted"
         }
     }
 }

@@ -126,10 +126,12 @@ package struct PasskeyService: EngineService, Sendable {
         try await store.passkeys(userID: userID).map(Self.describe)
     }
 
-    /// Removing only takes power away: a login token is enough.
-    /// - Throws: `Problem.passkeyNotFound` (also for another user's passkey).
+    /// Removing only takes power away: a login token is enough (but not from a restricted
+    /// account: ``EngineService/refuseIfRestricted(_:)``).
+    /// - Throws: `Problem.passkeyNotFound` (also for another user's passkey), `user.restricted`.
     package func remove(_ passkeyID: String, authorization: String?) async throws -> PasskeyResponse {
         let claims = try await tokens.authorize(authorization, for: [.login, .settingsChange], consume: false)
+        try await refuseIfRestricted(claims.sub.value)
         return try await remove(passkeyID, owner: claims.sub.value)
     }
 

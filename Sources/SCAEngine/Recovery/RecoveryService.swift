@@ -114,20 +114,7 @@ package struct RecoveryService: EngineService, Sendable {
 
         let codeDigest = digest(code)
         let now = runtime.now()
-        let policy = configuration.lockout
-        guard let (sheet, reservation) = try await store.updateRecoveryLockout(
-            codeDigest: codeDigest, { $0.reserveAttempt(policy: policy, now: now) })
-        else {
-            // An unknown code: its 80 random bits are not found by trying, so no counter is kept
-            // for it; each try is in the trail, where a burst of them shows.
-            await audit.record(.recoveryFailed, outcome: "unknown_code")
-            throw Problem.recoveryFailed(remaining: nil)
-        }
-        switch reservation {
-        case .granted: break
-        case .locked(let until): throw Problem.recoveryLocked(until: until, now: now)
-        case .saturated: throw Problem.attemptsInProgress
-        }
+        let sheet = try await reserve(codeDigest, now: now)
         guard let nextPUK = sheet.nextPUKDigest, let user = try await store.user(id: sheet.userID) else {
             try await release(codeDigest)
             throw Problem.recoverySheetUsedUp
@@ -135,6 +122,11 @@ package struct RecoveryService: EngineService, Sendable {
         if user.lockout.isBlocked(at: now) {
             try await release(codeDigest)
             throw Problem.userLocked(until: user.lockout.permanentlyLocked ? nil : user.lockout.lockedUntil, now: now)
+        }
+        if user.isRestricted {
+            // Binding a device is a change a restricted account waits for the bank to allow.
+            try await release(codeDigest)
+            throw Problem.userRestricted
         }
         // Both proofs are judged, whatever the first gave, so the time says nothing of which failed.
         let knowledgeRight: Bool
@@ -166,6 +158,45 @@ package struct RecoveryService: EngineService, Sendable {
         throw await failed(user, codeDigest: codeDigest, now: now)
     }
 
+    /// For a password reset: checks the sheet's code and its next PUK for `user`, a wrong PUK
+    /// counted on the sheet as a failed recovery. The attempt stays reserved until the reset
+    /// that burns the PUK (``SCAStore/resetPassword(_:)``) clears it, or ``release(_:)`` gives
+    /// it back.
+    /// - Throws: `Problem` 400 `recovery.failed` (another user's code too, never saying so),
+    ///   423 `recovery.locked`, 429 `sca.attempts_in_progress`.
+    /// - Returns: the PUK to burn, and how many the sheet has left once it is.
+    func redeem(code: ActivationCode, puk: RecoveryPUK, of user: UserRecord) async throws
+        -> (puk: PasswordReset.RedeemedPUK, puksLeft: Int)
+    {
+        let codeDigest = digest(code)
+        let now = runtime.now()
+        let sheet = try await reserve(codeDigest, now: now)
+        guard sheet.userID == user.id, let nextPUK = sheet.nextPUKDigest else {
+            try await release(codeDigest)
+            throw sheet.userID == user.id ? Problem.recoverySheetUsedUp : Problem.recoveryFailed(remaining: nil)
+        }
+        guard ConstantTime.equals(digest(puk), nextPUK) else { throw await failed(user, codeDigest: codeDigest, now: now) }
+        return (PasswordReset.RedeemedPUK(codeDigest: codeDigest, usedPUKs: sheet.usedPUKs), sheet.puksLeft - 1)
+    }
+
+    /// The sheet whose code has `codeDigest`, with one attempt reserved on its counters.
+    private func reserve(_ codeDigest: [UInt8], now: Date) async throws -> RecoverySheetRecord {
+        let policy = configuration.lockout
+        guard let (sheet, reservation) = try await store.updateRecoveryLockout(
+            codeDigest: codeDigest, { $0.reserveAttempt(policy: policy, now: now) })
+        else {
+            // An unknown code: its 80 random bits are not found by trying, so no counter is kept
+            // for it; each try is in the trail, where a burst of them shows.
+            await audit.record(.recoveryFailed, outcome: "unknown_code")
+            throw Problem.recoveryFailed(remaining: nil)
+        }
+        switch reservation {
+        case .granted: return sheet
+        case .locked(let until): throw Problem.recoveryLocked(until: until, now: now)
+        case .saturated: throw Problem.attemptsInProgress
+        }
+    }
+
     private func recovered(
         _ user: UserRecord, device: DeviceRecord, devicesRemoved: Int, sessionsEnded: Int, puksLeft: Int
     ) async -> RecoveryResponse {
@@ -184,7 +215,7 @@ package struct RecoveryService: EngineService, Sendable {
 
     /// Keeps the reserved attempt counted; a block it starts is recorded and, from the last
     /// temporary block on, alerted (the user hears before the permanent one).
-    private func failed(_ user: UserRecord, codeDigest: [UInt8], now: Date) async -> Problem {
+    func failed(_ user: UserRecord, codeDigest: [UInt8], now: Date) async -> Problem {
         let policy = configuration.lockout
         let outcome: FailureOutcome
         do {
@@ -218,7 +249,7 @@ package struct RecoveryService: EngineService, Sendable {
     }
 
     /// Gives a reserved attempt back: it was refused before anything was judged.
-    private func release(_ codeDigest: [UInt8]) async throws {
+    func release(_ codeDigest: [UInt8]) async throws {
         _ = try await store.updateRecoveryLockout(codeDigest: codeDigest, { $0.releaseAttempt() })
     }
 

@@ -343,3 +343,21 @@ extension Problem {
         status: 404, code: .recoverySheetNotFound, title: "No recovery sheet",
         detail: "Issue one with POST /v1/me/recovery-sheet and a settings_change token.")
 }
+
+// A forgotten password.
+extension Problem {
+    /// The same words whatever the cooling-off: when it ends matters to the operator who lifts it.
+    static let userRestricted = Problem(
+        status: 403, code: .userRestricted, title: "Account restricted",
+        detail: "The password was reset without a second element: payments and changes wait until your bank lifts the restriction.")
+
+    static func restrictionCoolingOff(until: Date, now: Date) -> Problem {
+        Problem(
+            status: 409, code: .restrictionCoolingOff, title: "Cooling-off not over",
+            detail: "The restriction can be lifted from \(ISO8601DateFormatter().string(from: until)) on, once the real owner has had time to object.",
+            retryAfter: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
+    }
+
+    static let restrictionNotFound = Problem(
+        status: 404, code: .notFound, title: "Not found", detail: "This user is not restricted.")
+}

@@ -43,9 +43,10 @@ package struct AccountService: Sendable {
     }
 
     /// Removing a device ends what it can prove; a login token is enough, since removing only
-    /// takes power away.
+    /// takes power away (but not from a restricted account: ``EngineService/refuseIfRestricted(_:)``).
     package func removeDevice(_ deviceID: String, authorization: String?) async throws -> DeviceResponse {
         let claims = try await tokens.authorize(authorization, for: [.login, .settingsChange], consume: false)
+        try await devices.refuseIfRestricted(claims.sub.value)
         return try await devices.setStatus(of: deviceID, to: .removed, owner: claims.sub.value)
     }
 

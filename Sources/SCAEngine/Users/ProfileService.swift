@@ -109,6 +109,6 @@ package struct ProfileService: EngineService, Sendable {
             userId: user.id, email: user.email, phone: user.phone, name: user.profile.name,
             attributes: user.profile.attributes, roles: roles,
             permissions: RolePermissions(configuration.roles).permissions(for: roles), methods: user.enrolledMethods,
-            devices: devices, locale: user.profile.locale, zoneinfo: user.profile.zoneinfo)
+            devices: devices, locale: user.profile.locale, zoneinfo: user.profile.zoneinfo, restrictedUntil: user.restrictedUntil)
     }
 }

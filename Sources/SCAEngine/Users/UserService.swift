@@ -229,7 +229,7 @@ package struct UserService: EngineService, Sendable {
                 state: state, failedAttempts: lock.failedAttempts, temporaryBlocks: lock.temporaryBlocks,
                 lockedUntil: state == "temporary" ? lock.lockedUntil : nil),
             devices: try await store.devices(userID: user.id).map(DeviceService.describe),
-            createdAt: user.createdAt, loginPhone: user.loginPhone)
+            createdAt: user.createdAt, loginPhone: user.loginPhone, restrictedUntil: user.restrictedUntil)
     }
 
     private func hash(_ secret: String?) async throws -> String? {

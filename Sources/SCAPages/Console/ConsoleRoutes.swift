@@ -29,6 +29,9 @@ struct ConsoleRoutes<Context: RequestContext> {
         router.post("console/users/:id/unblock") { request, context in
             try await pages.unblock(request, userID: try context.parameters.require("id"), form: try await form(request))
         }
+        router.post("console/users/:id/restriction/lift") { request, context in
+            try await pages.liftRestriction(request, userID: try context.parameters.require("id"), form: try await form(request))
+        }
         router.post("console/users/:id/sessions/end") { request, context in
             try await pages.endSessions(request, userID: try context.parameters.require("id"), form: try await form(request))
         }

@@ -91,6 +91,13 @@ enum ConsoleTemplates {
         <button type="submit">{{t.console.user.unblock}}</button>
         </form>
         {{/unblock}}
+        {{#restricted}}<p><span class="badge warn">{{restricted}}</span></p>{{/restricted}}
+        {{#liftRestriction}}
+        <form method="post" action="{{action}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">{{t.console.user.liftRestriction}}</button>
+        </form>
+        {{/liftRestriction}}
         </section>
         <section class="panel">
         <h2 id="factors-heading">{{t.console.user.factors}}</h2>

@@ -16,7 +16,8 @@ enum ConsoleTimeline {
         "admin.user_updated", "admin.totp_enrolled", "admin.user_exported", "admin.access_denied",
         "operation.finished", "consent.changed", "beneficiary.added", "risk.decision", "risk.tra_suspended",
         "risk.tra_resumed", "risk.fraud_reported",
-        "recovery.sheet_issued", "recovery.completed", "recovery.failed", "recovery.locked",
+        "recovery.sheet_issued", "recovery.completed", "recovery.failed", "recovery.locked", "password.reset",
+        "user.restriction_lifted",
     ]
 
     static func row(_ entry: AuditEntry, words: PageWords) -> [String: Any] {

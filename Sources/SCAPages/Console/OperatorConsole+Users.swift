@@ -84,6 +84,15 @@ extension OperatorConsole {
 
     // MARK: Actions
 
+    /// `POST /console/users/{id}/restriction/lift`: refused, saying when, before the cooling-off ends.
+    func liftRestriction(_ request: Request, userID: String, form: [String: String]) async throws -> Response {
+        try await act(
+            request, userID: userID, form: form, action: "restriction/lift", done: PageText("console.done.restrictionLifted")
+        ) {
+            try await console.liftRestriction(userID, by: $0)
+        }
+    }
+
     /// `POST /console/users/{id}/unblock`.
     func unblock(_ request: Request, userID: String, form: [String: String]) async throws -> Response {
         try await act(request, userID: userID, form: form, action: "unblock", done: PageText("console.done.unblocked")) {
@@ -224,6 +233,10 @@ extension OperatorConsole {
         values.merge(status(summary.status, words: words)) { $1 }
         if let phone = summary.phone { values["phone"] = phone }
         if summary.status.isBlocked, actor.may(.usersUnblock) { values["unblock"] = form("unblock") }
+        if let until = detail.restrictedUntil {
+            values["restricted"] = words.text("console.user.restricted", ["until": words.dateTime(until)])
+            if actor.may(.usersUnblock) { values["liftRestriction"] = form("restriction/lift") }
+        }
 
         if let devices = detail.devices {
             values["showsDevices"] = true

@@ -45,6 +45,7 @@ struct AdminAccessTests {
         Route(method: .put, path: "/admin/v1/users/{id}/roles", scope: .usersRoles) { _ in json(SetRolesRequest(roles: ["customer"])) },
         Route(method: .post, path: "/admin/v1/users/{id}/totp", scope: .usersWrite) { _ in nil },
         Route(method: .post, path: "/admin/v1/users/{id}/unblock", scope: .usersUnblock) { _ in nil },
+        Route(method: .delete, path: "/admin/v1/users/{id}/restriction", scope: .usersUnblock, accepted: 404...404) { _ in nil },
         Route(method: .post, path: "/admin/v1/users/{id}/activations", scope: .devicesWrite) { _ in nil },
         Route(method: .post, path: "/admin/v1/devices/{id}/block", scope: .devicesWrite) { _ in nil },
         Route(method: .post, path: "/admin/v1/devices/{id}/unblock", scope: .devicesWrite) { _ in nil },

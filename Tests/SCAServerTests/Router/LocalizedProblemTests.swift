@@ -86,7 +86,7 @@ struct LocalizedProblemTests {
         .deviceUnusable(.blocked), .rateLimited(retryAfter: 5), .proofInProgress, .codeAlreadyUsed, .riskRefused,
         .beneficiaryLimitReached, .passkeyInvalid, .passkeyLimitReached, .contention, .passwordHashingBusy, .serverUnavailable,
         .recoveryFailed(remaining: 2), .recoverySheetUsedUp, .recoveryLocked(until: nil, now: Date()),
-        .recoveryLocked(until: Date().addingTimeInterval(60), now: Date()), .recoverySheetNotFound,
+        .recoveryLocked(until: Date().addingTimeInterval(60), now: Date()), .recoverySheetNotFound, .userRestricted,
     ]
 
     @Test("every problem the catalogue words is one the engine answers, word for word in English, and each is translated whole")
