@@ -9,27 +9,33 @@ extension SCAClient {
     /// next PUK are given too. Every session of the user ends, on every device.
     ///
     /// - Parameters:
-    ///   - email: the account's address, used when this device is not bound to this server.
+    ///   - email: the account's address, used when this device is not bound to this server (or
+    ///     a recovery sheet is given).
     ///   - newPassword: 8 to 1024 characters.
     ///   - recoverySheet: the sheet's code and its next unused PUK, to complete a reset proven
     ///     with a code (this device's keys are then not used).
     ///   - collector: asks the user for the code, or for the biometric gate.
     /// - Returns: whether the reset is complete or restricted, and until when.
-    /// - Throws: ``SCAClientError/server(_:)`` with `request.invalid` (the password's rules),
+    /// - Throws: ``SCAClientError/deviceNotActivated`` with neither a binding used nor `email`;
+    ///   ``SCAClientError/server(_:)`` with `request.invalid` (the password's rules),
     ///   `recovery.failed` / `recovery.locked` for the sheet; otherwise as
     ///   ``authenticate(challenge:using:prefill:)``; `URLError`.
     public func resetPassword(
-        email: String, newPassword: String, recoverySheet: (code: String, puk: String)? = nil,
+        email: String?, newPassword: String, recoverySheet: (code: String, puk: String)? = nil,
         using collector: any FactorCollector
     ) async throws -> PasswordResetResponse {
         if let problem = InputRules.passwordProblem(newPassword) {
             throw SCAClientError.server(Problem(status: 400, code: .requestInvalid, title: "Invalid request", detail: problem))
         }
-        var request = CreateChallengeRequest(operation: .passwordReset, user: UserReference(email: email), methodHint: .emailOTP)
+        let request: CreateChallengeRequest
         if recoverySheet == nil, let binding = try await keyStore.binding(), binding.isFor(server: server) {
-            request.user = UserReference(userId: binding.userId)
-            request.device = DeviceReference(deviceId: binding.deviceId)
-            request.methodHint = .deviceKey
+            request = CreateChallengeRequest(
+                operation: .passwordReset, user: UserReference(userId: binding.userId),
+                device: DeviceReference(deviceId: binding.deviceId), methodHint: .deviceKey)
+        } else if let email {
+            request = CreateChallengeRequest(operation: .passwordReset, user: UserReference(email: email), methodHint: .emailOTP)
+        } else {
+            throw SCAClientError.deviceNotActivated
         }
         let challenge = try await startChallenge(request)
         let tokens = try await authenticate(challenge: challenge, using: collector)

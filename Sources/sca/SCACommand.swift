@@ -20,7 +20,7 @@ struct SCACommand: AsyncParsableCommand {
             // Sign up or in.
             SignUp.self, Me.self,
             // The way back after a lost phone.
-            RecoveryCommand.self, Recover.self,
+            RecoveryCommand.self, Recover.self, PasswordCommand.self,
         ])
 
     /// Replaces ArgumentParser's entry point so that SDK and app errors end as one plain line,
