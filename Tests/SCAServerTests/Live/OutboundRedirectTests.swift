@@ -89,7 +89,7 @@ struct OutboundRedirectTests {
             let port = try #require(client.port)
             receiver.port.withLock { $0 = port }
             let outbound = OutboundHTTP()
-            let sender = WebhookMessageSender(url: try #require(URL(string: "http://127.0.0.1:\(port)/hook")), outbound: outbound)
+            let sender = WebhookMessageSender(url: try #require(URL(string: "http://127.0.0.1:\(port)/hook")), timeout: 120, outbound: outbound)
             let message = OutboundMessage(channel: .sms, to: "+33612345678", text: "Your code is 123456", sentAt: Date())
             let error = await #expect(throws: WebhookDeliveryError.self) { try await sender.send(message) }
             #expect(error?.status == 307)
@@ -117,7 +117,7 @@ struct OutboundRedirectTests {
             }
             let status = try await outbound.post(
                 try #require(URL(string: "http://hooks.shop.invalid:\(port)/hook")), headers: [], body: Array("{}".utf8),
-                timeout: .seconds(5))
+                timeout: .seconds(120))
             #expect(status == 204)
             #expect(receiver.hits.withLock { $0 } == [Receiver.Hit(method: "POST", path: "/hook", host: "hooks.shop.invalid:\(port)")])
             #expect(lookups.withLock { $0 } == ["hooks.shop.invalid"])
@@ -126,13 +126,13 @@ struct OutboundRedirectTests {
             await #expect(throws: OutboundRefusal.address(.privateUse)) {
                 try await outbound.post(
                     try #require(URL(string: "http://mixed.shop.invalid:\(port)/hook")), headers: [], body: [],
-                    timeout: .seconds(5), refusing: { SpecialPurposeAddress.kind(of: $0) })
+                    timeout: .seconds(120), refusing: { SpecialPurposeAddress.kind(of: $0) })
             }
             // A name that does not resolve fails; it is not let through unchecked.
             await #expect(throws: OutboundRefusal.unresolved) {
                 try await outbound.post(
                     try #require(URL(string: "http://nowhere.shop.invalid:\(port)/hook")), headers: [], body: [],
-                    timeout: .seconds(5), refusing: { SpecialPurposeAddress.kind(of: $0) })
+                    timeout: .seconds(120), refusing: { SpecialPurposeAddress.kind(of: $0) })
             }
             #expect(receiver.hits.withLock { $0.count } == 1)
         }

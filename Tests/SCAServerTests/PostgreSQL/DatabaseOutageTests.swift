@@ -33,7 +33,7 @@ struct DatabaseOutageTests {
         .enabled(if: ServerPair.databaseURL != nil, "SCA_TEST_POSTGRES_URL not set: PostgreSQL outage not tested"),
         // A guard against a hang, not a speed limit: on a loaded machine the set-up (a schema,
         // migrations) alone has taken over a minute, and the cancellation then showed as 500s.
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(10)))
     func outageAndRecovery() async throws {
         try await ServerPair.withSchema { databaseURL, _ in
             let target = try #require(URLComponents(string: databaseURL)?.port)

@@ -101,7 +101,7 @@ struct AuditCheckpointCommandTests {
     @Test(
         "serve writes a checkpoint at start and a last one at shutdown; the chain matches it",
         .enabled(if: (try? ServerPair.serverBinary()) != nil, "sca-server binary not built"),
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func periodicCheckpoints() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-periodic-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -251,6 +251,40 @@ struct ConsoleTests {
         }
     }
 
+    @Test("a restricted user shows as such; the operator lifts the hold only once the cooling-off is over")
+    func liftRestriction() async throws {
+        try await TestServer(Self.configure).run { api in
+            _ = try await Self.makeOperator(api, email: "olivia@bank.example", phone: "+41790000001", roles: ["supervisor"])
+            let customer = try await api.createUser("hana@example.com", phone: "+41790000008")
+            let reset = try await PasswordResetTests.reset(api, token: try await PasswordResetTests.codeToken(api, email: "hana@example.com"))
+            #expect(try reset.decode(PasswordResetResponse.self).outcome == .restricted)
+
+            let browser = PageBrowser(api: api)
+            try await Self.signIn(browser, email: "olivia@bank.example", phone: "+41790000001")
+            let page = try await browser.get("/console/users/\(customer)")
+            #expect(Self.html(page).contains("Restricted after a password reset"))
+            let lift = "/console/users/\(customer)/restriction/lift"
+            #expect(Self.html(page).contains("action=\"\(lift)\""))
+            // Too early: refused, and the hold stays.
+            #expect(try await browser.submit(page, action: lift, [:]).status == 303)
+            #expect(Self.html(try await browser.get("/console/users/\(customer)")).contains("could not be done"))
+            #expect(try await api.services.engine.store.user(id: customer)?.isRestricted == true)
+
+            // A day later (a new sign-in: the first session idled out), it is lifted.
+            api.clock.advance(by: 86_400)
+            let nextDay = PageBrowser(api: api)
+            try await Self.signIn(nextDay, email: "olivia@bank.example", phone: "+41790000001")
+            let later = try await nextDay.get("/console/users/\(customer)")
+            #expect(try await nextDay.submit(later, action: lift, [:]).status == 303)
+            let after = Self.html(try await nextDay.get("/console/users/\(customer)"))
+            #expect(after.contains("The restriction is lifted"))
+            #expect(!after.contains("action=\"\(lift)\""))
+            #expect(try await api.services.engine.store.user(id: customer)?.isRestricted == false)
+            let entries = try await api.services.engine.store.auditEntries(userID: customer, before: nil, limit: 10)
+            #expect(entries.first { $0.draft.event == "user.restriction_lifted" }?.draft.actor.hasPrefix("operator:") == true)
+        }
+    }
+
     @Test("an operator ends a partner's session alone, and sets roles from the ones the configuration defines, never their own")
     func endOneSessionAndSetRoles() async throws {
         try await TestServer {

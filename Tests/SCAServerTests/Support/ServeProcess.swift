@@ -37,9 +37,11 @@ final class ServeProcess: Sendable {
         process.kill()
     }
 
-    /// The port from "sca-server listening on http://127.0.0.1:PORT" (or https), waiting up to a minute.
+    /// The port from "sca-server listening on http://127.0.0.1:PORT" (or https), waiting up to
+    /// three minutes: the bound stops a server that never starts (one that exits ends the wait at
+    /// once), and a debug build starting while the whole suite loads both cores took over a minute.
     func port() async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(180)
         while ContinuousClock.now < deadline, process.isRunning {
             let output = (try? String(contentsOf: stdoutPath, encoding: .utf8)) ?? ""
             if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("sca-server listening on http") }),
