@@ -72,8 +72,10 @@ package struct ChallengeService: EngineService, Sendable {
             guard let user, claims.sub.value == user.id else { throw Problem.forbidden }
             hasSession = true
         }
-        if let user, user.isRestricted, PasswordResetPlan.heldOperations.contains(request.operation) {
-            // Before any exemption: a restricted account moves no money, with or without SCA.
+        if let user, user.isRestricted, PasswordResetPlan.heldOperations.contains(request.operation) || delegation != nil {
+            // Before any exemption: a restricted account moves no money, with or without SCA,
+            // and lets no partner in (a sign-in, a consent or a partner's operation would give
+            // whoever reset the password a third party's lasting access).
             throw Problem.userRestricted
         }
         let policy = configuration.policy(for: request.operation)

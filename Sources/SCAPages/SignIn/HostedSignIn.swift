@@ -109,6 +109,8 @@ struct HostedSignIn: Sendable {
             // A payment above the high-value bar needs three categories, more than the page's
             // forms can collect for this user.
             case .categoriesUnavailable: state.error = PageText("signin.error.categoriesUnavailable")
+            // After a weak password reset no partner gets in until the bank lifts the hold.
+            case .userRestricted: state.error = PageText("problem.user.restricted.detail")
             default: state.error = PageText("signin.error.invalidEmail")
             }
         }

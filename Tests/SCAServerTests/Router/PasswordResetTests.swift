@@ -233,6 +233,30 @@ struct PasswordResetTests {
         }
     }
 
+    @Test("a restricted account lets no partner in: the hosted sign-in says why and opens no challenge")
+    func restrictedAccountSignsInToNoPartner() async throws {
+        try await TestServer().run { api in
+            _ = try await api.createUser("held@example.com", phone: "+41790000009")
+            let reset = try await Self.reset(api, token: try await Self.codeToken(api, email: "held@example.com"))
+            #expect(try reset.decode(PasswordResetResponse.self).outcome == .restricted)
+            let challengesBefore = try await RecoveryTests.events(api, "challenge.created").count
+
+            let partner = try await PartnerFixture.make(api)
+            let browser = PageBrowser(api: api)
+            let start = try await browser.get(partner.authorizePath(challenge: PartnerFixture.pkce().challenge))
+            #expect(start.status == 200)
+            try await browser.submit(start, action: "/signin/email", ["email": "held@example.com"])
+            let page = String(decoding: try await browser.get("/signin").body, as: UTF8.self)
+
+            #expect(page.contains("payments and changes wait until your bank lifts the restriction"))
+            #expect(try await RecoveryTests.events(api, "challenge.created").count == challengesBefore)
+            // The bank's own sign-in still works.
+            let own = try await api.post(
+                "/v1/challenges", CreateChallengeRequest(operation: .login, user: UserReference(email: "held@example.com")))
+            #expect(own.status == 201)
+        }
+    }
+
     @Test("a complete reset lifts an earlier restriction")
     func completeResetLiftsRestriction() async throws {
         try await TestServer().run { api in
