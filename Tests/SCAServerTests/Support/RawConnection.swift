@@ -45,10 +45,10 @@ final class RawConnection: @unchecked Sendable {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard bound == 0 else {
-                close(descriptor)
-                throw Failure(description: "bind() failed: \(errno)")
-            }
+            // No close here: an initializer that throws once every property is set still runs
+            // deinit, which closes the descriptor; a second close could hit a number another
+            // thread (a server's accept) was just given.
+            guard bound == 0 else { throw Failure(description: "bind() failed: \(errno)") }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -59,10 +59,7 @@ final class RawConnection: @unchecked Sendable {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            close(descriptor)
-            throw Failure(description: "connect() failed: \(errno)")
-        }
+        guard result == 0 else { throw Failure(description: "connect() failed: \(errno)") }
     }
 
     deinit { close(descriptor) }
