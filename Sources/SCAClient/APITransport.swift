@@ -12,6 +12,7 @@ struct APITransport: Sendable {
         case get = "GET"
         case post = "POST"
         case delete = "DELETE"
+        case patch = "PATCH"
     }
 
     let server: URL
@@ -49,6 +50,22 @@ struct APITransport: Sendable {
         request.httpBody = try WireJSON.encoder().encode(body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         return try await perform(request)
+    }
+
+    /// Sends one request, with a JSON body when one is given, for its status alone: any 2xx
+    /// answer, whatever its body (a `204` has none).
+    /// - Throws: as ``send(_:_:bearer:as:)``, or an `EncodingError`.
+    func sendForStatus(_ method: Method, _ path: String, body: (any Encodable)? = nil, bearer: String? = nil) async throws {
+        var request = try request(method, path, bearer: bearer)
+        if let body {
+            request.httpBody = try WireJSON.encoder().encode(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw SCAClientError.unexpectedResponse(status: 0) }
+        guard (200..<300).contains(http.statusCode) else {
+            throw Self.error(status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+        }
     }
 
     private func request(_ method: Method, _ path: String, bearer: String?) throws -> URLRequest {

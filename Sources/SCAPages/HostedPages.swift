@@ -13,6 +13,8 @@ package struct HostedPages: Sendable {
     let logout: HostedLogout
     /// The operator console, for the bank's staff.
     let console: OperatorConsole
+    /// The user's own account page.
+    let account: AccountPages
     /// The pages' templates, compiled once.
     var renderer: PageRenderer { signIn.renderer }
     let partnerAccess: PartnerAccess
@@ -38,6 +40,8 @@ package struct HostedPages: Sendable {
                 consents: partnerAccess.consents, operations: engine.operations, users: engine.users, renderer: renderer,
                 cookies: cookies, runtime: runtime))
         console = OperatorConsole(console: engine.console, renderer: renderer, cookies: cookies, runtime: runtime)
+        account = AccountPages(
+            account: engine.accountOverview, users: engine.users, renderer: renderer, cookies: cookies, runtime: runtime)
         self.partnerAccess = partnerAccess
         baseURL = configuration.baseURL
         maxBodySize = configuration.maxBodySize
@@ -49,6 +53,7 @@ package struct HostedPages: Sendable {
         HostedPageRoutes(signIn: signIn, consentPages: consent, logout: logout, maxBodySize: maxBodySize).register(on: routes)
         HostedSignUpRoutes(pages: signUp, maxBodySize: maxBodySize).register(on: routes)
         ConsoleRoutes(pages: console, maxBodySize: maxBodySize).register(on: routes)
+        AccountPageRoutes(pages: account, maxBodySize: maxBodySize).register(on: routes)
         if let demo = partnerAccess.demoPartner {
             DemoRoutes(
                 demo: demo, oauth: partnerAccess.oauth, consents: partnerAccess.consents, renderer: renderer, base: baseURL

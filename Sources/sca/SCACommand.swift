@@ -21,6 +21,8 @@ struct SCACommand: AsyncParsableCommand {
             SignUp.self, Me.self,
             // The way back after a lost phone.
             RecoveryCommand.self, Recover.self, PasswordCommand.self,
+            // The account page's lists.
+            AccountCommand.self,
         ])
 
     /// Replaces ArgumentParser's entry point so that SDK and app errors end as one plain line,

@@ -133,4 +133,15 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     public static let userRestricted = ProblemCode(rawValue: "user.restricted")
     /// An operator tried to lift a restriction before its cooling-off ended (`409`).
     public static let restrictionCoolingOff = ProblemCode(rawValue: "restriction.cooling_off")
+    // The user's own account.
+    /// The user has no such open session: ended already, or another user's (`404`).
+    public static let sessionNotFound = ProblemCode(rawValue: "session.not_found")
+    /// No open session or consent of the user names that partner (`404`).
+    public static let partnerAccessNotFound = ProblemCode(rawValue: "partner.access_not_found")
+    /// Nothing waits for a code: no new e-mail address, phone number or authenticator seed was
+    /// asked for, or it was confirmed, cancelled, dropped or expired (`404`).
+    public static let confirmationNothingPending = ProblemCode(rawValue: "confirmation.nothing_pending")
+    /// The code does not confirm what waits; `remainingAttempts` says how many tries are left,
+    /// and at none what waited is dropped (`422`).
+    public static let confirmationCodeInvalid = ProblemCode(rawValue: "confirmation.code_invalid")
 }

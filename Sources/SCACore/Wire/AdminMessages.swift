@@ -103,6 +103,9 @@ package struct UserResponse: Codable, Sendable, Equatable {
     /// Set while a password reset proven with one element holds payments and changes: the
     /// end of its cooling-off, from which `DELETE /admin/v1/users/{id}/restriction` lifts it.
     package var restrictedUntil: Date?
+    /// After the user's own change of e-mail or phone (`PATCH /v1/me`): the new addresses
+    /// waiting for the code sent to them; the account keeps the old ones until then.
+    package var pendingConfirmations: [PendingContactChangeResponse]?
 
     package init(
         userId: String, email: String, phone: String?, roles: [String],

@@ -61,6 +61,12 @@ package struct Engine: EngineService, Sendable {
     package let alerts: SecurityAlerts
     /// The audit chain's signed checkpoints, and its check against the last one written.
     package let auditCheckpoints: AuditCheckpoints
+    /// The user's own account page and `sca account`: what acts for them, and taking it back.
+    package let accountOverview: AccountOverviewService
+    /// New e-mail addresses and phone numbers, waiting for the code sent to them.
+    package let contactChanges: ContactChangeService
+    /// The user's own authenticator app, waiting for its first code.
+    package let totpSetup: TOTPSetupService
 
     /// The services over an open store, in the order they depend on each other.
     /// - Parameter messageSender: overrides the configured sender (tests may capture messages).
@@ -134,13 +140,16 @@ package struct Engine: EngineService, Sendable {
             neutralPushText: configuration.pushNeutralText)
         let checkpoints = AuditCheckpoints(store: store, runtime: runtime, tokens: tokens)
         let recovery = RecoveryService(context: context, tokens: tokens, verifier: verifier, alerts: alerts)
+        let contactChanges = ContactChangeService(context: context, tokens: tokens, users: users, messages: messages, limiter: limiter)
+        let totpSetup = TOTPSetupService(context: context, tokens: tokens, users: users, alerts: alerts)
+        let account = AccountService(tokens: tokens, users: users, devices: devices, contactChanges: contactChanges)
         let passwordResets = PasswordResetService(
             context: context, tokens: tokens, recovery: recovery, alerts: alerts, hasher: hasher, hashing: hashing)
         return Engine(
             context: context, metrics: metrics, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
             challenges: challenges, tokens: tokens, signingKeys: SigningKeyService(context: context, signer: signer),
             devices: devices,
-            account: AccountService(tokens: tokens, users: users, devices: devices), passkeys: passkeys,
+            account: account, passkeys: passkeys,
             adminKeys: AdminKeyService(context: context),
             adminAccess: adminAccess,
             risk: riskEngine, beneficiaries: BeneficiaryService(context: context, tokens: tokens),
@@ -154,7 +163,11 @@ package struct Engine: EngineService, Sendable {
             recovery: recovery,
             passwordResets: passwordResets,
             alerts: alerts,
-            auditCheckpoints: checkpoints)
+            auditCheckpoints: checkpoints,
+            accountOverview: AccountOverviewService(
+                context: context, tokens: tokens, devices: devices, passkeys: passkeys, recovery: recovery, webhooks: webhooks,
+                challenges: challenges, contactChanges: contactChanges, settings: account, totpSetup: totpSetup),
+            contactChanges: contactChanges, totpSetup: totpSetup)
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk
@@ -173,6 +186,8 @@ package struct Engine: EngineService, Sendable {
         AccountRoutes(account: account, maxBodySize: limit).register(on: routes)
         RecoveryRoutes(recovery: recovery, maxBodySize: limit).register(on: routes)
         PasswordResetRoutes(resets: passwordResets, access: adminAccess, maxBodySize: limit).register(on: routes)
+        AccountOverviewRoutes(overview: accountOverview).register(on: routes)
+        AccountSettingsRoutes(contactChanges: contactChanges, totpSetup: totpSetup, maxBodySize: limit).register(on: routes)
         AdminRoutes(
             users: users, devices: devices, access: adminAccess, audit: audit, checkpoints: auditCheckpoints,
             checkpointFile: configuration.auditCheckpointFile, maxBodySize: limit

@@ -126,4 +126,22 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case passwordReset = "password.reset"
     /// An operator lifted the restriction a reset left.
     case restrictionLifted = "user.restriction_lifted"
+    // The user's own account.
+    /// The user ended their own sessions: details say how many and which (`one` or `others`).
+    case accountSessionsEnded = "account.sessions_ended"
+    /// The user took a partner's access away: details name the client, the sessions ended and
+    /// the consents refused (or the one consent revoked).
+    case accountPartnerRevoked = "account.partner_revoked"
+    /// The user asked for a new e-mail address or phone number: a code went to it (the entry's
+    /// channel says which). The change counts once the code comes back (`user.settings_changed`).
+    case contactChangeRequested = "contact.change_requested"
+    /// A new address was not confirmed: outcome `wrong_code` (details: tries left), `dropped`
+    /// (too many wrong codes) or `cancelled`.
+    case contactChangeRefused = "contact.change_refused"
+    /// The user was shown a new authenticator-app seed; it counts once a code of it comes back.
+    case totpSetupStarted = "totp.setup_started"
+    /// A new authenticator-app seed was not confirmed: outcome `wrong_code` or `dropped`.
+    case totpSetupRefused = "totp.setup_refused"
+    /// The user's new authenticator app was confirmed with a code of it and replaced the old one.
+    case totpEnrolled = "user.totp_enrolled"
 }

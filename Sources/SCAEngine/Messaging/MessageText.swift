@@ -96,6 +96,14 @@ struct MessageText {
         words.text("message.blockedUntil", ["until": words.dateTime(until)])
     }
 
+    /// The code that confirms a new e-mail address or phone number, sent to that address: it
+    /// says what it is for, so a code nobody asked for is recognised as such.
+    func contactCode(_ code: String, channel: OutboundMessage.Channel, lifetime: Int) -> String {
+        words.text(
+            channel == .email ? "message.contactCode.email" : "message.contactCode.phone",
+            ["code": code, "minutes": String(max(1, lifetime / 60))])
+    }
+
     /// The alert of the permanent block.
     func blockedPermanently() -> String {
         words.text("message.blockedPermanently")

@@ -47,7 +47,7 @@ struct RateLimiter: EngineService, Sendable {
     /// Counts one code about to be sent.
     /// - Throws: `Problem.rateLimited` when any budget is spent; nothing is counted then.
     func admitSend(
-        _ channel: OutboundMessage.Channel, to subjects: SendSubjects, userID: String?, challengeID: String
+        _ channel: OutboundMessage.Channel, to subjects: SendSubjects, userID: String?, challengeID: String?
     ) async throws {
         var budgets = Self.budgets(limits.sendsPerDestination, action: .send, scope: .destination, subject: subjects.destination)
         budgets += Self.budgets(limits.sendsPerUser, action: .send, scope: .user, subject: subjects.user)

@@ -9,6 +9,8 @@ package struct AccountService: Sendable {
     let tokens: TokenService
     let users: UserService
     let devices: DeviceService
+    /// A new e-mail address or phone number waits for the code sent to it.
+    let contactChanges: ContactChangeService
 
     /// Operations whose token may issue an activation code: binding a device is a sensitive
     /// act that needs its own SCA (RTS art. 24), so a `login` token, which a session carries
@@ -62,9 +64,22 @@ package struct AccountService: Sendable {
             throw Problem.userExists
         }
         try await tokens.consume(claims)
-        let user = try await users.changeOwnSettings(
-            userID: claims.sub.value,
-            UpdateUserRequest(email: request.email, password: request.password, pin: request.pin, phone: request.phone))
-        return try await users.describe(user)
+        guard var user = try await users.find(claims.sub.value) else { throw Problem.userNotFound }
+        if request.password != nil || request.pin != nil {
+            user = try await users.changeOwnSettings(
+                userID: user.id, UpdateUserRequest(password: request.password, pin: request.pin))
+        }
+        // A new address counts only once the code sent to it comes back: until then the
+        // account's codes and alerts keep going where they went.
+        var waiting: [PendingContactChangeResponse] = []
+        if let email = request.email.map(InputRules.normalizedEmail), email != user.email {
+            waiting.append(try await contactChanges.request(.email, address: email, for: user))
+        }
+        if let phone = request.phone, phone != user.phone {
+            waiting.append(try await contactChanges.request(.phone, address: phone, for: user))
+        }
+        var response = try await users.describe(user)
+        response.pendingConfirmations = waiting.isEmpty ? nil : waiting
+        return response
     }
 }

@@ -21,9 +21,18 @@ struct PageCookies: Sendable {
     /// copied into the console's opens nothing there, nor the reverse.
     private static let consoleSealingContext = "operator-console"
 
+    /// The account page's: only ever sent to `/account`, never on a request another site
+    /// starts, and sealed under a context of its own, as the console's.
+    static let account = "sca_account"
+    private static let accountSealingContext = "account-page"
+
     /// The state in the request's cookie `name`, or nil when there is none or it does not open.
     func state(_ name: String, in request: Request) -> PageState? {
-        let context = name == Self.console ? Self.consoleSealingContext : Self.sealingContext
+        let context = switch name {
+        case Self.console: Self.consoleSealingContext
+        case Self.account: Self.accountSealingContext
+        default: Self.sealingContext
+        }
         for value in Self.values(named: name, in: request) {
             guard let sealed = Base64URL.decode(value), let plain = try? box.open(sealed, context: context)
             else { continue }
@@ -63,6 +72,17 @@ struct PageCookies: Sendable {
     /// The `Set-Cookie` value that removes the console's cookie.
     func clearConsole() -> String {
         "\(Self.console)=; Path=/console; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// The account page's cookie: as ``consoleCookie(_:)``, for `/account` only.
+    func accountCookie(_ state: PageState) throws -> String {
+        let sealed = try box.seal(Array(try JSONEncoder().encode(state)), context: Self.accountSealingContext)
+        return "\(Self.account)=\(Base64URL.encode(sealed)); Path=/account; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// The `Set-Cookie` value that removes the account page's cookie.
+    func clearAccount() -> String {
+        "\(Self.account)=; Path=/account; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     /// A fresh visit key.

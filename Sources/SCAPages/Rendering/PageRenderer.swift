@@ -32,6 +32,8 @@ struct PageRenderer: Sendable {
         for (name, text) in PhoneApprovalTemplates.all { templates[name] = try MustacheTemplate(string: text) }
         // The operator console.
         for (name, text) in ConsoleTemplates.all { templates[name] = try MustacheTemplate(string: text) }
+        // The user's own account page.
+        for (name, text) in AccountTemplates.all { templates[name] = try MustacheTemplate(string: text) }
         library = MustacheLibrary(templates: templates)
     }
 
@@ -106,7 +108,7 @@ struct PageRenderer: Sendable {
         headers[.contentType] = "text/css; charset=utf-8"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(
             string: PageTemplates.style + DemoPageTemplates.style + PhoneApprovalTemplates.style + SignUpPageTemplates.style
-                + ConsoleTemplates.style)))
+                + ConsoleTemplates.style + AccountTemplates.style)))
     }
 
     /// Nothing loads from elsewhere, no script but our own (/hosted/passkey.js) runs, nobody frames the page, forms post only

@@ -1,4 +1,5 @@
 import Foundation
+import SCACore
 import SCAEngine
 import SCAPartners
 
@@ -34,4 +35,14 @@ struct PageState: Codable, Sendable {
     var console: ConsoleSession?
     /// Where a step-up goes back to: the console page whose action asked for it.
     var returnTo: String?
+    // The user's own account page.
+    /// The user's page session, once signed in.
+    var account: AccountSession?
+    /// The token of the user's own `settings_change` confirmation, between the confirmation and
+    /// the change it is for (a new passkey), spent by that change.
+    var settingsToken: String?
+    /// What that confirmation is for.
+    var settingsPurpose: AccountChange?
+    /// A new authenticator app shown to the user, waiting for its first code.
+    var totpSetup: TOTPSetupResponse?
 }

@@ -157,10 +157,11 @@ struct AuditTrailTests {
             #expect(try await api.bearer(.patch, "/v1/me", token: token, body: change).status == 200)
 
             let entries = try await Self.entries(api)
-            let changed = try #require(entries.last)
-            #expect(changed.draft.event == "user.settings_changed")
+            // The password changes at once; the new number waits for the code sent to it.
+            let changed = try #require(entries.last { $0.draft.event == "user.settings_changed" })
             #expect(changed.draft.actor == "client" && changed.draft.userID == userID)
-            #expect(changed.draft.details == ["fields": "password,phone"])
+            #expect(changed.draft.details == ["fields": "password"])
+            #expect(entries.last?.draft.event == "contact.change_requested")
             #expect(entries.filter { $0.draft.event == "user.settings_changed" }.count == 1)
             let exported = entries.map { String(decoding: JCS.canonicalize($0.exportJSON), as: UTF8.self) }.joined()
             #expect(!exported.contains(newPassword))

@@ -336,8 +336,15 @@ struct DeviceFlowTests {
             #expect(try await api.bearer(.patch, "/v1/me", token: settings, body: takenEmail).status == 409)  // token not spent
             let changed = try await api.bearer(.patch, "/v1/me", token: settings, body: change)
             #expect(changed.status == 200)
-            #expect(try changed.decode(UserResponse.self).phone == "+33612345618")
+            // The new number counts once the code sent to it comes back.
+            let waiting = try changed.decode(UserResponse.self)
+            #expect(waiting.phone != "+33612345618")
+            #expect(waiting.pendingConfirmations?.map(\.channel) == [.phone])
             #expect(try await api.bearer(.patch, "/v1/me", token: settings, body: change).status == 401)
+            let confirmation = try WireJSON.encoder().encode(
+                ContactConfirmationRequest(channel: .phone, code: try api.lastCode(sentTo: "+33612345618")))
+            let confirmed = try await api.bearer(.post, "/v1/me/contact-confirmations", token: login, body: confirmation)
+            #expect(try confirmed.decode(UserResponse.self).phone == "+33612345618")
 
             let removed = try await api.bearer(.delete, "/v1/devices/\(device.deviceID)", token: login)
             #expect(try removed.decode(DeviceResponse.self).status == .removed)

@@ -34,8 +34,19 @@ struct SecurityAlertTests {
                 .patch, "/v1/me", bearer: token,
                 body: try WireJSON.encoder().encode(SettingsChangeRequest(email: "new@example.com", phone: "+41790000003")))
             #expect(changed.status == 200)
+            // Nothing is alerted before the new addresses are confirmed: each got its code.
+            #expect(try Self.texts(api, to: "old@example.com").allSatisfy { !$0.contains("e-mail address of your account was changed") })
+            let login = try await RecoveryTests.settingsToken(api, email: "old@example.com", totp: totp)
+            for (channel, address) in [(ContactChannel.email, "new@example.com"), (.phone, "+41790000003")] {
+                let code = try api.lastCode(sentTo: address)
+                let confirmed = try await api.send(
+                    .post, "/v1/me/contact-confirmations", bearer: login,
+                    body: try WireJSON.encoder().encode(ContactConfirmationRequest(channel: channel, code: code)))
+                #expect(confirmed.status == 200, "\(address)")
+            }
 
-            for address in ["old@example.com", "new@example.com", "+41790000003"] {
+            // The e-mail address was confirmed first, while the old number was still the user's.
+            for address in ["old@example.com", "new@example.com", "+41790000002"] {
                 #expect(try Self.texts(api, to: address).contains { $0.contains("e-mail address of your account was changed") }, "\(address)")
             }
             for address in ["+41790000002", "+41790000003", "new@example.com"] {

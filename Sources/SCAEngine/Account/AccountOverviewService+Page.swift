@@ -1,0 +1,149 @@
+import Foundation
+import SCACore
+import SCAStorage
+
+// The account page's sign-in, session and actions. The page signs the user in with a login
+// challenge of the server's own (never a partner's), so the session it keeps is first-party;
+// each request resumes it from the store, so it idles out and ends as any other.
+extension AccountOverviewService {
+    /// A login challenge for the user who typed `email`.
+    package func startSignIn(email: String) async throws -> ChallengeResponse {
+        try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(email: email)))
+    }
+
+    /// A discoverable passkey login: the passkey's user handle names the user.
+    package func startPasskeySignIn() async throws -> ChallengeResponse {
+        try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(), methodHint: .passkey))
+    }
+
+    /// A `settings_change` challenge of its own for the signed-in user: what adding a passkey
+    /// needs, never the sign-in's.
+    package func startSettingsChange(for session: AccountSession) async throws -> ChallengeResponse {
+        try await challenges.create(CreateChallengeRequest(operation: .settingsChange, user: UserReference(userId: session.userID)))
+    }
+
+    package func challenge(_ id: String) async throws -> ChallengeResponse {
+        try await challenges.get(id)
+    }
+
+    package func sendCode(_ request: SendCodeRequest, for challengeID: String) async throws -> CodeSentResponse {
+        try await challenges.sendCode(request, for: challengeID)
+    }
+
+    package func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
+        try await challenges.submit(proof, to: challengeID)
+    }
+
+    /// Ends a sign-in or a confirmation the user walked away from.
+    package func cancel(_ challengeID: String) async throws {
+        _ = try await challenges.cancel(challengeID)
+    }
+
+    /// The page's session of a completed sign-in: a first-party login earned with strong customer
+    /// authentication (two categories), else refused and its session ended at once.
+    /// - Throws: 403 `auth.forbidden` for a sign-in that was not SCA; 401 for tokens that are
+    ///   not valid; 403 `token.delegated` for a partner's.
+    package func open(_ response: TokenResponse) async throws -> AccountSession {
+        let claims = try await tokens.authorize("Bearer \(response.accessToken)", for: [.login], consume: false)
+        guard claims.acr == TokenResponse.scaACR, Set(claims.amr.map(\.category)).count >= 2 else {
+            try? await store.revokeSession(id: claims.sid, now: runtime.now())
+            throw Problem(status: 403, code: .forbidden, title: "Forbidden", detail: "The account page needs strong customer authentication.")
+        }
+        return AccountSession(sessionID: claims.sid, userID: claims.sub.value, authenticatedAt: runtime.now())
+    }
+
+    /// The session, now: still open on the store (it counts as a use, so a page left alone
+    /// idles out as any other session) and still the user's own.
+    /// - Throws: 401 `session.expired` for a session that ended or idled out.
+    package func resume(_ session: AccountSession) async throws {
+        let use = try await store.useSession(
+            id: session.sessionID, now: runtime.now(), idleTimeout: TimeInterval(configuration.sessionIdleTimeout))
+        guard case .active(let record) = use, record.userID == session.userID, record.clientID == nil else {
+            throw Problem.sessionExpired
+        }
+    }
+
+    /// Signs the page out: its session ends on every instance.
+    package func close(_ session: AccountSession) async throws {
+        try await store.revokeSession(id: session.sessionID, now: runtime.now())
+    }
+
+    /// The overview for the page's session.
+    package func overview(for session: AccountSession) async throws -> AccountOverviewResponse {
+        try await overview(of: session.userID, currentSession: session.sessionID)
+    }
+
+    /// Removes one of the user's devices, as `DELETE /v1/devices/{id}` does (and as there, not
+    /// while a weak password reset holds the account: whoever made it must not take the real
+    /// owner's devices away).
+    /// - Throws: `Problem.deviceNotFound` (also another user's), `Problem.userRestricted`.
+    package func removeDevice(_ deviceID: String, for session: AccountSession) async throws {
+        try await refuseIfRestricted(session.userID)
+        _ = try await devices.setStatus(of: deviceID, to: .removed, owner: session.userID)
+    }
+
+    /// Removes one of the user's passkeys, as `DELETE /v1/passkeys/{id}` does.
+    /// - Throws: `Problem.passkeyNotFound` (also another user's), `Problem.userRestricted`.
+    package func removePasskey(_ passkeyID: String, for session: AccountSession) async throws {
+        try await refuseIfRestricted(session.userID)
+        _ = try await passkeys.remove(passkeyID, owner: session.userID)
+    }
+
+    /// Stops trusting a payee, as `DELETE /v1/me/beneficiaries/{id}` does (audited alike).
+    /// - Throws: `Problem.beneficiaryNotFound` (also another user's).
+    package func removeBeneficiary(_ beneficiaryID: String, for session: AccountSession) async throws {
+        guard InputRules.isWellFormedID(beneficiaryID, prefix: "ben") else { throw Problem.beneficiaryNotFound }
+        guard let removed = try await store.updateRiskState(key: RiskState.keyPrefix + session.userID, as: RiskState.self, {
+            $0.removeBeneficiary(id: beneficiaryID)
+        }) else { throw Problem.beneficiaryNotFound }
+        await audit.record(
+            .beneficiaryRemoved, userID: session.userID, sessionID: session.sessionID,
+            details: ["beneficiary": removed.id, "iban": TransactionRules.maskedIBAN(removed.iban)])
+    }
+
+    /// The WebAuthn creation options for a new passkey, with the token of the user's own
+    /// `settings_change` confirmation (not spent: the ceremony may be abandoned).
+    package func passkeyOptions(settingsToken: String) async throws -> PasskeyCreationOptions {
+        try await passkeys.registrationOptions(authorization: "Bearer \(settingsToken)")
+    }
+
+    /// Registers the passkey the browser made, spending the confirmation's token.
+    package func addPasskey(
+        _ credential: PasskeyRegistrationCredential, name: String?, settingsToken: String
+    ) async throws -> PasskeyResponse {
+        try await passkeys.register(RegisterPasskeyRequest(name: name, credential: credential), authorization: "Bearer \(settingsToken)")
+    }
+
+    /// A change of the user's own details with the confirmation's token, as `PATCH /v1/me`
+    /// makes it: a new e-mail address or phone number waits for the code sent to it.
+    package func changeSettings(_ request: SettingsChangeRequest, settingsToken: String) async throws -> UserResponse {
+        try await settings.changeSettings(request, authorization: "Bearer \(settingsToken)")
+    }
+
+    /// A new authenticator-app seed, spending the confirmation's token.
+    package func startTOTPSetup(settingsToken: String) async throws -> TOTPSetupResponse {
+        try await totpSetup.start(authorization: "Bearer \(settingsToken)")
+    }
+
+    /// The first code of the new authenticator app.
+    package func confirmTOTPSetup(code: String, for session: AccountSession) async throws {
+        try await totpSetup.confirm(TOTPConfirmationRequest(code: code), userID: session.userID)
+    }
+
+    /// The code sent to a new e-mail address or phone number.
+    package func confirmContactChange(_ channel: ContactChannel, code: String, for session: AccountSession) async throws {
+        _ = try await contactChanges.confirm(ContactConfirmationRequest(channel: channel, code: code), userID: session.userID)
+    }
+
+    /// Drops a new address unconfirmed.
+    package func cancelContactChange(_ channel: ContactChannel, for session: AccountSession) async throws {
+        try await contactChanges.cancel(channel, userID: session.userID)
+    }
+
+    /// Whether the confirmation's token belongs to the page's user: a confirmation finished in
+    /// another visit of someone else cannot serve here.
+    package func settingsToken(_ token: String, belongsTo session: AccountSession) async -> Bool {
+        guard let claims = try? await tokens.authorize("Bearer \(token)", for: [.settingsChange], consume: false) else { return false }
+        return claims.sub.value == session.userID
+    }
+}
