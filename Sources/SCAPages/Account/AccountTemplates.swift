@@ -286,18 +286,7 @@ enum AccountTemplates {
         "use strict";
         (function () {
           if (!window.PublicKeyCredential || !navigator.credentials) { return; }
-          function decode(text) {
-            var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
-            while (base64.length % 4) { base64 += "="; }
-            var binary = atob(base64), bytes = new Uint8Array(binary.length);
-            for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
-            return bytes.buffer;
-          }
-          function encode(buffer) {
-            var bytes = new Uint8Array(buffer), binary = "";
-            for (var i = 0; i < bytes.length; i++) { binary += String.fromCharCode(bytes[i]); }
-            return btoa(binary).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
-          }
+          \(PageTemplates.base64URLFunctions)
           document.querySelectorAll("[data-passkey-unsupported]").forEach(function (note) { note.hidden = true; });
           document.querySelectorAll("[data-passkey-create]").forEach(function (section) {
             section.hidden = false;

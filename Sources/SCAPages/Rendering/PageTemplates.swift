@@ -182,14 +182,9 @@ enum PageTemplates {
         @media (max-width:480px){.operation div{flex-direction:column;gap:.1rem}.operation dd{text-align:left}}
         """
 
-    /// `/hosted/passkey.js`: shows the passkey sections, which are hidden without
-    /// script, and answers a passkey form with `navigator.credentials.get` over the options in
-    /// its `data-options`, posting the assertion (WebAuthn's JSON form) through the form, so
-    /// the CSRF token and the redirect after it are the typed factors' own.
-    static let passkeyScript = """
-        "use strict";
-        (function () {
-          if (!window.PublicKeyCredential || !navigator.credentials) { return; }
+    /// The base64url `decode` and `encode` every passkey script needs: WebAuthn speaks in
+    /// buffers, the server in base64url.
+    static let base64URLFunctions = """
           function decode(text) {
             var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
             while (base64.length % 4) { base64 += "="; }
@@ -202,6 +197,17 @@ enum PageTemplates {
             for (var i = 0; i < bytes.length; i++) { binary += String.fromCharCode(bytes[i]); }
             return btoa(binary).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
           }
+          """
+
+    /// `/hosted/passkey.js`: shows the passkey sections, which are hidden without
+    /// script, and answers a passkey form with `navigator.credentials.get` over the options in
+    /// its `data-options`, posting the assertion (WebAuthn's JSON form) through the form, so
+    /// the CSRF token and the redirect after it are the typed factors' own.
+    static let passkeyScript = """
+        "use strict";
+        (function () {
+          if (!window.PublicKeyCredential || !navigator.credentials) { return; }
+          \(PageTemplates.base64URLFunctions)
           document.querySelectorAll("[data-passkey]").forEach(function (section) {
             section.hidden = false;
             var form = section.querySelector("form[data-passkey-form]");
