@@ -120,6 +120,11 @@ extension AccountOverviewService {
         try await settings.changeSettings(request, authorization: "Bearer \(settingsToken)")
     }
 
+    /// A new recovery sheet, replacing the old one, spending the confirmation's token.
+    package func issueRecoverySheet(settingsToken: String) async throws -> RecoverySheetResponse {
+        try await recovery.issueSheet(authorization: "Bearer \(settingsToken)")
+    }
+
     /// A new authenticator-app seed, spending the confirmation's token.
     package func startTOTPSetup(settingsToken: String) async throws -> TOTPSetupResponse {
         try await totpSetup.start(authorization: "Bearer \(settingsToken)")

@@ -8,6 +8,7 @@ enum AccountChange: String, Codable, Sendable, CaseIterable {
     case password
     case pin
     case totp
+    case recoverySheet
 
     /// Where the browser goes once the confirmation is done.
     var formPath: String {

@@ -312,6 +312,7 @@ extension AccountPages {
             "details": details(overview, state: state, words: words),
             "email": overview.email, "signOutCsrf": PageCookies.csrfToken(state, action: "/account/signout"),
             "addPasskeyCsrf": PageCookies.csrfToken(state, action: "/account/passkeys/add"),
+            "recoveryCsrf": PageCookies.csrfToken(state, action: "/account/settings/recoverySheet/start"),
             "devices": devices, "passkeys": passkeys, "sessions": sessions, "partners": partners, "consents": consents,
             "beneficiaries": beneficiaries, "activity": activity,
             "hasDevices": !devices.isEmpty, "hasPasskeys": !passkeys.isEmpty, "hasPartners": !partners.isEmpty,

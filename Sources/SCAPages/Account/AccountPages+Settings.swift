@@ -8,9 +8,6 @@ import SCAEngine
 // as a QR code. Each starts with a confirmation of its own (``startChange(_:_:action:form:)``),
 // whose token the change spends.
 extension AccountPages {
-    /// The changes made with a form of one or two fields.
-    static let formChanges: Set<AccountChange> = [.email, .phone, .password, .pin]
-
     /// `GET /account/settings/{change}`: the form of the change just confirmed, or for an
     /// authenticator app, the new seed as a QR code and the field for its first code.
     func changeForm(_ request: Request, change: String) async throws -> Response {
@@ -19,6 +16,9 @@ extension AccountPages {
             return PageRenderer.redirect(to: Self.base)
         }
         let words = await words(request, user: session.userID, here: change.formPath)
+        if change == .recoverySheet {
+            return try await recoverySheet(state: state, words: words)
+        }
         if change == .totp, state.totpSetup == nil {
             guard let token = state.settingsToken else { return PageRenderer.redirect(to: Self.base) }
             do {
@@ -65,8 +65,8 @@ extension AccountPages {
                 "name": "code", "type": "text", "autocomplete": "one-time-code", "label": words.text("account.totp.code"),
                 "numeric": true,
             ] as [String: Any]
-        case .passkey:
-            return PageRenderer.redirect(to: Self.newPasskey)
+        case .passkey, .recoverySheet:
+            return PageRenderer.redirect(to: Self.base)
         }
         return renderer.page(
             change == .totp ? "account-totp" : "account-change", title: words.text("account.change.\(change.rawValue).title"),
@@ -77,8 +77,8 @@ extension AccountPages {
     /// typo changes nothing and costs no new confirmation; a new address waits for its code.
     func change(_ request: Request, change: String, form: [String: String]) async throws -> Response {
         guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
-        guard let change = AccountChange(rawValue: change), change != .passkey, state.settingsPurpose == change,
-            PageCookies.checkCSRF(state, action: change.formPath, presented: form["csrf"])
+        guard let change = AccountChange(rawValue: change), change != .passkey, change != .recoverySheet,
+            state.settingsPurpose == change, PageCookies.checkCSRF(state, action: change.formPath, presented: form["csrf"])
         else { return formExpired(request, session: session) }
         let value = (form["value"] ?? "").trimmingCharacters(in: .whitespaces)
         if change == .totp {
@@ -138,6 +138,30 @@ extension AccountPages {
             state.error = Self.refusal(problem)
             return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
         }
+    }
+
+    /// A new recovery sheet, spending the confirmation's token: shown on this answer alone (it
+    /// is never kept, not even in the visit's cookie), so reloading the page shows the
+    /// overview, not the sheet.
+    private func recoverySheet(state visited: PageState, words: PageWords) async throws -> Response {
+        var state = visited
+        guard let token = state.settingsToken else { return PageRenderer.redirect(to: Self.base) }
+        state.settingsToken = nil
+        state.settingsPurpose = nil
+        let sheet: RecoverySheetResponse
+        do {
+            sheet = try await account.issueRecoverySheet(settingsToken: token)
+        } catch let problem as Problem where problem.status < 500 {
+            state.error = Self.refusal(problem)
+            return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
+        }
+        let values: [String: Any] = [
+            "heading": words.text("account.change.recoverySheet.title"), "lead": words.text("account.change.recoverySheet.lead"),
+            "code": sheet.recoveryCode, "puks": sheet.puks, "issued": words.dateTime(sheet.issuedAt),
+        ]
+        return renderer.page(
+            "account-sheet", title: words.text("account.change.recoverySheet.title"), values, words: words,
+            cookie: try cookies.accountCookie(state), frame: frame(words))
     }
 
     /// `POST /account/settings/cancel`: the confirmation's token and a waiting seed are dropped.

@@ -4,7 +4,7 @@
 enum AccountTemplates {
     static let all: [String: String] = [
         "account-email": email, "account-overview": overview, "account-passkey": passkey, "account-message": message,
-        "account-change": change, "account-totp": totp,
+        "account-change": change, "account-totp": totp, "account-sheet": sheet,
     ]
 
     static let email = """
@@ -168,6 +168,10 @@ enum AccountTemplates {
         <h2 id="recovery-heading">{{t.account.recovery.title}}</h2>
         <p>{{recovery}}</p>
         {{#recoveryLocked}}<p class="error">{{t.account.recovery.locked}}</p>{{/recoveryLocked}}
+        <form method="post" action="/account/settings/recoverySheet/start">
+        <input type="hidden" name="csrf" value="{{recoveryCsrf}}">
+        <button type="submit" class="small secondary">{{t.account.recovery.issue}}</button>
+        </form>
         </section>
 
         <section>
@@ -251,6 +255,19 @@ enum AccountTemplates {
         </form>
         """
 
+    /// A new recovery sheet, shown once: the code and the PUKs in the order they are used.
+    static let sheet = """
+        <h1>{{heading}}</h1>
+        <p class="lead">{{lead}}</p>
+        <dl class="sheet">
+        <div><dt>{{t.account.sheet.code}}</dt><dd><code>{{code}}</code></dd></div>
+        <div><dt>{{t.account.sheet.issued}}</dt><dd>{{issued}}</dd></div>
+        </dl>
+        <h2>{{t.account.sheet.puks}}</h2>
+        <ol class="puks">{{#puks}}<li><code>{{.}}</code></li>{{/puks}}</ol>
+        <p><a class="button" href="/account">{{t.account.sheet.back}}</a></p>
+        """
+
     /// A page with a heading, a sentence and the way back to the sign-in.
     static let message = """
         <h1>{{heading}}</h1>
@@ -275,6 +292,12 @@ enum AccountTemplates {
         .details form.inline label{margin:0}
         .details form.inline input{width:8rem;margin:0}
         .details .pending{display:block;color:#7a4b00}
+        .sheet div{display:flex;flex-wrap:wrap;gap:.2rem 1rem;padding:.3rem 0}
+        .sheet dt{flex:0 0 9rem;font-weight:600}
+        .sheet dd{margin:0}
+        .sheet code,.puks code{font-size:1.05rem;letter-spacing:.04em}
+        .puks{columns:2;column-gap:2rem;padding-left:1.6rem}
+        .puks li{padding:.15rem 0}
         figure.qr{margin:1rem 0;text-align:center}
         figure.qr svg{max-width:100%;height:auto}
         figure.qr code.secret{font-size:1rem;letter-spacing:.05em;overflow-wrap:anywhere}

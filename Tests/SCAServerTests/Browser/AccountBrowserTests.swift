@@ -160,6 +160,17 @@ struct AccountBrowserTests {
             #expect(try await driver.text().contains("Your authenticator app is set up"))
             #expect(try await api.services.store.user(id: user.id)?.sealedTOTPSeed != nil)
 
+            // A recovery sheet from the page: its own confirmation, shown once.
+            try await driver.click("form[action='/account/settings/recoverySheet/start'] button")
+            try await passwordAndSMS()
+            _ = try await driver.waitForURL(prefix: "\(base)/account/settings/recoverySheet")
+            #expect(try await driver.execute("return document.querySelectorAll('ol.puks li').length") as? Int == 10)
+            try await look("sheet")
+            try await driver.open("\(base)/account/settings/recoverySheet")
+            page = try await driver.text()
+            #expect(page.contains("Your account"))
+            #expect(page.contains("10 PUKs left"))
+
             try await driver.click("form[action='/account/signout'] button")
             #expect(try await driver.text().contains("You are signed out"))
         } catch {
