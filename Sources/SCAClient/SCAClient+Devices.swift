@@ -103,6 +103,20 @@ extension SCAClient {
         try await withAccessToken { token in try await transport.send(.delete, "v1/devices/\(APITransport.escape(deviceID))", bearer: token) }
     }
 
+    /// Gives one of the signed-in user's devices the name they know it by.
+    ///
+    /// - Returns: the device with its new name.
+    /// - Throws: ``SCAClientError/notSignedIn``; ``SCAClientError/server(_:)`` with
+    ///   `request.invalid` (1 to 64 characters, no control characters) or `device.not_found`;
+    ///   `URLError`.
+    @discardableResult
+    public func renameDevice(_ deviceID: String, to name: String) async throws -> DeviceResponse {
+        try await withAccessToken { token in
+            try await transport.send(
+                .patch, "v1/devices/\(APITransport.escape(deviceID))", body: RenameDeviceRequest(name: name), bearer: token)
+        }
+    }
+
     /// Asks for an activation code to bind another device. Binding a device needs its own SCA
     /// (RTS art. 24), so this runs a `device_activation` challenge first, with the collector as
     /// any other challenge: for the bound user, naming this device so its keys may sign, or

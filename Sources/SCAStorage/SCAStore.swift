@@ -157,6 +157,9 @@ public protocol SCAStore: Sendable {
     /// - Returns: the device after the change, or nil when there is no such device.
     @discardableResult
     func setDeviceStatus(id: String, to status: DeviceStatus) async throws -> DeviceRecord?
+    /// Gives a device the name its user chose; its status and keys stay as they are.
+    /// - Returns: the device after the change, or nil when there is no such device.
+    func renameDevice(id: String, to name: String) async throws -> DeviceRecord?
     /// Counts a wrong signature (whatever the status); at `maximumFailures` an active device
     /// becomes blocked.
     /// - Returns: the device after the change, or nil when there is no such device.

@@ -29,6 +29,15 @@ extension PostgresStore {
         }
     }
 
+    package func renameDevice(id: String, to name: String) async throws -> DeviceRecord? {
+        try await transaction { [self] connection in
+            guard var device = try await lockedDevice(connection, id: id) else { return nil }
+            device.name = name
+            _ = try await connection.rows("UPDATE devices SET name = \(name) WHERE id = \(id)", logger: logger)
+            return device
+        }
+    }
+
     /// Applies `DeviceRecord.recordFailure` to the device, its row locked for the transaction,
     /// so concurrent failures on any instances are counted one after the other.
     package func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {

@@ -35,6 +35,15 @@ extension SQLiteStore {
         }
     }
 
+    package func renameDevice(id: String, to name: String) async throws -> DeviceRecord? {
+        try await write { db in
+            guard var device = try Self.device(db, id: id) else { return nil }
+            device.name = name
+            try db.cachedStatement(sql: "UPDATE devices SET name = ? WHERE id = ?").execute(arguments: [name, id])
+            return device
+        }
+    }
+
     /// Applies `DeviceRecord.recordFailure`.
     package func recordDeviceFailure(id: String, maximumFailures: Int) async throws -> DeviceRecord? {
         try await write { db in try Self.recordDeviceFailure(id: id, maximumFailures: maximumFailures, db) }

@@ -89,6 +89,7 @@ struct PostgresStoreConformanceTests {
         try await check { try await $0.parallelRegistrationsUseTheCodeOnce() }
     }
     @Test func deviceStatusChanges() async throws { try await check { try await $0.deviceStatusChanges() } }
+    @Test func devicesAreRenamed() async throws { try await check { try await $0.devicesAreRenamed() } }
     @Test func failuresBlockAnActiveDevice() async throws { try await check { try await $0.failuresBlockAnActiveDevice() } }
     @Test func parallelDeviceFailuresAreAllCounted() async throws {
         try await check { try await $0.parallelDeviceFailuresAreAllCounted() }

@@ -843,6 +843,18 @@ struct StoreConformance {
         #expect(try await store.devices(userID: "u1").count == 1)
     }
 
+    func devicesAreRenamed() async throws {
+        try await store.createUser(makeUser())
+        try await addDevice(makeDevice())
+        #expect(try await store.renameDevice(id: "nobody", to: "Tablet") == nil)
+        _ = try await store.recordDeviceFailure(id: "d1", maximumFailures: 5)
+        var expected = try #require(try await store.device(id: "d1"))
+        expected.name = "Kitchen tablet ✓"
+        #expect(try await store.renameDevice(id: "d1", to: "Kitchen tablet ✓") == expected, "the name alone changes")
+        #expect(try await store.device(id: "d1") == expected)
+        #expect(try await store.devices(userID: "u1") == [expected])
+    }
+
     func deviceStatusChanges() async throws {
         try await store.createUser(makeUser())
         try await addDevice(makeDevice())

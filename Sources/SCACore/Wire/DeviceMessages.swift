@@ -66,6 +66,15 @@ public struct DeviceStatusResponse: Codable, Sendable, Equatable {
 }
 
 /// A device as its owner or an operator sees it (never its keys).
+/// `PATCH /v1/devices/{id}`: the name the user knows a device by.
+public struct RenameDeviceRequest: Codable, Sendable, Equatable {
+    public var name: String
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
 public struct DeviceResponse: Codable, Sendable, Equatable {
     public var deviceId: String
     public var name: String

@@ -82,6 +82,12 @@ extension AccountOverviewService {
         _ = try await devices.setStatus(of: deviceID, to: .removed, owner: session.userID)
     }
 
+    /// Renames one of the user's devices, as `PATCH /v1/devices/{id}` does.
+    /// - Throws: `Problem.invalidRequest`, `Problem.deviceNotFound` (also another user's).
+    package func renameDevice(_ deviceID: String, to name: String, for session: AccountSession) async throws {
+        _ = try await devices.rename(deviceID, to: name, owner: session.userID)
+    }
+
     /// Removes one of the user's passkeys, as `DELETE /v1/passkeys/{id}` does.
     /// - Throws: `Problem.passkeyNotFound` (also another user's), `Problem.userRestricted`.
     package func removePasskey(_ passkeyID: String, for session: AccountSession) async throws {

@@ -14,6 +14,8 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case deviceBlocked = "device.blocked"
     case deviceUnblocked = "device.unblocked"
     case deviceRemoved = "device.removed"
+    /// The owner renamed a device (neither name is recorded).
+    case deviceRenamed = "device.renamed"
     case activationCodeIssued = "device.activation_code_issued"
     case tokenIssued = "token.issued"
     case tokenRefreshed = "token.refreshed"

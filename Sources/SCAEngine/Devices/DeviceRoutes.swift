@@ -22,6 +22,11 @@ struct DeviceRoutes<Context: RequestContext> {
         router.get("v1/devices/:id/status") { _, context in
             try Response.json(try await devices.status(of: context.parameters.require("id")))
         }
+        router.patch("v1/devices/:id") { request, context in
+            let body = try await request.decodeJSON(RenameDeviceRequest.self, limit: maxBodySize)
+            return try Response.json(
+                try await account.renameDevice(context.parameters.require("id"), body, authorization: request.headers[.authorization]))
+        }
         router.delete("v1/devices/:id") { request, context in
             try Response.json(
                 try await account.removeDevice(context.parameters.require("id"), authorization: request.headers[.authorization]))

@@ -117,6 +117,23 @@ package struct DeviceService: EngineService, Sendable {
         return Self.describe(updated)
     }
 
+    /// The owner's new name for one of their devices, checked as a bound device's name is.
+    /// Renaming gives no power, so it needs no confirmation of its own; it is audited with
+    /// neither name (names are the user's words).
+    /// - Throws: `Problem.invalidRequest` for a name that is empty, too long or holds control
+    ///   characters (nothing changes); `Problem.deviceNotFound`, also for another user's.
+    package func rename(_ deviceID: String, to name: String, owner: String) async throws -> DeviceResponse {
+        // Spaces around a typed name are the form's, not the name's.
+        let name = try Self.displayText(
+            name.trimmingCharacters(in: .whitespaces), field: "name", maxLength: DisplayText.maxDeviceNameLength)
+        let device = try await find(deviceID)
+        guard device.userID == owner, device.status != .removed,
+            let renamed = try await store.renameDevice(id: device.id, to: name)
+        else { throw Problem.deviceNotFound }
+        await audit.record(.deviceRenamed, userID: owner, deviceID: device.id)
+        return Self.describe(renamed)
+    }
+
     func find(_ deviceID: String) async throws -> DeviceRecord {
         guard InputRules.isWellFormedID(deviceID, prefix: "dev"), let device = try await store.device(id: deviceID) else {
             throw Problem.deviceNotFound

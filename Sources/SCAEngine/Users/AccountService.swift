@@ -44,6 +44,12 @@ package struct AccountService: Sendable {
         return try await devices.devices(of: claims.sub.value)
     }
 
+    /// `PATCH /v1/devices/{id}`: a new name for one of the user's own devices.
+    package func renameDevice(_ deviceID: String, _ request: RenameDeviceRequest, authorization: String?) async throws -> DeviceResponse {
+        let claims = try await tokens.authorize(authorization, for: [.login, .accountInfo, .settingsChange], consume: false)
+        return try await devices.rename(deviceID, to: request.name, owner: claims.sub.value)
+    }
+
     /// Removing a device ends what it can prove; a login token is enough, since removing only
     /// takes power away (but not from a restricted account: ``EngineService/refuseIfRestricted(_:)``).
     package func removeDevice(_ deviceID: String, authorization: String?) async throws -> DeviceResponse {

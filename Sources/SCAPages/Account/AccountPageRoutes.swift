@@ -18,6 +18,9 @@ struct AccountPageRoutes<Context: RequestContext> {
         router.post("account/signin/cancel") { request, _ in try await pages.cancel(request, form: try await form(request)) }
         router.post("account/signout") { request, _ in try await pages.signOut(request, form: try await form(request)) }
 
+        router.post("account/devices/:id/rename") { request, context in
+            try await pages.renameDevice(request, id: try context.parameters.require("id"), form: try await form(request))
+        }
         router.post("account/devices/:id/remove") { request, context in
             try await pages.removeDevice(request, id: try context.parameters.require("id"), form: try await form(request))
         }

@@ -48,6 +48,16 @@ extension AccountPages {
         }
     }
 
+    /// `POST /account/devices/{id}/rename`.
+    func renameDevice(_ request: Request, id: String, form: [String: String]) async throws -> Response {
+        try await act(
+            request, form: form, action: "/account/devices/\(id)/rename", done: PageText("account.done.deviceRenamed"),
+            invalid: PageText("account.error.deviceName")
+        ) {
+            try await account.renameDevice(id, to: form["name"] ?? "", for: $0)
+        }
+    }
+
     /// `POST /account/passkeys/{id}/remove`.
     func removePasskey(_ request: Request, id: String, form: [String: String]) async throws -> Response {
         try await act(request, form: form, action: "/account/passkeys/\(id)/remove", done: PageText("account.done.passkeyRemoved")) {
@@ -189,10 +199,10 @@ extension AccountPages {
     // MARK: Helpers
 
     func act(
-        _ request: Request, form: [String: String], action: String, done: PageText?,
+        _ request: Request, form: [String: String], action: String, done: PageText?, invalid: PageText? = nil,
         _ body: (AccountSession) async throws -> Void
     ) async throws -> Response {
-        try await act(request, form: form, action: action, done: done) { session -> PageText? in
+        try await act(request, form: form, action: action, done: done, invalid: invalid) { session -> PageText? in
             try await body(session)
             return nil
         }
@@ -200,8 +210,9 @@ extension AccountPages {
 
     /// Runs `body` for the visit's session when the form's CSRF token is this visit's for
     /// `action`; back to the overview with what was done, or why nothing was.
+    /// - Parameter invalid: what to say of input the server refused (`request.invalid`).
     func act(
-        _ request: Request, form: [String: String], action: String, done: PageText?,
+        _ request: Request, form: [String: String], action: String, done: PageText?, invalid: PageText? = nil,
         _ body: (AccountSession) async throws -> PageText?
     ) async throws -> Response {
         var state: PageState
@@ -216,6 +227,10 @@ extension AccountPages {
         do {
             state.notice = try await body(session) ?? done
         } catch let problem as Problem where problem.status < 500 {
+            if problem.code == .requestInvalid, let invalid {
+                state.error = invalid
+                return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
+            }
             let worded: Set<ProblemCode> = [.confirmationCodeInvalid, .confirmationNothingPending, .userRestricted, .requestInvalid]
             state.error =
                 worded.contains(problem.code) ? Self.refusal(problem)
@@ -249,6 +264,10 @@ extension AccountPages {
         let devices: [[String: Any]] = overview.devices.map { device in
             form("/account/devices/\(device.deviceId)/remove", label: words.text("account.device.removeLabel", ["name": device.name]))
                 .merging([
+                    "id": device.deviceId,
+                    "rename": form(
+                        "/account/devices/\(device.deviceId)/rename",
+                        label: words.text("account.device.renameLabel", ["name": device.name])),
                     "name": device.name, "platform": device.platform,
                     "status": words.text("account.deviceStatus.\(device.status.rawValue)"),
                     "statusClass": device.status == .active ? "ok" : "bad",

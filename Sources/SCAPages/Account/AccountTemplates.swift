@@ -69,7 +69,11 @@ enum AccountTemplates {
         <table>
         <thead><tr><th scope="col">{{t.account.column.name}}</th><th scope="col">{{t.account.column.status}}</th><th scope="col">{{t.account.column.lastUsed}}</th><th scope="col"><span class="visually-hidden">{{t.account.column.actions}}</span></th></tr></thead>
         <tbody>
-        {{#devices}}<tr><td>{{name}}<br><span class="hint">{{platform}}</span></td><td><span class="badge {{statusClass}}">{{status}}</span></td><td>{{lastUsed}}</td>
+        {{#devices}}<tr><td>{{name}}<br><span class="hint">{{platform}}</span>
+        {{#rename}}<form method="post" action="{{action}}" class="rename"><input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="rename-{{id}}" class="visually-hidden">{{label}}</label>
+        <input id="rename-{{id}}" name="name" type="text" maxlength="64" required value="{{name}}">
+        <button type="submit" class="small secondary">{{t.account.device.rename}}</button></form>{{/rename}}</td><td><span class="badge {{statusClass}}">{{status}}</span></td><td>{{lastUsed}}</td>
         <td><form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="small danger" aria-label="{{label}}">{{t.account.remove}}</button></form></td></tr>{{/devices}}
         </tbody>
         </table>
@@ -282,6 +286,8 @@ enum AccountTemplates {
         .account-bar form{margin:0}
         body.account section{border-top:1px solid #e1e5eb;padding-top:.6rem}
         body.account td form{margin:0}
+        body.account form.rename{display:flex;flex-wrap:wrap;gap:.3rem;margin:.35rem 0 0}
+        body.account form.rename input{width:11rem;margin:0;padding:.3rem .45rem}
         .details{margin:0}
         .details>div{display:flex;flex-wrap:wrap;align-items:baseline;gap:.3rem 1rem;padding:.45rem 0;border-bottom:1px solid #eef1f4}
         .details dt{flex:0 0 11rem;font-weight:600}

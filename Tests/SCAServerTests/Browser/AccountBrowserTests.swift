@@ -45,6 +45,13 @@ struct AccountBrowserTests {
         // Another device's session: the app on the user's tablet.
         let tablet = try #require(try await AccountOverviewTests.authenticate(api, email: email, phone: phone).accessToken)
         #expect(try await api.send(.get, "/v1/me/overview", bearer: tablet).status == 200)
+        // The tablet is a bound device too.
+        let owner = try #require(try await api.services.store.user(email: email))
+        var tabletKeys = TestDevice()
+        let activation = try await api.services.devices.issueActivationCode(for: owner.id).activationCode
+        tabletKeys.deviceID = try await api.post("/v1/devices", try tabletKeys.registration(code: activation))
+            .decode(RegisteredDeviceResponse.self).deviceId
+        let tabletDevice = tabletKeys.deviceID
         // A partner's token opens nothing here: the page takes no bearer token, only its own sign-in.
         let withToken = try await api.client.execute(
             uri: "/account", method: .get, headers: [.authorization: "Bearer \(delegated)"], body: nil)
@@ -159,6 +166,12 @@ struct AccountBrowserTests {
             try await driver.click("form[action='/account/settings/totp'] button")
             #expect(try await driver.text().contains("Your authenticator app is set up"))
             #expect(try await api.services.store.user(id: user.id)?.sealedTOTPSeed != nil)
+
+            // Renaming the tablet's device.
+            try await driver.type("Ana’s tablet", into: "#rename-\(tabletDevice)")
+            try await driver.click("form[action='/account/devices/\(tabletDevice)/rename'] button")
+            #expect(try await driver.text().contains("The device is renamed"))
+            #expect(try await api.services.store.device(id: tabletDevice)?.name == "Ana’s tablet")
 
             // A recovery sheet from the page: its own confirmation, shown once.
             try await driver.click("form[action='/account/settings/recoverySheet/start'] button")

@@ -184,6 +184,38 @@ struct AccountSettingsTests {
         }
     }
 
+    @Test("a device is renamed by its owner; a bad name, another user's or a removed device changes nothing")
+    func deviceRenamed() async throws {
+        try await TestServer().run { api in
+            let owner = try await Self.user(api, "namer@example.com", phone: "+33612340007")
+            let other = try await Self.user(api, "other.namer@example.com", phone: "+33612340008")
+            let code = try await api.services.devices.issueActivationCode(for: owner.id).activationCode
+            var device = TestDevice()
+            let registered = try await api.post("/v1/devices", try device.registration(code: code))
+            device.deviceID = try registered.decode(RegisteredDeviceResponse.self).deviceId
+            func rename(_ name: String, token: String, id: String? = nil) async throws -> APIResponse {
+                try await api.send(
+                    .patch, "/v1/devices/\(id ?? device.deviceID)", bearer: token,
+                    body: try WireJSON.encoder().encode(RenameDeviceRequest(name: name)))
+            }
+            let renamed = try await rename("  Kitchen tablet ", token: owner.login)
+            #expect(renamed.status == 200)
+            #expect(try renamed.decode(DeviceResponse.self).name == "Kitchen tablet")
+            for bad in ["", "a\u{7}b", String(repeating: "x", count: 65)] {
+                #expect(try await rename(bad, token: owner.login).status == 400)
+            }
+            #expect(try await rename("Mallory's", token: other.login).problem?.code == .deviceNotFound)
+            #expect(try await rename("Mallory's", token: owner.login, id: "dev_unknown").problem?.code == .deviceNotFound)
+            #expect(try await api.services.store.device(id: device.deviceID)?.name == "Kitchen tablet")
+            _ = try await api.send(.delete, "/v1/devices/\(device.deviceID)", bearer: owner.login)
+            #expect(try await rename("After removal", token: owner.login).problem?.code == .deviceNotFound)
+            let trail = try await api.services.store.auditEntries(userID: owner.id, before: nil, limit: 50)
+            let renames = trail.filter { $0.draft.event == "device.renamed" }
+            #expect(renames.count == 1)
+            #expect(renames.allSatisfy { $0.draft.details.isEmpty })
+        }
+    }
+
     @Test("a partner's token reaches none of these routes and changes nothing")
     func partnerTokenRefused() async throws {
         try await TestServer().run { api in
@@ -196,6 +228,7 @@ struct AccountSettingsTests {
                 (.post, "/v1/me/contact-confirmations", body), (.delete, "/v1/me/contact-confirmations/email", nil),
                 (.post, "/v1/me/totp", nil), (.post, "/v1/me/totp/confirmation", totpBody),
                 (.patch, "/v1/me", try WireJSON.encoder().encode(SettingsChangeRequest(email: "mallory@example.com"))),
+                (.patch, "/v1/devices/dev_AAAAAAAAAAAAAAAAAAAAAA", try WireJSON.encoder().encode(RenameDeviceRequest(name: "Mallory"))),
             ]
             for (method, path, body) in routes {
                 let response = try await api.send(method, path, bearer: delegated, body: body)
