@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import SCACore
 import SCAEngine
 import SCAPartners
@@ -14,7 +15,18 @@ import Testing
 struct DemoBrowserTests {
     @Test("sign in through the printed URL, create a consent with the printed command, approve it")
     func walkthrough() async throws {
-        let port = try WebDriver.freePort()
+        // The port is chosen before the server binds it (the demo's URLs name it), and under a
+        // loaded full run another test may take it meanwhile: a new port then, up to three times.
+        for attempt in 1...3 {
+            do {
+                return try await walkthrough(port: try WebDriver.freePort())
+            } catch let error as IOError where error.errnoCode == EADDRINUSE && attempt < 3 {
+                continue
+            }
+        }
+    }
+
+    func walkthrough(port: Int) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = ServerConfiguration()
