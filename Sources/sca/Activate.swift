@@ -15,6 +15,13 @@ struct Activate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A name for this device, shown in 'sca devices'.", valueName: "name"))
     var name: String?
 
+    @Flag(help: """
+        Then issue a recovery sheet, confirmed by this device's own keys (a settings_change SCA),         and print it once: the way back in if this device is lost.
+        """)
+    var recoverySheet = false
+
+    @OptionGroup var factors: FactorOptions
+
     func run() async throws {
         let app = try await AppState.open(global)
         let words = Terminal.words
@@ -35,5 +42,12 @@ struct Activate: AsyncParsableCommand {
                     "device": binding.deviceId, "name": Terminal.shown(binding.name), "user": binding.userId,
                     "server": binding.server.absoluteString,
                 ]))
+        if recoverySheet {
+            let collector = try factors.collector(spinner: spinner)
+            let sheet = try await spinner.during(words.text("terminal.spinner.issuingRecoverySheet")) {
+                try await app.client.issueRecoverySheet(using: collector)
+            }
+            RecoveryCommand.Show.print(sheet)
+        }
     }
 }

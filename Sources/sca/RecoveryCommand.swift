@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SCAClient
+import SCACore
 
 /// `sca recovery …`: the recovery sheet that binds a new device after a lost phone.
 struct RecoveryCommand: AsyncParsableCommand {
@@ -29,9 +30,15 @@ struct RecoveryCommand: AsyncParsableCommand {
             let sheet = try await spinner.during(words.text("terminal.spinner.issuingRecoverySheet")) {
                 try await app.client.issueRecoverySheet(using: collector)
             }
-            print(words.text("terminal.recovery.code", ["code": sheet.recoveryCode]))
+            Self.print(sheet)
+        }
+
+        /// The sheet on standard output, the advice on how to keep it after it.
+        static func print(_ sheet: RecoverySheetResponse) {
+            let words = Terminal.words
+            Swift.print(words.text("terminal.recovery.code", ["code": sheet.recoveryCode]))
             for (index, puk) in sheet.puks.enumerated() {
-                print(words.text("terminal.recovery.puk", ["number": String(index + 1), "puk": puk]))
+                Swift.print(words.text("terminal.recovery.puk", ["number": String(index + 1), "puk": puk]))
             }
             Terminal.say(words.text("terminal.recovery.keep"))
         }

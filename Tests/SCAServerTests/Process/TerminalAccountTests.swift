@@ -54,4 +54,24 @@ struct TerminalAccountTests {
             #expect(after.lines.filter { $0.hasPrefix("  * ses_") || $0.hasPrefix("  - ses_") }.count == 1, after.diagnostics)
         }
     }
+
+    @Test("sca activate --recovery-sheet binds the device, then prints a sheet its own keys confirmed")
+    func activationWithARecoverySheet() async throws {
+        let server = try await LiveServer()
+        let user = try await server.services.users.create(
+            CreateUserRequest(email: "sheet-at-activation@example.com", password: "correct horse battery", phone: "+33612345672"))
+        let home = try TerminalAppProcess.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await server.run { url in
+            let code = try await server.services.devices.issueActivationCode(for: user.id).activationCode
+            let activated = try await TerminalAppProcess.run(
+                ["activate", code, "--name", "Phone", "--server", url.absoluteString, "--recovery-sheet", "--biometric", "approve"],
+                home: home)
+            #expect(activated.status == 0, activated.diagnostics)
+            #expect(activated.lines.contains { $0.hasPrefix("recovery code: ") }, activated.diagnostics)
+            #expect(activated.lines.filter { $0.hasPrefix("PUK ") }.count == 10, activated.diagnostics)
+            let status = try #require(try await server.services.recovery.sheetStatus(of: user.id))
+            #expect(status.puksLeft == 10)
+        }
+    }
 }
