@@ -57,7 +57,9 @@ package struct ContactChangeService: EngineService, Sendable {
         let now = runtime.now()
         let attempt = try await store.updateRiskState(key: ContactChange.keyPrefix + userID, as: ContactChange.self) { state in
             state.attempt(request.channel, at: now) { pending in
-                Self.codeHash(typed, channel: pending.channel, address: pending.address, userID: userID, box: box) == pending.codeHash
+                ConstantTime.equals(
+                    Self.codeHash(typed, channel: pending.channel, address: pending.address, userID: userID, box: box),
+                    pending.codeHash)
             }
         }
         let channel: OutboundMessage.Channel = request.channel == .email ? .email : .sms
