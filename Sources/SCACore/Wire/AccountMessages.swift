@@ -17,7 +17,7 @@ public struct AccountOverviewResponse: Codable, Sendable, Equatable {
     public var partners: [PartnerAccessResponse]
     /// What partners asked the user to approve, newest first.
     public var consents: [AccountConsentResponse]
-    public var beneficiaries: [AccountBeneficiaryResponse]
+    public var beneficiaries: [BeneficiaryResponse]
     /// What is left of the recovery sheet; nil when the user has none.
     public var recoverySheet: RecoverySheetStatusResponse?
     /// Recent activity, newest first.
@@ -32,7 +32,7 @@ public struct AccountOverviewResponse: Codable, Sendable, Equatable {
     public init(
         userId: String, email: String, phone: String?, devices: [DeviceResponse], passkeys: [PasskeyResponse],
         sessions: [AccountSessionResponse], partners: [PartnerAccessResponse], consents: [AccountConsentResponse],
-        beneficiaries: [AccountBeneficiaryResponse], recoverySheet: RecoverySheetStatusResponse?,
+        beneficiaries: [BeneficiaryResponse], recoverySheet: RecoverySheetStatusResponse?,
         activity: [AccountActivityResponse], pendingContactChanges: [PendingContactChangeResponse] = [],
         hasAuthenticatorApp: Bool = false, hasPIN: Bool = false
     ) {
@@ -133,21 +133,6 @@ public struct AccountConsentResponse: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.revocable = revocable
-    }
-}
-
-/// A trusted beneficiary, its IBAN masked.
-public struct AccountBeneficiaryResponse: Codable, Sendable, Equatable {
-    public var beneficiaryId: String
-    public var name: String
-    public var iban: String
-    public var addedAt: Date
-
-    public init(beneficiaryId: String, name: String, iban: String, addedAt: Date) {
-        self.beneficiaryId = beneficiaryId
-        self.name = name
-        self.iban = iban
-        self.addedAt = addedAt
     }
 }
 

@@ -13,13 +13,13 @@ package struct AddBeneficiaryRequest: Codable, Sendable, Equatable {
 }
 
 /// A trusted beneficiary as its owner sees it (the IBAN masked).
-package struct BeneficiaryResponse: Codable, Sendable, Equatable {
-    package var beneficiaryId: String
-    package var name: String
-    package var iban: String
-    package var addedAt: Date
+public struct BeneficiaryResponse: Codable, Sendable, Equatable {
+    public var beneficiaryId: String
+    public var name: String
+    public var iban: String
+    public var addedAt: Date
 
-    package init(beneficiaryId: String, name: String, iban: String, addedAt: Date) {
+    public init(beneficiaryId: String, name: String, iban: String, addedAt: Date) {
         self.beneficiaryId = beneficiaryId
         self.name = name
         self.iban = iban

@@ -98,13 +98,7 @@ extension AccountOverviewService {
     /// Stops trusting a payee, as `DELETE /v1/me/beneficiaries/{id}` does (audited alike).
     /// - Throws: `Problem.beneficiaryNotFound` (also another user's).
     package func removeBeneficiary(_ beneficiaryID: String, for session: AccountSession) async throws {
-        guard InputRules.isWellFormedID(beneficiaryID, prefix: "ben") else { throw Problem.beneficiaryNotFound }
-        guard let removed = try await store.updateRiskState(key: RiskState.keyPrefix + session.userID, as: RiskState.self, {
-            $0.removeBeneficiary(id: beneficiaryID)
-        }) else { throw Problem.beneficiaryNotFound }
-        await audit.record(
-            .beneficiaryRemoved, userID: session.userID, sessionID: session.sessionID,
-            details: ["beneficiary": removed.id, "iban": TransactionRules.maskedIBAN(removed.iban)])
+        _ = try await beneficiaries.remove(beneficiaryID, of: session.userID, sessionID: session.sessionID)
     }
 
     /// The WebAuthn creation options for a new passkey, with the token of the user's own

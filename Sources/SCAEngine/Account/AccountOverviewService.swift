@@ -18,6 +18,8 @@ package struct AccountOverviewService: EngineService, Sendable {
     let passkeys: PasskeyService
     let recovery: RecoveryService
     let webhooks: WebhookService
+    /// The user's trusted beneficiaries.
+    let beneficiaries: BeneficiaryService
     /// The account page's sign-in and confirmations.
     let challenges: ChallengeService
     /// New addresses waiting for their code.
@@ -60,7 +62,7 @@ package struct AccountOverviewService: EngineService, Sendable {
                 sessionId: session.id, operation: session.operation, createdAt: session.createdAt,
                 lastUsedAt: session.lastUsedAt, current: session.id == currentSession)
         }
-        let beneficiaries = try await store.riskState(key: RiskState.keyPrefix + userID, as: RiskState.self).beneficiaries
+        let trusted = try await store.riskState(key: RiskState.keyPrefix + userID, as: RiskState.self).beneficiaries
 
         let entries = try await store.auditEntries(userID: userID, before: nil, limit: Self.activityScan)
         var payments: [String: Transaction] = [:]
@@ -79,10 +81,7 @@ package struct AccountOverviewService: EngineService, Sendable {
             consents: holdings.consents.reversed().map { consent in
                 describe(consent, clientName: clientNames[consent.clientID] ?? consent.clientID, open: open)
             },
-            beneficiaries: beneficiaries.map {
-                AccountBeneficiaryResponse(
-                    beneficiaryId: $0.id, name: $0.name, iban: TransactionRules.maskedIBAN($0.iban), addedAt: $0.addedAt)
-            },
+            beneficiaries: trusted.map(BeneficiaryService.describe),
             recoverySheet: try await recovery.sheetStatus(of: userID),
             activity: AccountActivity.lines(
                 entries, context: AccountActivity.Context(payments: payments, names: names), limit: Self.activityLength),

@@ -13,7 +13,7 @@ package struct ContactChange: RiskStateValue {
     package static let keyPrefix = "contact-change:"
 
     /// One change waiting for its code.
-    package struct Pending: Codable, Sendable, Equatable {
+    package struct Pending: Codable, AwaitingCode {
         package var channel: ContactChannel
         /// The new address, normalised as it will be stored.
         package var address: String
@@ -21,12 +21,9 @@ package struct ContactChange: RiskStateValue {
         package var codeHash: [UInt8]
         package var requestedAt: Date
         package var expiresAt: Date
-        /// Wrong codes so far; at ``ContactChange/maximumFailures`` the change is dropped.
+        /// Wrong codes so far; at ``ConfirmationAttempt/maximumFailures`` the change is dropped.
         package var failures: Int
     }
-
-    /// Wrong codes a change survives: the same limit as a sign-in's failed attempts.
-    package static let maximumFailures = 5
 
     package var pending: [Pending] = []
 
@@ -51,24 +48,15 @@ package struct ContactChange: RiskStateValue {
         return waited
     }
 
-    /// Checks a typed code against the change waiting on `channel`. Expired changes go first,
-    /// so an old code can never count.
+    /// Checks a typed code against the change waiting on `channel`
+    /// (``ConfirmationAttempt/judge(_:at:matches:)``); expired changes of any channel go too.
     /// - Parameter matches: whether the typed code is the one of the pending change.
-    package mutating func attempt(
-        _ channel: ContactChannel, at now: Date, matches: (Pending) -> Bool, maximumFailures: Int = Self.maximumFailures
-    ) -> ConfirmationAttempt<Pending> {
+    package mutating func attempt(_ channel: ContactChannel, at now: Date, matches: (Pending) -> Bool) -> ConfirmationAttempt<Pending> {
         pending.removeAll { now >= $0.expiresAt }
-        guard let index = pending.firstIndex(where: { $0.channel == channel }) else { return .nothingPending }
-        let change = pending[index]
-        if matches(change) {
-            pending.remove(at: index)
-            return .confirmed(change)
-        }
-        pending[index].failures += 1
-        guard pending[index].failures < maximumFailures else {
-            pending.remove(at: index)
-            return .exhausted
-        }
-        return .wrong(remaining: maximumFailures - pending[index].failures)
+        var waiting = pending.first { $0.channel == channel }
+        let attempt = ConfirmationAttempt.judge(&waiting, at: now, matches: matches)
+        pending.removeAll { $0.channel == channel }
+        if let waiting { pending.append(waiting) }
+        return attempt
     }
 }

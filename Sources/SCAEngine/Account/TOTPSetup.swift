@@ -12,11 +12,11 @@ package struct TOTPSetup: RiskStateValue {
     package static let keyPrefix = "totp-setup:"
 
     /// The seed waiting for its first code.
-    package struct Pending: Codable, Sendable, Equatable {
+    package struct Pending: Codable, AwaitingCode {
         /// Sealed as the user's own seed is, so confirming moves it as it is.
         package var sealedSeed: [UInt8]
         package var expiresAt: Date
-        /// Wrong codes so far; at ``ContactChange/maximumFailures`` the seed is dropped.
+        /// Wrong codes so far; at ``ConfirmationAttempt/maximumFailures`` the seed is dropped.
         package var failures: Int
     }
 
@@ -24,22 +24,9 @@ package struct TOTPSetup: RiskStateValue {
 
     package init() {}
 
-    /// Checks a typed code against the waiting seed; an expired seed is dropped first.
+    /// Checks a typed code against the waiting seed (``ConfirmationAttempt/judge(_:at:matches:)``).
     /// - Parameter matches: whether the code is one of the seed's for now.
-    package mutating func attempt(
-        at now: Date, matches: (Pending) -> Bool, maximumFailures: Int = ContactChange.maximumFailures
-    ) -> ConfirmationAttempt<Pending> {
-        if let waiting = pending, now >= waiting.expiresAt { pending = nil }
-        guard let waiting = pending else { return .nothingPending }
-        if matches(waiting) {
-            pending = nil
-            return .confirmed(waiting)
-        }
-        pending?.failures += 1
-        guard waiting.failures + 1 < maximumFailures else {
-            pending = nil
-            return .exhausted
-        }
-        return .wrong(remaining: maximumFailures - waiting.failures - 1)
+    package mutating func attempt(at now: Date, matches: (Pending) -> Bool) -> ConfirmationAttempt<Pending> {
+        ConfirmationAttempt.judge(&pending, at: now, matches: matches)
     }
 }

@@ -142,6 +142,7 @@ package struct Engine: EngineService, Sendable {
         let recovery = RecoveryService(context: context, tokens: tokens, verifier: verifier, alerts: alerts)
         let contactChanges = ContactChangeService(context: context, tokens: tokens, users: users, messages: messages, limiter: limiter)
         let totpSetup = TOTPSetupService(context: context, tokens: tokens, users: users, alerts: alerts)
+        let beneficiaries = BeneficiaryService(context: context, tokens: tokens)
         let account = AccountService(tokens: tokens, users: users, devices: devices, contactChanges: contactChanges)
         let passwordResets = PasswordResetService(
             context: context, tokens: tokens, recovery: recovery, alerts: alerts, hasher: hasher, hashing: hashing)
@@ -152,7 +153,7 @@ package struct Engine: EngineService, Sendable {
             account: account, passkeys: passkeys,
             adminKeys: AdminKeyService(context: context),
             adminAccess: adminAccess,
-            risk: riskEngine, beneficiaries: BeneficiaryService(context: context, tokens: tokens),
+            risk: riskEngine, beneficiaries: beneficiaries,
             webhooks: webhooks, operations: operations,
             deviceRequests: DeviceRequestAuthenticator(context: context),
             signUp: SignUpService(context: context, challenges: challenges, tokens: tokens, users: users, devices: devices),
@@ -166,7 +167,7 @@ package struct Engine: EngineService, Sendable {
             auditCheckpoints: checkpoints,
             accountOverview: AccountOverviewService(
                 context: context, tokens: tokens, devices: devices, passkeys: passkeys, recovery: recovery, webhooks: webhooks,
-                challenges: challenges, contactChanges: contactChanges, settings: account, totpSetup: totpSetup),
+                beneficiaries: beneficiaries, challenges: challenges, contactChanges: contactChanges, settings: account, totpSetup: totpSetup),
             contactChanges: contactChanges, totpSetup: totpSetup)
     }
 

@@ -61,12 +61,18 @@ struct BeneficiaryService: EngineService, Sendable {
     /// - Throws: `Problem.beneficiaryNotFound` (also for another user's beneficiary).
     func remove(_ beneficiaryID: String, authorization: String?) async throws -> BeneficiaryResponse {
         let claims = try await tokens.authorize(authorization, for: [.login, .settingsChange], consume: false)
+        return try await remove(beneficiaryID, of: claims.sub.value, sessionID: claims.sid)
+    }
+
+    /// Stops `userID` trusting a payee, as asked from session `sessionID`.
+    /// - Throws: `Problem.beneficiaryNotFound` (also for another user's beneficiary).
+    package func remove(_ beneficiaryID: String, of userID: String, sessionID: String) async throws -> BeneficiaryResponse {
         guard InputRules.isWellFormedID(beneficiaryID, prefix: "ben") else { throw Problem.beneficiaryNotFound }
-        guard let removed = try await store.updateRiskState(key: RiskState.keyPrefix + claims.sub.value, as: RiskState.self, {
+        guard let removed = try await store.updateRiskState(key: RiskState.keyPrefix + userID, as: RiskState.self, {
             $0.removeBeneficiary(id: beneficiaryID)
         }) else { throw Problem.beneficiaryNotFound }
         await audit.record(
-            .beneficiaryRemoved, userID: claims.sub.value, sessionID: claims.sid,
+            .beneficiaryRemoved, userID: userID, sessionID: sessionID,
             details: ["beneficiary": removed.id, "iban": TransactionRules.maskedIBAN(removed.iban)])
         return Self.describe(removed)
     }

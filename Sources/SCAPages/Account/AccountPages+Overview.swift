@@ -12,6 +12,12 @@ extension AccountPages {
     enum Visit {
         case signedIn(PageState, AccountSession)
         case elsewhere(Response)
+
+        /// Where a visit that is not signed in goes (the overview, for one that is).
+        var elsewhere: Response {
+            if case .elsewhere(let response) = self { return response }
+            return PageRenderer.redirect(to: AccountPages.base)
+        }
     }
 
     /// The visit's session, now: one that ended or idled out goes back to the sign-in saying so.
@@ -23,9 +29,7 @@ extension AccountPages {
             try await account.resume(session)
             return .signedIn(state, session)
         } catch let problem as Problem where problem.status == 401 {
-            var fresh = PageState(secret: PageCookies.newSecret(runtime))
-            fresh.error = PageText("account.error.sessionEnded")
-            return .elsewhere(PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(fresh)))
+            return .elsewhere(PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(endedVisit())))
         }
     }
 
@@ -114,7 +118,8 @@ extension AccountPages {
     /// A `settings_change` challenge of its own for `change`, whose factor forms the page shows
     /// next; its token then serves that change alone.
     func startChange(_ change: AccountChange, _ request: Request, action: String, form: [String: String]) async throws -> Response {
-        guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
+        let visited = try await visit(request)
+        guard case .signedIn(var state, let session) = visited else { return visited.elsewhere }
         guard PageCookies.checkCSRF(state, action: action, presented: form["csrf"]) else {
             return formExpired(request, session: session)
         }
@@ -131,7 +136,8 @@ extension AccountPages {
 
     /// `GET /account/passkeys/new`: the name and the browser's ceremony, after the confirmation.
     func newPasskey(_ request: Request) async throws -> Response {
-        guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
+        let visited = try await visit(request)
+        guard case .signedIn(var state, let session) = visited else { return visited.elsewhere }
         guard let token = state.settingsToken else { return PageRenderer.redirect(to: Self.base) }
         let words = await words(request, user: session.userID, here: Self.newPasskey)
         let options: PasskeyCreationOptions
@@ -160,7 +166,8 @@ extension AccountPages {
     /// confirmation's token. A refused one changes nothing and may be tried again while the
     /// confirmation's token lasts.
     func addPasskey(_ request: Request, form: [String: String]) async throws -> Response {
-        guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
+        let visited = try await visit(request)
+        guard case .signedIn(var state, let session) = visited else { return visited.elsewhere }
         guard PageCookies.checkCSRF(state, action: "/account/passkeys", presented: form["csrf"]), let token = state.settingsToken
         else { return formExpired(request, session: session) }
         guard let text = form["credential"], !text.isEmpty,
@@ -188,7 +195,8 @@ extension AccountPages {
 
     /// `POST /account/passkeys/cancel`: the confirmation's token is dropped unused.
     func cancelPasskey(_ request: Request, form: [String: String]) async throws -> Response {
-        guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
+        let visited = try await visit(request)
+        guard case .signedIn(var state, let session) = visited else { return visited.elsewhere }
         guard PageCookies.checkCSRF(state, action: "/account/passkeys/cancel", presented: form["csrf"]) else {
             return formExpired(request, session: session)
         }
@@ -242,11 +250,6 @@ extension AccountPages {
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
     }
 
-    /// The answer of ``visit(_:)`` for a visit that is not signed in.
-    func visitAnswer(_ request: Request) async throws -> Response {
-        if case .elsewhere(let response) = try await visit(request) { return response }
-        return PageRenderer.redirect(to: Self.base)
-    }
 
     /// A form of another visit, or forged: nothing done, and the page says so.
     func formExpired(_ request: Request, session: AccountSession) -> Response {

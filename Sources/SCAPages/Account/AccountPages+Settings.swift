@@ -11,7 +11,8 @@ extension AccountPages {
     /// `GET /account/settings/{change}`: the form of the change just confirmed, or for an
     /// authenticator app, the new seed as a QR code and the field for its first code.
     func changeForm(_ request: Request, change: String) async throws -> Response {
-        guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
+        let visited = try await visit(request)
+        guard case .signedIn(var state, let session) = visited else { return visited.elsewhere }
         guard let change = AccountChange(rawValue: change), change != .passkey, state.settingsPurpose == change else {
             return PageRenderer.redirect(to: Self.base)
         }
@@ -76,7 +77,8 @@ extension AccountPages {
     /// `POST /account/settings/{change}`: the change, spending the confirmation's token. A
     /// typo changes nothing and costs no new confirmation; a new address waits for its code.
     func change(_ request: Request, change: String, form: [String: String]) async throws -> Response {
-        guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
+        let visited = try await visit(request)
+        guard case .signedIn(var state, let session) = visited else { return visited.elsewhere }
         guard let change = AccountChange(rawValue: change), change != .passkey, change != .recoverySheet,
             state.settingsPurpose == change, PageCookies.checkCSRF(state, action: change.formPath, presented: form["csrf"])
         else { return formExpired(request, session: session) }
@@ -166,7 +168,8 @@ extension AccountPages {
 
     /// `POST /account/settings/cancel`: the confirmation's token and a waiting seed are dropped.
     func cancelChange(_ request: Request, form: [String: String]) async throws -> Response {
-        guard case .signedIn(var state, let session) = try await visit(request) else { return try await visitAnswer(request) }
+        let visited = try await visit(request)
+        guard case .signedIn(var state, let session) = visited else { return visited.elsewhere }
         guard PageCookies.checkCSRF(state, action: "/account/settings/cancel", presented: form["csrf"]) else {
             return formExpired(request, session: session)
         }

@@ -44,8 +44,7 @@ struct AccountPages: Sendable {
             do {
                 try await account.resume(session)
             } catch let problem as Problem where problem.status == 401 {
-                var fresh = PageState(secret: PageCookies.newSecret(runtime))
-                fresh.error = PageText("account.error.sessionEnded")
+                let fresh = endedVisit()
                 return emailPage(fresh, words: await words(request), cookie: try cookies.accountCookie(fresh))
             }
         }
@@ -73,12 +72,7 @@ struct AccountPages: Sendable {
             return restart()
         }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        state.email = address
-        do {
-            state.challengeID = try await account.startSignIn(email: address).challengeId
-        } catch let problem as Problem where problem.status < 500 {
-            state.error = problem.code == .rateLimited ? FactorForms.message(for: problem) : PageText("signin.error.invalidEmail")
-        }
+        try await FactorForms.startSignIn(email: address, into: &state) { try await account.startSignIn(email: address) }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
     }
 
@@ -87,13 +81,7 @@ struct AccountPages: Sendable {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/passkey"), state.account == nil else {
             return restart()
         }
-        state.email = nil
-        do {
-            state.challengeID = try await account.startPasskeySignIn().challengeId
-        } catch let problem as Problem where problem.status < 500 {
-            state.error = problem.code == .rateLimited
-                ? FactorForms.message(for: problem) : PageText("signin.error.passkeyUnavailable")
-        }
+        try await FactorForms.startSignIn(email: nil, into: &state) { try await account.startPasskeySignIn() }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
     }
 
@@ -229,6 +217,13 @@ struct AccountPages: Sendable {
         var values: [String: Any] = ["heading": title, "message": words.text(text)]
         if status.code >= 400 { values["isError"] = true }
         return renderer.page("account-message", title: title, values, words: words, status: status, cookie: cookie, frame: frame(words))
+    }
+
+    /// A new visit that says the last one's session ended (signed out elsewhere, idled out).
+    func endedVisit() -> PageState {
+        var fresh = PageState(secret: PageCookies.newSecret(runtime))
+        fresh.error = PageText("account.error.sessionEnded")
+        return fresh
     }
 
     /// A form whose visit or CSRF token does not hold: back to the start, nothing done.

@@ -61,12 +61,7 @@ struct OperatorConsole: Sendable {
             return restart()
         }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        state.email = address
-        do {
-            state.challengeID = try await console.startSignIn(email: address).challengeId
-        } catch let problem as Problem where problem.status < 500 {
-            state.error = problem.code == .rateLimited ? FactorForms.message(for: problem) : PageText("signin.error.invalidEmail")
-        }
+        try await FactorForms.startSignIn(email: address, into: &state) { try await console.startSignIn(email: address) }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
     }
 
@@ -75,13 +70,7 @@ struct OperatorConsole: Sendable {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/passkey"), state.console == nil else {
             return restart()
         }
-        state.email = nil
-        do {
-            state.challengeID = try await console.startPasskeySignIn().challengeId
-        } catch let problem as Problem where problem.status < 500 {
-            state.error = problem.code == .rateLimited
-                ? FactorForms.message(for: problem) : PageText("signin.error.passkeyUnavailable")
-        }
+        try await FactorForms.startSignIn(email: nil, into: &state) { try await console.startPasskeySignIn() }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
     }
 

@@ -113,6 +113,22 @@ enum FactorForms {
         }
     }
 
+    /// Opens a first-party sign-in's challenge for the page that leaves it in `state`: by the
+    /// e-mail typed (kept for the next page), or with a discoverable passkey when `email` is
+    /// nil. A refusal is said in `state`: a budget's own words, else that the address or the
+    /// passkey sign-in could not be used.
+    static func startSignIn(
+        email: String?, into state: inout PageState, start: () async throws -> ChallengeResponse
+    ) async throws {
+        state.email = email
+        do {
+            state.challengeID = try await start().challengeId
+        } catch let problem as Problem where problem.status < 500 {
+            state.error = problem.code == .rateLimited
+                ? message(for: problem) : PageText(email == nil ? "signin.error.passkeyUnavailable" : "signin.error.invalidEmail")
+        }
+    }
+
     /// What the user reads after a refused proof or send.
     static func message(for problem: Problem) -> PageText {
         // Said after the sentence, not inside it, so no language has to fit a number into it.
