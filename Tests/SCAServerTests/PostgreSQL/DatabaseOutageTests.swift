@@ -4,6 +4,7 @@ import Logging
 import SCACore
 import SCAEngine
 import SCAServer
+import SCAStorage
 import SCAStoragePostgres
 import Testing
 
@@ -28,6 +29,20 @@ struct DatabaseOutageTests {
         return try #require(components.string)
     }
 
+    /// Waits until the pool has its first connection. Opening it (through the proxy, with the
+    /// login's round trips) has taken longer than the deadline on a loaded machine, and the
+    /// set-up's first store call then failed before anything under test ran.
+    static func waitForFirstAnswer(from store: PostgresStore) async throws {
+        let giveUp = ContinuousClock.now + .seconds(60)
+        while true {
+            do {
+                return try await store.checkHealth()
+            } catch is StoreUnavailable where ContinuousClock.now < giveUp {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
     @Test(
         "cut: 503 server.unavailable with Retry-After within about the deadline, readiness 503; restored: served again without a restart",
         .enabled(if: ServerPair.databaseURL != nil, "SCA_TEST_POSTGRES_URL not set: PostgreSQL outage not tested"),
@@ -42,6 +57,7 @@ struct DatabaseOutageTests {
             let postgres = try await PostgresStore.connect(
                 url: try Self.through(proxy, databaseURL), timeout: .seconds(Self.deadline), logger: Logger(label: "sca-server"))
             try await ServerDatabase(store: postgres, services: [postgres]).withRunning { store in
+                try await Self.waitForFirstAnswer(from: postgres)
                 let server = try await TestServer(store: store) {
                     $0.serverKey = ServerPair.newServerKey()
                     $0.databaseTimeout = Self.deadline
