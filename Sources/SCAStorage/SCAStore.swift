@@ -17,8 +17,10 @@ public protocol SCAStore: Sendable {
     func user(loginPhone: String) async throws -> UserRecord?
     /// All users, oldest first.
     func users() async throws -> [UserRecord]
-    /// The users an operator's search names, in e-mail order, at most `limit` (see ``UserSearch``).
-    func findUsers(_ search: UserSearch, limit: Int) async throws -> [UserRecord]
+    /// The users an operator's search names, in e-mail order, at most `limit` (see ``UserSearch``),
+    /// from after the user `after` in that order (the last one of the page before; a user id,
+    /// so that a page's address never holds an e-mail address an operator may see only masked).
+    func findUsers(_ search: UserSearch, after: String?, limit: Int) async throws -> [UserRecord]
     /// Applies the non-nil fields of `update`.
     /// - Throws: `StoreError.notFound`, or `StoreError.conflict` when the new e-mail is taken.
     @discardableResult
@@ -466,5 +468,10 @@ extension SCAStore {
     /// Audit entries with a sequence number above `sequence`, in sequence order, at most `limit`.
     package func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
         try await auditEntries(after: sequence, since: nil, limit: limit)
+    }
+
+    /// The first page of an operator's search.
+    package func findUsers(_ search: UserSearch, limit: Int) async throws -> [UserRecord] {
+        try await findUsers(search, after: nil, limit: limit)
     }
 }

@@ -56,16 +56,26 @@ extension PostgresStore {
         try await rows("SELECT * FROM users ORDER BY created_at, seq").map(UserRecord.init(row:))
     }
 
-    package func findUsers(_ search: UserSearch, limit: Int) async throws -> [UserRecord] {
+    package func findUsers(_ search: UserSearch, after: String?, limit: Int) async throws -> [UserRecord] {
+        // Past the cursor's e-mail, in the column's own order (the one ORDER BY uses); an
+        // unknown cursor compares with NULL and finds nobody.
         switch search {
         case .emailPrefix(let prefix):
             // starts_with, not a range: the column's collation need not sort by code point.
             return try await rows(
-                "SELECT * FROM users WHERE starts_with(email, \(prefix.lowercased())) ORDER BY email LIMIT \(limit)"
+                """
+                SELECT * FROM users WHERE starts_with(email, \(prefix.lowercased()))
+                    AND (\(after)::TEXT IS NULL OR email > (SELECT email FROM users WHERE id = \(after)))
+                ORDER BY email LIMIT \(limit)
+                """
             ).map(UserRecord.init(row:))
         case .phone(let phone):
             return try await rows(
-                "SELECT * FROM users WHERE phone = \(phone) OR login_phone = \(phone) ORDER BY email LIMIT \(limit)"
+                """
+                SELECT * FROM users WHERE (phone = \(phone) OR login_phone = \(phone))
+                    AND (\(after)::TEXT IS NULL OR email > (SELECT email FROM users WHERE id = \(after)))
+                ORDER BY email LIMIT \(limit)
+                """
             ).map(UserRecord.init(row:))
         }
     }
@@ -97,7 +107,8 @@ extension PostgresStore {
                     phone = COALESCE(\(update.phone)::TEXT, phone),
                     password_hash = COALESCE(\(update.passwordHash)::TEXT, password_hash),
                     pin_hash = COALESCE(\(update.pinHash)::TEXT, pin_hash),
-                    sealed_totp_seed = COALESCE(\(update.sealedTOTPSeed.map(bytea))::BYTEA, sealed_totp_seed),
+                    sealed_totp_seed = CASE WHEN \(update.removesAuthenticatorApp) THEN NULL
+                        ELSE COALESCE(\(update.sealedTOTPSeed.map(bytea))::BYTEA, sealed_totp_seed) END,
                     email_otp_enabled = COALESCE(\(update.emailOTPEnabled)::BOOLEAN, email_otp_enabled),
                     roles = COALESCE(\(roles)::TEXT, roles),
                     profile_json = COALESCE(\(profile)::TEXT, profile_json),

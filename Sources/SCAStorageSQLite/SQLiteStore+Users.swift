@@ -73,18 +73,21 @@ extension SQLiteStore {
         }
     }
 
-    package func findUsers(_ search: UserSearch, limit: Int) async throws -> [UserRecord] {
+    package func findUsers(_ search: UserSearch, after: String?, limit: Int) async throws -> [UserRecord] {
         try await read { db in
+            // Past the cursor's e-mail; an unknown cursor compares with NULL and finds nobody.
+            let past = "(? IS NULL OR email > (SELECT email FROM users WHERE id = ?))"
             switch search {
             case .emailPrefix(let prefix):
                 // A range over the e-mail's unique index: every text that starts with the prefix
                 // sorts between it and the prefix followed by the highest character.
                 let lower = prefix.lowercased()
-                return try db.cachedStatement(sql: "SELECT * FROM users WHERE email >= ? AND email < ? ORDER BY email LIMIT ?")
-                    .fetchAll(UserRecord.self, arguments: [lower, lower + "\u{10FFFF}", limit])
+                return try db.cachedStatement(sql: "SELECT * FROM users WHERE email >= ? AND email < ? AND \(past) ORDER BY email LIMIT ?")
+                    .fetchAll(UserRecord.self, arguments: [lower, lower + "\u{10FFFF}", after, after, limit])
             case .phone(let phone):
-                return try db.cachedStatement(sql: "SELECT * FROM users WHERE phone = ? OR login_phone = ? ORDER BY email LIMIT ?")
-                    .fetchAll(UserRecord.self, arguments: [phone, phone, limit])
+                return try db.cachedStatement(
+                    sql: "SELECT * FROM users WHERE (phone = ? OR login_phone = ?) AND \(past) ORDER BY email LIMIT ?"
+                ).fetchAll(UserRecord.self, arguments: [phone, phone, after, after, limit])
             }
         }
     }
@@ -119,6 +122,7 @@ extension SQLiteStore {
             if let passwordHash = update.passwordHash { user.passwordHash = passwordHash }
             if let pinHash = update.pinHash { user.pinHash = pinHash }
             if let seed = update.sealedTOTPSeed { user.sealedTOTPSeed = seed }
+            if update.removesAuthenticatorApp { user.sealedTOTPSeed = nil }
             if let enabled = update.emailOTPEnabled { user.emailOTPEnabled = enabled }
             if let roles = update.roles { user.roles = roles }
             if let profile = update.profile { user.profile = profile }

@@ -40,7 +40,8 @@ import Testing
             "message.push.fromPartner", "terminal.operation.iban", "terminal.payment.iban", "signup.phone.example",
             "factor.passkey.heading", "terminal.failure.notAccepted", "consent.finished.open.heading", "terminal.totp.code",
             "terminal.login.emailPrompt", "terminal.login.emailPromptRemembered", "signin.email.label", "date.month.", "problem.",
-            "terminal.recovery.puk", "account.details.pin", "account.details.password", "account.pending.code"]
+            "terminal.recovery.puk", "account.details.pin", "account.details.password", "account.pending.code",
+            "console.user.column.partner"]
         for language in Language.allCases where language != .english {
             let own = catalogue.entries[language] ?? [:]
             let copies = english.keys.filter { key in

@@ -198,6 +198,10 @@ struct PostgresStoreConformanceTests {
     @Test func usersAreFoundByEmailPrefixAndPhone() async throws {
         try await check { try await $0.usersAreFoundByEmailPrefixAndPhone() }
     }
+
+    @Test func authenticatorAppIsRemoved() async throws {
+        try await check { try await $0.authenticatorAppIsRemoved() }
+    }
     @Test func userTimelineIsNewestFirst() async throws { try await check { try await $0.userTimelineIsNewestFirst() } }
     // Recovery sheets (v10-recovery-sheets).
     @Test func recoverySheetsReplaceAndCount() async throws { try await check { try await $0.recoverySheetsReplaceAndCount() } }

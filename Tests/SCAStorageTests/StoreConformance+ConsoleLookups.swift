@@ -29,6 +29,29 @@ extension StoreConformance {
         // The SMS phone and the sign-in phone both find their user.
         #expect(try await store.findUsers(.phone("+41791234567"), limit: 10).map(\.id) == ["u2", "u3"])
         #expect(try await store.findUsers(.phone("+41790000000"), limit: 10).isEmpty)
+
+        // Pages: from after a user, in the same order; an unknown user starts no page.
+        #expect(try await store.findUsers(.emailPrefix("anna"), after: "u2", limit: 10).map(\.id) == ["u1", "u4"])
+        #expect(try await store.findUsers(.emailPrefix("anna"), after: "u1", limit: 1).map(\.id) == ["u4"])
+        #expect(try await store.findUsers(.emailPrefix("anna"), after: "u4", limit: 10).isEmpty)
+        #expect(try await store.findUsers(.emailPrefix("anna"), after: "nobody", limit: 10).isEmpty)
+        #expect(try await store.findUsers(.phone("+41791234567"), after: "u2", limit: 10).map(\.id) == ["u3"])
+    }
+
+    func authenticatorAppIsRemoved() async throws {
+        try await store.createUser(makeUser("u1", email: "anna.berg@example.com"))
+        _ = try await store.updateUser(id: "u1", UserUpdate(pinHash: "pin", sealedTOTPSeed: [1, 2, 3]))
+        #expect(try await store.user(id: "u1")?.sealedTOTPSeed == [1, 2, 3])
+        var removal = UserUpdate()
+        removal.removesAuthenticatorApp = true
+        let removed = try await store.updateUser(id: "u1", removal)
+        #expect(removed.sealedTOTPSeed == nil)
+        #expect(removed.pinHash == "pin")
+        #expect(try await store.user(id: "u1")?.sealedTOTPSeed == nil)
+        #expect(try await store.user(id: "u1")?.enrolledMethods.contains(.totp) == false)
+        // A new app can then be set up.
+        _ = try await store.updateUser(id: "u1", UserUpdate(sealedTOTPSeed: [4]))
+        #expect(try await store.user(id: "u1")?.sealedTOTPSeed == [4])
     }
 
     func userTimelineIsNewestFirst() async throws {

@@ -164,9 +164,10 @@ package struct AccountOverviewService: EngineService, Sendable {
         return try await revokePartner(clientID, of: claims.sub.value, asking: claims.sid)
     }
 
-    /// Takes `clientID`'s access to `userID` back, as asked from session `asking`.
+    /// Takes `clientID`'s access to `userID` back, as asked from the user's session `asking`
+    /// (nil for an operator, whom the audit entry names as its actor).
     /// - Throws: 404 `partner.access_not_found`.
-    package func revokePartner(_ clientID: String, of userID: String, asking: String) async throws -> PartnerAccessRevokedResponse {
+    package func revokePartner(_ clientID: String, of userID: String, asking: String?) async throws -> PartnerAccessRevokedResponse {
         guard !clientID.isEmpty, clientID.utf8.count <= InputRules.maxIDLength else { throw Problem.partnerAccessNotFound }
         let holdings = try await store.holdings(userID: userID)
         let sessions = openSessions(holdings.sessions).filter { $0.clientID == clientID }

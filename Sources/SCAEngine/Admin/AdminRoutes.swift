@@ -20,6 +20,7 @@ struct AdminRoutes<Context: RequestContext> {
     let maxBodySize: Int
 
     struct Unblocked: Encodable { var userId: String; var unblocked = true }
+    struct TOTPRemoved: Encodable { var userId: String; var totp = false }
     struct SessionsEnded: Encodable { var userId: String; var ended: Int }
 
     /// A page of the audit trail, each entry as `sca-server audit export` writes it.
@@ -43,7 +44,14 @@ struct AdminRoutes<Context: RequestContext> {
                 guard search.utf8.count <= InputRules.maxEmailLength else {
                     throw Problem.invalidRequest("search must be at most 254 bytes")
                 }
-                found = try await users.search(search, limit: ConsoleService.searchLimit)
+                // `after`: the last user id of the page before; `limit`: 1 to 100 (25).
+                let after = request.uri.queryParameters.get("after")
+                let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? ConsoleService.searchLimit
+                guard let limit, (1...100).contains(limit) else { throw Problem.invalidRequest("limit must be 1 to 100") }
+                if let after, !InputRules.isWellFormedID(after, prefix: "usr") {
+                    throw Problem.invalidRequest("after must be a user id")
+                }
+                found = try await users.search(search, after: after, limit: limit)
             } else {
                 found = try await users.list()
             }
@@ -86,6 +94,11 @@ struct AdminRoutes<Context: RequestContext> {
         }
         admin.requiring(.usersWrite).post("users/:id/totp") { _, context in
             try Response.json(try await users.enrollTOTP(userID: try await user(context).id), status: .created)
+        }
+        admin.requiring(.usersWrite).delete("users/:id/totp") { _, context in
+            let user = try await user(context)
+            try await users.removeTOTP(userID: user.id)
+            return try Response.json(TOTPRemoved(userId: user.id))
         }
         admin.requiring(.usersUnblock).post("users/:id/unblock") { _, context in
             let user = try await user(context)

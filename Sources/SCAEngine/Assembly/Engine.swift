@@ -146,6 +146,9 @@ package struct Engine: EngineService, Sendable {
         let account = AccountService(tokens: tokens, users: users, devices: devices, contactChanges: contactChanges)
         let passwordResets = PasswordResetService(
             context: context, tokens: tokens, recovery: recovery, alerts: alerts, hasher: hasher, hashing: hashing)
+        let accountOverview = AccountOverviewService(
+            context: context, tokens: tokens, devices: devices, passkeys: passkeys, recovery: recovery, webhooks: webhooks,
+            beneficiaries: beneficiaries, challenges: challenges, contactChanges: contactChanges, settings: account, totpSetup: totpSetup)
         return Engine(
             context: context, metrics: metrics, passwordHashing: hashing, outbound: outbound, outbox: outbox, messages: messages, users: users,
             challenges: challenges, tokens: tokens, signingKeys: SigningKeyService(context: context, signer: signer),
@@ -160,14 +163,12 @@ package struct Engine: EngineService, Sendable {
             profiles: ProfileService(context: context, tokens: tokens),
             console: ConsoleService(
                 context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges,
-                risk: riskEngine, checkpoints: checkpoints, passwordResets: passwordResets),
+                risk: riskEngine, checkpoints: checkpoints, passwordResets: passwordResets, accounts: accountOverview),
             recovery: recovery,
             passwordResets: passwordResets,
             alerts: alerts,
             auditCheckpoints: checkpoints,
-            accountOverview: AccountOverviewService(
-                context: context, tokens: tokens, devices: devices, passkeys: passkeys, recovery: recovery, webhooks: webhooks,
-                beneficiaries: beneficiaries, challenges: challenges, contactChanges: contactChanges, settings: account, totpSetup: totpSetup),
+            accountOverview: accountOverview,
             contactChanges: contactChanges, totpSetup: totpSetup)
     }
 
@@ -187,7 +188,7 @@ package struct Engine: EngineService, Sendable {
         AccountRoutes(account: account, maxBodySize: limit).register(on: routes)
         RecoveryRoutes(recovery: recovery, maxBodySize: limit).register(on: routes)
         PasswordResetRoutes(resets: passwordResets, access: adminAccess, maxBodySize: limit).register(on: routes)
-        AccountOverviewRoutes(overview: accountOverview).register(on: routes)
+        AccountOverviewRoutes(overview: accountOverview, access: adminAccess).register(on: routes)
         AccountSettingsRoutes(contactChanges: contactChanges, totpSetup: totpSetup, maxBodySize: limit).register(on: routes)
         AdminRoutes(
             users: users, devices: devices, access: adminAccess, audit: audit, checkpoints: auditCheckpoints,

@@ -25,6 +25,8 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case adminUserCreated = "admin.user_created"
     case adminUserUpdated = "admin.user_updated"
     case adminTOTPEnrolled = "admin.totp_enrolled"
+    /// An operator removed the user's authenticator app (a lost or replaced phone).
+    case adminTOTPRemoved = "admin.totp_removed"
     case adminUserUnblocked = "admin.user_unblocked"
     /// Everything stored about a user was exported (`GET /admin/v1/users/{id}/export`, `sca-server
     /// user export`): who asked is the entry's actor.

@@ -20,6 +20,8 @@ package struct ConsoleService: EngineService, Sendable {
     let checkpoints: AuditCheckpoints
     /// Lifting the restriction a weak password reset left.
     let passwordResets: PasswordResetService
+    /// Taking a partner's access to a user back, as the user can from their account page.
+    let accounts: AccountOverviewService
 
     /// The most users one search lists.
     package static let searchLimit = 25
@@ -91,14 +93,17 @@ package struct ConsoleService: EngineService, Sendable {
 
     // MARK: Reads
 
-    /// The users `text` names (see ``UserService/search(_:limit:)``). Needs `users:read`.
-    package func search(_ text: String, by actor: ConsoleOperator) async throws -> [ConsoleUserSummary] {
+    /// One page of the users `text` names (see ``UserService/search(_:after:limit:)``), from
+    /// after the user `after`. Needs `users:read`.
+    package func search(_ text: String, after: String? = nil, by actor: ConsoleOperator) async throws -> ConsoleSearchPage {
         try await requireRead(.usersRead, by: actor)
+        // One more than a page, to know whether another follows.
+        let found = try await users.search(text, after: after, limit: Self.searchLimit + 1)
         var summaries: [ConsoleUserSummary] = []
-        for user in try await users.search(text, limit: Self.searchLimit) {
+        for user in found.prefix(Self.searchLimit) {
             summaries.append(summary(of: user, timeline: try await users.timeline(of: user.id, limit: Self.timelineLength), for: actor))
         }
-        return summaries
+        return ConsoleSearchPage(users: summaries, next: found.count > Self.searchLimit ? summaries.last?.userID : nil)
     }
 
     /// The user page. Needs `users:read`; devices and passkeys are shown with `devices:read`.
@@ -112,6 +117,13 @@ package struct ConsoleService: EngineService, Sendable {
         let idle = TimeInterval(configuration.sessionIdleTimeout)
         let open = holdings.sessions.filter { $0.revokedAt == nil && now.timeIntervalSince($0.lastUsedAt) <= idle }
         let readsDevices = actor.may(.devicesRead)
+        var payments: [Int64: Transaction] = [:]
+        for entry in timeline where entry.draft.event == AuditEvent.challengeCompleted.rawValue {
+            guard let challengeID = entry.draft.challengeID, let challenge = try await store.challenge(id: challengeID),
+                challenge.operation == .payment, let transaction = challenge.transaction
+            else { continue }
+            payments[entry.sequence] = transaction
+        }
         return ConsoleUserDetail(
             summary: summary(of: user, timeline: timeline, for: actor), roles: user.roles,
             failedAttempts: user.lockout.failedAttempts, temporaryBlocks: user.lockout.temporaryBlocks,
@@ -119,7 +131,26 @@ package struct ConsoleService: EngineService, Sendable {
             devices: readsDevices ? try await devices.devices(of: user.id) : nil,
             passkeys: readsDevices ? try await passkeys.passkeys(of: user.id) : nil,
             sessions: open.sorted { $0.lastUsedAt > $1.lastUsedAt },
-            partnerSignIns: holdings.authorizationGrants.reversed(), timeline: timeline)
+            partnerSignIns: holdings.authorizationGrants.reversed(), partners: partners(in: holdings), timeline: timeline,
+            payments: payments)
+    }
+
+    /// Every partner the user signed in to, newest sign-in first, with what it still holds.
+    private func partners(in holdings: UserHoldings) -> [ConsolePartnerAccess] {
+        let sessions = accounts.openSessions(holdings.sessions)
+        var partners: [String: ConsolePartnerAccess] = [:]
+        for grant in holdings.authorizationGrants {
+            var partner = partners[grant.clientID] ?? ConsolePartnerAccess(clientID: grant.clientID)
+            partner.lastSignIn = max(partner.lastSignIn ?? grant.authTime, grant.authTime)
+            partners[grant.clientID] = partner
+        }
+        for clientID in sessions.compactMap(\.clientID) {
+            partners[clientID, default: ConsolePartnerAccess(clientID: clientID)].openSessions += 1
+        }
+        for consent in holdings.consents where consent.status.isOpen {
+            partners[consent.clientID, default: ConsolePartnerAccess(clientID: consent.clientID)].openConsents += 1
+        }
+        return partners.values.sorted { ($0.lastSignIn ?? .distantPast, $0.clientID) > ($1.lastSignIn ?? .distantPast, $1.clientID) }
     }
 
     // MARK: Actions
@@ -152,6 +183,23 @@ package struct ConsoleService: EngineService, Sendable {
     package func removePasskey(_ passkeyID: String, of userID: String, by actor: ConsoleOperator) async throws {
         try await act(.devicesWrite, by: actor) {
             _ = try await passkeys.remove(passkeyID, owner: try await existingUser(userID).id)
+        }
+    }
+
+    /// Removes the user's authenticator app (a lost or replaced phone). Needs `users:write`.
+    /// - Throws: 404 when the user has none.
+    package func removeAuthenticatorApp(of userID: String, by actor: ConsoleOperator) async throws {
+        try await act(.usersWrite, by: actor) {
+            try await users.removeTOTP(userID: try await existingUser(userID).id)
+        }
+    }
+
+    /// Takes a partner's access to the user back: its sessions end (it is told through its
+    /// back-channel logout) and the consents it waits on are refused. Needs `users:write`.
+    /// - Throws: 404 `partner.access_not_found` when it holds nothing of the user's.
+    package func revokePartner(_ clientID: String, of userID: String, by actor: ConsoleOperator) async throws -> PartnerAccessRevokedResponse {
+        try await act(.usersWrite, by: actor) {
+            try await accounts.revokePartner(clientID, of: try await existingUser(userID).id, asking: nil)
         }
     }
 

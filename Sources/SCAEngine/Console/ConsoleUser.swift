@@ -55,6 +55,31 @@ package struct ConsoleUserDetail: Sendable {
     package var sessions: [SessionRecord]
     /// Partners the user signed in to, newest first.
     package var partnerSignIns: [AuthorizationGrantRecord]
+    /// Each partner the user signed in to or that holds something of theirs.
+    package var partners: [ConsolePartnerAccess]
     /// The user's newest audit entries, newest first.
     package var timeline: [AuditEntry]
+    /// The amount and payee of each approved payment in the timeline, by the entry's sequence
+    /// number: what the user saw and approved (the challenge's dynamic linking).
+    package var payments: [Int64: Transaction]
+}
+
+/// A partner's hold on one user, as the user page lists it.
+package struct ConsolePartnerAccess: Sendable, Equatable {
+    package var clientID: String
+    /// The newest sign-in of the user to this partner.
+    package var lastSignIn: Date?
+    package var openSessions = 0
+    /// Consents the partner still waits on.
+    package var openConsents = 0
+
+    /// Whether there is anything to take back.
+    package var holdsAccess: Bool { openSessions > 0 || openConsents > 0 }
+}
+
+/// One page of the console's user search.
+package struct ConsoleSearchPage: Sendable, Equatable {
+    package var users: [ConsoleUserSummary]
+    /// The user id the next page starts after; nil on the last page.
+    package var next: String?
 }

@@ -11,6 +11,8 @@ package enum SecurityAlert: Sendable, Equatable {
     case emailChanged
     case phoneChanged
     case totpEnrolled
+    /// The bank removed the authenticator app (a lost or replaced phone).
+    case totpRemoved
     /// A recovery sheet bound `deviceName` and removed every other device.
     case recoveryUsed(deviceName: String)
     /// A new sheet replaced the earlier one.
@@ -35,6 +37,7 @@ package enum SecurityAlert: Sendable, Equatable {
         case .emailChanged: "message.alert.emailChanged"
         case .phoneChanged: "message.alert.phoneChanged"
         case .totpEnrolled: "message.alert.totpEnrolled"
+        case .totpRemoved: "message.alert.totpRemoved"
         case .recoveryUsed: "message.alert.recoveryUsed"
         case .recoverySheetIssued: "message.alert.recoverySheetIssued"
         case .recoveryBlocked(let until): until == nil ? "message.alert.recoveryBlocked" : "message.alert.recoveryBlockedUntil"

@@ -5,10 +5,13 @@ import SCAStorage
 extension UserService {
     /// The users an operator's search text names, at most `limit`: a user id (`usr_…`) or a
     /// device id (`dev_…`) exactly, a phone number (starting with `+`) as the SMS or sign-in
-    /// phone, an e-mail address exactly, or the start of one.
-    package func search(_ text: String, limit: Int) async throws -> [UserRecord] {
+    /// phone, an e-mail address exactly, or the start of one. In e-mail order, from after the
+    /// user `after` (the last of the page before); an id names one user, so it has no next page.
+    package func search(_ text: String, after: String? = nil, limit: Int) async throws -> [UserRecord] {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, text.utf8.count <= InputRules.maxEmailLength else { return [] }
+        if let after, !InputRules.isWellFormedID(after, prefix: "usr") { return [] }
+        if after != nil, text.hasPrefix("usr_") || text.hasPrefix("dev_") { return [] }
         if text.hasPrefix("usr_") {
             guard InputRules.isWellFormedID(text, prefix: "usr") else { return [] }
             return try await store.user(id: text).map { [$0] } ?? []
@@ -18,9 +21,9 @@ extension UserService {
             return try await store.user(id: device.userID).map { [$0] } ?? []
         }
         if text.hasPrefix("+") {
-            return try await store.findUsers(.phone(InputRules.normalizedPhone(text)), limit: limit)
+            return try await store.findUsers(.phone(InputRules.normalizedPhone(text)), after: after, limit: limit)
         }
-        return try await store.findUsers(.emailPrefix(InputRules.normalizedEmail(text)), limit: limit)
+        return try await store.findUsers(.emailPrefix(InputRules.normalizedEmail(text)), after: after, limit: limit)
     }
 
     /// The newest audit entries that name the user, newest first.

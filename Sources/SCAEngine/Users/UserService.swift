@@ -139,6 +139,29 @@ package struct UserService: EngineService, Sendable {
             secret: Base32.encode(seed), otpauthUri: TOTP.otpauthURI(secret: seed, account: Self.totpAccount(of: user), issuer: issuer))
     }
 
+    /// Removes the user's authenticator app (a lost or replaced phone): its codes are refused
+    /// from now on, and the user sets up a new one (`POST /v1/me/totp`) once signed in with
+    /// their other factors. An operator's act, recorded as `admin.totp_removed`; the user is
+    /// told, as of every change to what protects the account.
+    /// - Throws: `Problem.userNotFound`; 404 `resource.not_found` when the user has no
+    ///   authenticator app.
+    package func removeTOTP(userID: String) async throws {
+        guard let user = try await store.user(id: userID) else { throw Problem.userNotFound }
+        guard user.sealedTOTPSeed != nil else {
+            throw Problem(status: 404, code: .notFound, title: "Not found", detail: "The user has no authenticator app.")
+        }
+        var removal = UserUpdate()
+        removal.removesAuthenticatorApp = true
+        let updated: UserRecord
+        do {
+            updated = try await store.updateUser(id: userID, removal)
+        } catch StoreError.notFound {
+            throw Problem.userNotFound
+        }
+        await audit.record(.adminTOTPRemoved, userID: userID)
+        await alerts.send(.totpRemoved, to: updated)
+    }
+
     /// The `otpauth://` URI of the TOTP seed `user` has, opened again: for the demo's banner
     /// only, which shows the demo admin's seed at every start (a real user's seed is shown
     /// once, at enrolment). Nil when the user has none.

@@ -43,6 +43,14 @@ struct ConsoleRoutes<Context: RequestContext> {
         router.post("console/users/:id/roles") { request, context in
             try await pages.setRoles(request, userID: try context.parameters.require("id"), form: try await form(request))
         }
+        router.post("console/users/:id/totp/remove") { request, context in
+            try await pages.removeAuthenticatorApp(request, userID: try context.parameters.require("id"), form: try await form(request))
+        }
+        router.post("console/users/:id/partners/:client/revoke") { request, context in
+            try await pages.revokePartner(
+                request, userID: try context.parameters.require("id"), clientID: try context.parameters.require("client"),
+                form: try await form(request))
+        }
         router.post("console/users/:id/devices/:device/remove") { request, context in
             try await pages.removeDevice(
                 request, userID: try context.parameters.require("id"), deviceID: try context.parameters.require("device"),

@@ -65,6 +65,7 @@ enum ConsoleTemplates {
         </tbody>
         </table>
         </div>
+        {{#next}}<p><a href="{{next}}">{{t.console.users.next}}</a></p>{{/next}}
         {{/hasResults}}
         {{/searched}}
         """
@@ -102,6 +103,12 @@ enum ConsoleTemplates {
         <section class="panel">
         <h2 id="factors-heading">{{t.console.user.factors}}</h2>
         <ul class="plain">{{#factors}}<li>{{.}}</li>{{/factors}}</ul>
+        {{#removeTOTP}}
+        <form method="post" action="{{action}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" class="small secondary">{{t.console.user.removeTOTP}}</button>
+        </form>
+        {{/removeTOTP}}
         <h2 id="roles-heading">{{t.console.user.roles}}</h2>
         {{^rolesForm}}<p>{{roles}}</p>{{/rolesForm}}
         {{#rolesForm}}
@@ -170,10 +177,18 @@ enum ConsoleTemplates {
         <button type="submit" class="secondary">{{t.console.user.endSessions}}</button>
         </form>
         {{/endSessions}}
-        {{#hasPartnerSignIns}}
+        {{#hasPartners}}
         <h2 id="partners-heading">{{t.console.user.partnerSignIns}}</h2>
-        <ul class="plain">{{#partnerSignIns}}<li>{{.}}</li>{{/partnerSignIns}}</ul>
-        {{/hasPartnerSignIns}}
+        <div class="table" role="region" aria-labelledby="partners-heading" tabindex="0">
+        <table>
+        <thead><tr><th scope="col">{{t.console.user.column.partner}}</th><th scope="col">{{t.console.user.column.lastSignIn}}</th><th scope="col">{{t.console.user.column.openSessions}}</th><th scope="col">{{t.console.user.column.openConsents}}</th><th scope="col"><span class="visually-hidden">{{t.console.user.column.actions}}</span></th></tr></thead>
+        <tbody>
+        {{#partners}}<tr><td>{{client}}</td><td>{{lastSignIn}}</td><td>{{sessions}}</td><td>{{consents}}</td>
+        <td>{{#revoke}}<form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="small danger" aria-label="{{label}}">{{t.console.user.revokePartner}}</button></form>{{/revoke}}</td></tr>{{/partners}}
+        </tbody>
+        </table>
+        </div>
+        {{/hasPartners}}
         </section>
         <section>
         <h2 id="timeline-heading">{{t.console.user.timeline}}</h2>

@@ -13,14 +13,15 @@ enum ConsoleTimeline {
         "proof.accepted", "proof.rejected", "user.locked", "admin.user_unblocked", "admin.sessions_ended",
         "device.activated", "device.blocked", "device.unblocked", "device.removed", "passkey.registered",
         "passkey.removed", "code.sent", "token.revoked", "user.settings_changed", "admin.roles_changed",
-        "admin.user_updated", "admin.totp_enrolled", "admin.user_exported", "admin.access_denied",
+        "admin.user_updated", "admin.totp_enrolled", "admin.totp_removed", "account.partner_revoked", "admin.user_exported", "admin.access_denied",
         "operation.finished", "consent.changed", "beneficiary.added", "risk.decision", "risk.tra_suspended",
         "risk.tra_resumed", "risk.fraud_reported",
         "recovery.sheet_issued", "recovery.completed", "recovery.failed", "recovery.locked", "password.reset",
         "user.restriction_lifted",
     ]
 
-    static func row(_ entry: AuditEntry, words: PageWords) -> [String: Any] {
+    /// - Parameter payment: the payment the entry approved, if it did: its amount and payee.
+    static func row(_ entry: AuditEntry, payment: Transaction? = nil, words: PageWords) -> [String: Any] {
         let draft = entry.draft
         let event = named.contains(draft.event) ? words.text("console.event.\(draft.event)") : draft.event
         var detail: [String] = []
@@ -34,6 +35,12 @@ enum ConsoleTimeline {
             break
         default:
             if draft.outcome != "success" { detail.append(draft.outcome) }
+        }
+        if let payment {
+            var payee = payment.payee.name
+            if let iban = payment.payee.iban { payee += " (\(TransactionRules.maskedIBAN(iban)))" }
+            detail.append(
+                words.text("console.timeline.payment", ["amount": payment.amount, "currency": payment.currency, "payee": payee]))
         }
         if let address = draft.clientAddress { detail.append(address) }
         return [

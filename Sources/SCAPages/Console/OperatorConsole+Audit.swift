@@ -182,11 +182,14 @@ extension OperatorConsole {
         return .some(sequence)
     }
 
-    private func link(_ path: String, _ items: [URLQueryItem]) -> String {
+    /// `path` with `items` as its query. A `+` is encoded too: a query reads it as a space,
+    /// and a phone number searched for starts with one.
+    func link(_ path: String, _ items: [URLQueryItem]) -> String {
         guard !items.isEmpty else { return path }
         var components = URLComponents()
         components.path = path
         components.queryItems = items
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         return components.string ?? path
     }
 }

@@ -29,7 +29,7 @@ extension OperatorConsole {
         }
     }
 
-    /// `GET /console/users?q=…`.
+    /// `GET /console/users?q=…&after=…`: a page of the users found, from after the user `after`.
     func users(_ request: Request) async throws -> Response {
         let (state, actor): (PageState, ConsoleOperator)
         switch try await visit(request) {
@@ -42,11 +42,16 @@ extension OperatorConsole {
         values["query"] = query
         if !query.isEmpty {
             do {
-                let found = try await console.search(query, by: actor)
+                let after = request.uri.queryParameters.get("after").map { String($0) }
+                let page = try await console.search(query, after: after, by: actor)
+                let found = page.users
                 values["searched"] = true
                 if found.isEmpty { values["none"] = true } else { values["hasResults"] = true }
                 values["resultsCaption"] = words.text("console.users.results", count: found.count)
                 values["results"] = found.map { row(for: $0, words: words) }
+                if let next = page.next {
+                    values["next"] = link(Self.usersPage, [URLQueryItem(name: "q", value: query), URLQueryItem(name: "after", value: next)])
+                }
             } catch let problem as Problem where problem.status == 403 {
                 return forbidden(words: words)
             }
@@ -120,6 +125,22 @@ extension OperatorConsole {
         let roles = console.definedRoles.filter { form["role.\($0)"] == "on" }
         return try await act(request, userID: userID, form: form, action: "roles", done: PageText("console.done.rolesSet")) {
             try await console.setRoles(roles, of: userID, by: $0)
+        }
+    }
+
+    /// `POST /console/users/{id}/totp/remove`.
+    func removeAuthenticatorApp(_ request: Request, userID: String, form: [String: String]) async throws -> Response {
+        try await act(request, userID: userID, form: form, action: "totp/remove", done: PageText("console.done.totpRemoved")) {
+            try await console.removeAuthenticatorApp(of: userID, by: $0)
+        }
+    }
+
+    /// `POST /console/users/{id}/partners/{clientID}/revoke`.
+    func revokePartner(_ request: Request, userID: String, clientID: String, form: [String: String]) async throws -> Response {
+        try await act(
+            request, userID: userID, form: form, action: "partners/\(clientID)/revoke", done: PageText("console.done.partnerRevoked")
+        ) {
+            _ = try await console.revokePartner(clientID, of: userID, by: $0)
         }
     }
 
@@ -290,10 +311,20 @@ extension OperatorConsole {
         }
         values["hasSessions"] = !detail.sessions.isEmpty
         if !detail.sessions.isEmpty, actor.may(.usersWrite) { values["endSessions"] = form("sessions/end") }
-        values["partnerSignIns"] = detail.partnerSignIns.prefix(10).map {
-            words.text("console.user.partnerSignIn", ["client": $0.clientID, "time": words.dateTime($0.authTime)])
+        values["partners"] = detail.partners.map { partner -> [String: Any] in
+            var row: [String: Any] = [
+                "client": partner.clientID, "lastSignIn": partner.lastSignIn.map(words.dateTime) ?? words.text("console.never"),
+                "sessions": String(partner.openSessions), "consents": String(partner.openConsents),
+            ]
+            if mayEnd, partner.holdsAccess {
+                var revoke = form("partners/\(partner.clientID)/revoke")
+                revoke["label"] = words.text("console.user.revokePartnerLabel", ["client": partner.clientID])
+                row["revoke"] = revoke
+            }
+            return row
         }
-        values["hasPartnerSignIns"] = !detail.partnerSignIns.isEmpty
+        values["hasPartners"] = !detail.partners.isEmpty
+        if detail.hasTOTP, mayEnd { values["removeTOTP"] = form("totp/remove") }
 
         if actor.may(.usersRoles), actor.userID != summary.userID, !console.definedRoles.isEmpty {
             var rolesForm = form("roles")
@@ -304,7 +335,7 @@ extension OperatorConsole {
             }
             values["rolesForm"] = rolesForm
         }
-        values["timeline"] = detail.timeline.map { ConsoleTimeline.row($0, words: words) }
+        values["timeline"] = detail.timeline.map { ConsoleTimeline.row($0, payment: detail.payments[$0.sequence], words: words) }
         values["hasTimeline"] = !detail.timeline.isEmpty
         return values
     }

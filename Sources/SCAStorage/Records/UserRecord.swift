@@ -117,6 +117,11 @@ public struct UserUpdate: Sendable, Equatable {
     /// ``SCAStore/liftRestriction(userID:restrictedUntil:)``.
     public var restrictedUntil: Date?
 
+    /// Clears the authenticator app's seed (an operator's reset after a lost or replaced
+    /// phone): codes of the old app are refused from then on, and the user sets up a new one.
+    /// Wins over `sealedTOTPSeed`.
+    public var removesAuthenticatorApp = false
+
     public var isRestricted: Bool { restrictedUntil != nil }
 
     public init(

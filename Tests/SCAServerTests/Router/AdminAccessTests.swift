@@ -44,6 +44,9 @@ struct AdminAccessTests {
         Route(method: .patch, path: "/admin/v1/users/{id}", scope: .usersWrite) { _ in json(UpdateUserRequest(emailCodes: false)) },
         Route(method: .put, path: "/admin/v1/users/{id}/roles", scope: .usersRoles) { _ in json(SetRolesRequest(roles: ["customer"])) },
         Route(method: .post, path: "/admin/v1/users/{id}/totp", scope: .usersWrite) { _ in nil },
+        // After the enrolment above, so there is an app to remove.
+        Route(method: .delete, path: "/admin/v1/users/{id}/totp", scope: .usersWrite) { _ in nil },
+        Route(method: .delete, path: "/admin/v1/users/{id}/partners/{clientId}", scope: .usersWrite, accepted: 404...404) { _ in nil },
         Route(method: .post, path: "/admin/v1/users/{id}/unblock", scope: .usersUnblock) { _ in nil },
         Route(method: .delete, path: "/admin/v1/users/{id}/restriction", scope: .usersUnblock, accepted: 404...404) { _ in nil },
         Route(method: .post, path: "/admin/v1/users/{id}/activations", scope: .devicesWrite) { _ in nil },
