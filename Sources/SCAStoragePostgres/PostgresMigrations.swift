@@ -1015,5 +1015,14 @@ enum PostgresMigrations {
             "v12-password-reset",
             ["ALTER TABLE users ADD COLUMN restricted_until DOUBLE PRECISION"]
         ),
+        // v13-partner-health: the console's partners page counts each client's consents and
+        // webhook deliveries by status, and lists the failed ones newest first.
+        (
+            "v13-partner-health",
+            [
+                "CREATE INDEX consents_client_status ON consents (client_id, status)",
+                "CREATE INDEX webhook_deliveries_client ON webhook_deliveries (client_id, status, created_at)",
+            ]
+        ),
     ]
 }

@@ -41,7 +41,8 @@ import Testing
             "factor.passkey.heading", "terminal.failure.notAccepted", "consent.finished.open.heading", "terminal.totp.code",
             "terminal.login.emailPrompt", "terminal.login.emailPromptRemembered", "signin.email.label", "date.month.", "problem.",
             "terminal.recovery.puk", "account.details.pin", "account.details.password", "account.pending.code",
-            "console.user.column.partner"]
+            "console.user.column.partner", "console.partner.webhook", "console.nav.partners", "console.partners.title",
+            "console.partner.scopes"]
         for language in Language.allCases where language != .english {
             let own = catalogue.entries[language] ?? [:]
             let copies = english.keys.filter { key in

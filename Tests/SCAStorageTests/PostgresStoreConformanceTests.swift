@@ -202,6 +202,10 @@ struct PostgresStoreConformanceTests {
     @Test func authenticatorAppIsRemoved() async throws {
         try await check { try await $0.authenticatorAppIsRemoved() }
     }
+
+    @Test func partnerActivityIsCounted() async throws {
+        try await check { try await $0.partnerActivityIsCounted() }
+    }
     @Test func userTimelineIsNewestFirst() async throws { try await check { try await $0.userTimelineIsNewestFirst() } }
     // Recovery sheets (v10-recovery-sheets).
     @Test func recoverySheetsReplaceAndCount() async throws { try await check { try await $0.recoverySheetsReplaceAndCount() } }

@@ -144,4 +144,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Codable, Sendable, Custom
     /// The code does not confirm what waits; `remainingAttempts` says how many tries are left,
     /// and at none what waited is dropped (`422`).
     public static let confirmationCodeInvalid = ProblemCode(rawValue: "confirmation.code_invalid")
+    // Partners.
+    /// The webhook delivery was delivered, is being sent right now, or has not failed yet, so
+    /// there is nothing to retry (`409`).
+    public static let webhookNotRetryable = ProblemCode(rawValue: "webhook.not_retryable")
 }

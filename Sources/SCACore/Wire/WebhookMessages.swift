@@ -45,3 +45,76 @@ package struct WebhookEvent: Codable, Sendable, Equatable {
         self.occurredAt = occurredAt
     }
 }
+
+/// `GET /admin/v1/clients/{clientId}/activity`: what a partner holds of the bank's users and
+/// what waits to be sent to it.
+package struct PartnerActivityResponse: Codable, Sendable, Equatable {
+    package var clientId: String
+    /// Sessions not ended and used within the idle timeout.
+    package var openSessions: Int
+    /// Users who signed in to the partner at least once.
+    package var grantedUsers: Int
+    /// Consents by status (`Created`, `Accepted`, …); a status without any is absent.
+    package var consents: [String: Int]
+    package var deliveries: WebhookDeliveryTally
+
+    package init(clientId: String, openSessions: Int, grantedUsers: Int, consents: [String: Int], deliveries: WebhookDeliveryTally) {
+        self.clientId = clientId
+        self.openSessions = openSessions
+        self.grantedUsers = grantedUsers
+        self.consents = consents
+        self.deliveries = deliveries
+    }
+}
+
+/// A partner's webhook deliveries (events, back-channel logouts, CIBA pings) by state.
+package struct WebhookDeliveryTally: Codable, Sendable, Equatable {
+    /// Waiting for their first attempt or a retry.
+    package var pending: Int
+    /// Of those pending, the ones whose last attempt failed.
+    package var retrying: Int
+    package var delivered: Int
+    /// Given up after the last attempt.
+    package var abandoned: Int
+
+    package init(pending: Int, retrying: Int, delivered: Int, abandoned: Int) {
+        self.pending = pending
+        self.retrying = retrying
+        self.delivered = delivered
+        self.abandoned = abandoned
+    }
+}
+
+/// One webhook delivery as an operator reads it: never its body (a logout names a session).
+package struct WebhookDeliveryResponse: Codable, Sendable, Equatable {
+    /// The event id (`SCA-Webhook-Id`).
+    package var id: String
+    /// `event`, `backchannel_logout` or `ciba_ping`.
+    package var kind: String
+    /// The operation, consent or session it is about.
+    package var subjectId: String
+    /// `pending`, `delivered` or `abandoned`.
+    package var status: String
+    package var attempts: Int
+    /// The receiver's answer to the last attempt; absent when it was not reached.
+    package var lastHttpStatus: Int?
+    package var createdAt: Date
+    /// When the next attempt is due, while pending.
+    package var nextAttemptAt: Date?
+    package var finishedAt: Date?
+
+    package init(
+        id: String, kind: String, subjectId: String, status: String, attempts: Int, lastHttpStatus: Int?, createdAt: Date,
+        nextAttemptAt: Date?, finishedAt: Date?
+    ) {
+        self.id = id
+        self.kind = kind
+        self.subjectId = subjectId
+        self.status = status
+        self.attempts = attempts
+        self.lastHttpStatus = lastHttpStatus
+        self.createdAt = createdAt
+        self.nextAttemptAt = nextAttemptAt
+        self.finishedAt = finishedAt
+    }
+}

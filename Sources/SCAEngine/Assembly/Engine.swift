@@ -163,7 +163,8 @@ package struct Engine: EngineService, Sendable {
             profiles: ProfileService(context: context, tokens: tokens),
             console: ConsoleService(
                 context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges,
-                risk: riskEngine, checkpoints: checkpoints, passwordResets: passwordResets, accounts: accountOverview),
+                risk: riskEngine, checkpoints: checkpoints, passwordResets: passwordResets, accounts: accountOverview,
+                webhooks: webhooks),
             recovery: recovery,
             passwordResets: passwordResets,
             alerts: alerts,

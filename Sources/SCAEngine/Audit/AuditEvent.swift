@@ -100,6 +100,8 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case partnerWebhookChanged = "partner.webhook_changed"
     /// A webhook event given up after its last retry (details: event, operation, client, last status).
     case webhookAbandoned = "webhook.abandoned"
+    /// An operator sent a failed or abandoned delivery again (details: event, client, kind).
+    case webhookRetried = "webhook.retried"
     /// A webhook attempt not made: its host is or resolves to a special-purpose address
     /// (outcome: the kind; details: event, client, host).
     case webhookAddressRefused = "webhook.address_refused"

@@ -22,6 +22,8 @@ package struct ConsoleService: EngineService, Sendable {
     let passwordResets: PasswordResetService
     /// Taking a partner's access to a user back, as the user can from their account page.
     let accounts: AccountOverviewService
+    /// Partners' activity and delivery health (the partners page).
+    let webhooks: WebhookService
 
     /// The most users one search lists.
     package static let searchLimit = 25
@@ -247,7 +249,7 @@ package struct ConsoleService: EngineService, Sendable {
 
     /// Runs `action` as the operator when they may: the permission first (a refusal is
     /// recorded), then a fresh authentication, which the console asks for.
-    private func act<Result: Sendable>(
+    func act<Result: Sendable>(
         _ scope: AdminScope, by actor: ConsoleOperator, _ action: () async throws -> Result
     ) async throws -> Result {
         if actor.stepUp.refusal(for: scope, now: runtime.now()) == .tooOld { throw ConsoleStepUpNeeded() }

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import SCACore
 
-/// `PUT` / `DELETE /admin/v1/clients/{clientId}/webhook`, scope `clients:write`.
+/// `PUT` / `DELETE /admin/v1/clients/{clientId}/webhook`, scope `clients:write`; a client's
+/// activity and failed deliveries (`clients:read`) and the retry of one (`clients:write`).
 struct PartnerWebhookRoutes<Context: RequestContext> {
     let webhooks: WebhookService
     let access: AdminAccess
@@ -20,6 +21,16 @@ struct PartnerWebhookRoutes<Context: RequestContext> {
             let id = try context.parameters.require("id")
             try await webhooks.remove(clientID: id)
             return try Response.json(Removed(clientId: id))
+        }
+        admin.requiring(.clientsRead).get(":id/activity") { _, context in
+            try Response.json(try await webhooks.activity(of: try context.parameters.require("id")))
+        }
+        admin.requiring(.clientsRead).get(":id/deliveries/failed") { _, context in
+            try Response.json(try await webhooks.failedDeliveries(of: try context.parameters.require("id")))
+        }
+        admin.requiring(.clientsWrite).post(":id/deliveries/:delivery/retry") { _, context in
+            try Response.json(
+                try await webhooks.retry(try context.parameters.require("delivery"), of: try context.parameters.require("id")))
         }
     }
 }

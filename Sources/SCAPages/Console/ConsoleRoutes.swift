@@ -23,6 +23,15 @@ struct ConsoleRoutes<Context: RequestContext> {
         router.get("console/audit") { request, _ in try await pages.audit(request) }
         router.get("console/audit/export") { request, _ in try await pages.auditExport(request) }
         router.get("console/audit/verify") { request, _ in try await pages.auditVerify(request) }
+        router.get("console/partners") { request, _ in try await pages.partners(request) }
+        router.get("console/partners/:id") { request, context in
+            try await pages.partner(request, id: try context.parameters.require("id"))
+        }
+        router.post("console/partners/:id/deliveries/:delivery/retry") { request, context in
+            try await pages.retryDelivery(
+                request, clientID: try context.parameters.require("id"), deliveryID: try context.parameters.require("delivery"),
+                form: try await form(request))
+        }
         router.get("console/users/:id") { request, context in
             try await pages.user(request, id: try context.parameters.require("id"))
         }

@@ -4,6 +4,7 @@ enum ConsoleTemplates {
     static let all: [String: String] = [
         "console-nav": nav, "console-email": email, "console-users": users, "console-user": user,
         "console-message": message, "console-risk": risk, "console-audit": audit, "console-audit-verify": auditVerify,
+        "console-partners": partners, "console-partner": partner,
     ]
 
     /// The bar above every signed-in page: who is signed in, the search, signing out.
@@ -12,6 +13,7 @@ enum ConsoleTemplates {
         <a href="/console/users">{{t.console.nav.users}}</a>
         {{#navRisk}}<a href="/console/risk">{{t.console.nav.risk}}</a>{{/navRisk}}
         {{#navAudit}}<a href="/console/audit">{{t.console.nav.audit}}</a>{{/navAudit}}
+        {{#navPartners}}<a href="/console/partners">{{t.console.nav.partners}}</a>{{/navPartners}}
         <span class="who">{{t.console.nav.signedInAs}} <strong>{{operator}}</strong></span>
         <form method="post" action="/console/signout">
         <input type="hidden" name="csrf" value="{{signOutCsrf}}">
@@ -255,5 +257,5 @@ enum ConsoleTemplates {
         form.roles button{margin-top:.5rem}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         @media (min-width:900px){.panels{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
-        """ + reportStyle
+        """ + reportStyle + partnerStyle
 }

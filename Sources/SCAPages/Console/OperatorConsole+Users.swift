@@ -177,13 +177,21 @@ extension OperatorConsole {
         _ request: Request, userID: String, form: [String: String], action: String, done: PageText?,
         _ body: (ConsoleOperator) async throws -> PageText?
     ) async throws -> Response {
+        try await act(request, page: "\(Self.usersPage)/\(userID)", form: form, action: action, done: done, body)
+    }
+
+    /// Runs one action of a console page (`page`, where the browser goes back to; its form
+    /// posts to `page/action`), as ``act(_:userID:form:action:done:_:)`` describes.
+    func act(
+        _ request: Request, page: String, form: [String: String], action: String, done: PageText?,
+        _ body: (ConsoleOperator) async throws -> PageText?
+    ) async throws -> Response {
         var state: PageState
         let actor: ConsoleOperator
         switch try await visit(request) {
         case .signedIn(let visited, let signedIn): (state, actor) = (visited, signedIn)
         case .elsewhere(let response): return response
         }
-        let page = "\(Self.usersPage)/\(userID)"
         guard PageCookies.checkCSRF(state, action: "\(page)/\(action)", presented: form["csrf"]) else {
             return message("console.error.formExpiredTitle", PageText("console.error.formExpired"), words: words(request), status: .forbidden)
         }
@@ -211,6 +219,7 @@ extension OperatorConsole {
         var values: [String: Any] = ["operator": actor.email, "signOutCsrf": PageCookies.csrfToken(state, action: "/console/signout")]
         if actor.may(.riskRead) { values["navRisk"] = true }
         if actor.may(.auditRead) { values["navAudit"] = true }
+        if actor.may(.clientsRead) { values["navPartners"] = true }
         return values
     }
 

@@ -22,6 +22,26 @@ extension WebhookDeliveryRecord {
         return true
     }
 
+    /// An operator's retry at `now`: a delivery given up gets a whole new series of attempts,
+    /// and one waiting out its back-off after a failure is due at once.
+    /// - Returns: false, changing nothing, when it was delivered, is being sent now (a live
+    ///   lease), or has not failed yet (it is due anyway).
+    package mutating func retry(now: Date) -> Bool {
+        switch status {
+        case .delivered:
+            return false
+        case .pending:
+            guard attempts > 0, leaseUntil.map({ $0 <= now }) ?? true else { return false }
+        case .abandoned:
+            status = .pending
+            attempts = 0
+            finishedAt = nil
+        }
+        leaseUntil = nil
+        nextAttemptAt = now
+        return true
+    }
+
     /// Records one attempt's result at `now`: delivered on a 2xx, else the next attempt after
     /// the back-off, or abandoned when the back-off is used up.
     package mutating func record(httpStatus: Int?, now: Date) {

@@ -77,6 +77,11 @@ struct AdminAccessTests {
             json(SetPartnerWebhookRequest(url: "https://shop.example/hooks"))
         },
         Route(method: .delete, path: "/admin/v1/clients/{id}/webhook", scope: .clientsWrite, accepted: 404...404) { _ in nil },
+        Route(method: .get, path: "/admin/v1/clients/{id}/activity", scope: .clientsRead, accepted: 404...404) { _ in nil },
+        Route(method: .get, path: "/admin/v1/clients/{id}/deliveries/failed", scope: .clientsRead, accepted: 404...404) { _ in nil },
+        Route(
+            method: .post, path: "/admin/v1/clients/{id}/deliveries/{deliveryId}/retry", scope: .clientsWrite, accepted: 404...404
+        ) { _ in nil },
     ]
 
     @Test("every admin route of openapi.yaml has a line in the scope table")
