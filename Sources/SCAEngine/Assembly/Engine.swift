@@ -77,7 +77,7 @@ package struct Engine: EngineService, Sendable {
         let box = SecretBox(key: try ServerKey.load(configuration: configuration, random: runtime.random))
         let hasher = PasswordHasher(parameters: configuration.passwordHashing, random: runtime.random)
         // One registry per server (no global MetricsSystem), so tests and instances stay apart.
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(now: runtime.now)
         let audit = AuditTrail(store: store, metrics: metrics, runtime: runtime, logger: logger)
         let context = EngineContext(
             configuration: configuration, store: store, box: box, runtime: runtime, audit: audit, logger: logger,
@@ -164,7 +164,7 @@ package struct Engine: EngineService, Sendable {
             console: ConsoleService(
                 context: context, access: adminAccess, users: users, devices: devices, passkeys: passkeys, challenges: challenges,
                 risk: riskEngine, checkpoints: checkpoints, passwordResets: passwordResets, accounts: accountOverview,
-                webhooks: webhooks),
+                webhooks: webhooks, metrics: metrics),
             recovery: recovery,
             passwordResets: passwordResets,
             alerts: alerts,
@@ -201,7 +201,7 @@ package struct Engine: EngineService, Sendable {
         // Passkeys.
         PasskeyRoutes(passkeys: passkeys, maxBodySize: limit).register(on: routes)
         PasskeyAdminRoutes(passkeys: passkeys, users: users, access: adminAccess).register(on: routes)
-        MetricsRoutes(metrics: metrics).register(on: routes)
+        MetricsRoutes(metrics: metrics, access: adminAccess).register(on: routes)
         // Decoupled operations, asked for by the backend or a partner client.
         OperationRoutes(
             operations: operations, devices: deviceRequests, access: adminAccess, authenticateClient: authenticateClient,

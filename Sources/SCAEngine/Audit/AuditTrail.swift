@@ -122,6 +122,8 @@ package struct AuditTrail: Sendable {
             for scope in refusal.scopes {
                 metrics.recordRateLimited(action: refusal.action, budget: scope)
             }
+            // The overview counts refusals, however many budgets each spent.
+            metrics.history.record(.budgetRefusals)
         default:
             break
         }

@@ -24,6 +24,8 @@ package struct ConsoleService: EngineService, Sendable {
     let accounts: AccountOverviewService
     /// Partners' activity and delivery health (the partners page).
     let webhooks: WebhookService
+    /// The counters the live overview draws.
+    let metrics: ServerMetrics
 
     /// The most users one search lists.
     package static let searchLimit = 25
@@ -230,6 +232,13 @@ package struct ConsoleService: EngineService, Sendable {
             }
             _ = try await users.setRoles(userID: try await existingUser(userID).id, roles, byOperator: actor.userID)
         }
+    }
+
+    /// The last hour of this instance's counters, minute by minute (the live overview). Needs
+    /// `risk:read`, as the risk page beside it.
+    package func liveOverview(by actor: ConsoleOperator) async throws -> ActivitySnapshot {
+        try await requireRead(.riskRead, by: actor)
+        return metrics.history.lastHour()
     }
 
     /// The roles the configuration defines, for the roles form.

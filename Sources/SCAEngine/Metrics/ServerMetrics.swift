@@ -16,12 +16,17 @@ package struct ServerMetrics: Sendable {
     /// The registry `GET /metrics` renders.
     package let registry: PrometheusCollectorRegistry
 
+    /// The last hour of the counters the console's live overview draws, minute by minute.
+    package let history: ActivityHistory
+
     private let passwordHashDuration: ValueHistogram
     private let counters = CounterCache()
 
     /// Registers the fixed metrics (build info, the password-hash histogram) in a new registry.
-    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    /// - Parameter now: the clock the overview's minutes are read on.
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), now: @escaping @Sendable () -> Date = Date.init) {
         self.registry = registry
+        history = ActivityHistory(now: now)
         registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "sca", metricName: "build_info", unitName: "",
@@ -66,17 +71,24 @@ package struct ServerMetrics: Sendable {
             "challenges", help: "Challenges by operation and event.",
             labels: [("operation", operation), ("event", event)]
         ).increment()
+        switch event {
+        case "created": history.record(.challengesCreated)
+        case "completed": history.record(.challengesCompleted)
+        default: break
+        }
     }
 
     /// Counts one proof by method and outcome (`accepted`, `rejected`).
     package func recordProof(method: String, outcome: String) {
         counter("proofs", help: "Proofs by method and outcome.", labels: [("method", method), ("outcome", outcome)])
             .increment()
+        if outcome != "accepted" { history.record(.failedProofs) }
     }
 
     /// Counts one lockout by kind (`temporary`, `permanent`).
     package func recordLockout(kind: String) {
         counter("lockouts", help: "Users blocked, by kind.", labels: [("kind", kind)]).increment()
+        history.record(.lockouts)
     }
 
     /// Counts tokens issued by how (`issued`, `refreshed`).
@@ -87,6 +99,7 @@ package struct ServerMetrics: Sendable {
     /// Counts one-time codes sent, by channel (`sms`, `email`).
     package func recordCodeSent(channel: String) {
         counter("codes_sent", help: "One-time codes sent, by channel.", labels: [("channel", channel)]).increment()
+        history.record(.codesSent)
     }
 
     /// Counts one request refused by a budget across challenges, by action (`send`,

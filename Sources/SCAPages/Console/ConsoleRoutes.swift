@@ -24,6 +24,7 @@ struct ConsoleRoutes<Context: RequestContext> {
         router.get("console/audit/export") { request, _ in try await pages.auditExport(request) }
         router.get("console/audit/verify") { request, _ in try await pages.auditVerify(request) }
         router.get("console/partners") { request, _ in try await pages.partners(request) }
+        router.get("console/overview") { request, _ in try await pages.overview(request) }
         router.get("console/partners/:id") { request, context in
             try await pages.partner(request, id: try context.parameters.require("id"))
         }

@@ -4,13 +4,14 @@ enum ConsoleTemplates {
     static let all: [String: String] = [
         "console-nav": nav, "console-email": email, "console-users": users, "console-user": user,
         "console-message": message, "console-risk": risk, "console-audit": audit, "console-audit-verify": auditVerify,
-        "console-partners": partners, "console-partner": partner,
+        "console-partners": partners, "console-partner": partner, "console-overview": overview,
     ]
 
     /// The bar above every signed-in page: who is signed in, the search, signing out.
     static let nav = """
         <nav class="console-bar" aria-label="{{t.console.nav.label}}">
         <a href="/console/users">{{t.console.nav.users}}</a>
+        {{#navRisk}}<a href="/console/overview">{{t.console.nav.overview}}</a>{{/navRisk}}
         {{#navRisk}}<a href="/console/risk">{{t.console.nav.risk}}</a>{{/navRisk}}
         {{#navAudit}}<a href="/console/audit">{{t.console.nav.audit}}</a>{{/navAudit}}
         {{#navPartners}}<a href="/console/partners">{{t.console.nav.partners}}</a>{{/navPartners}}
@@ -257,5 +258,5 @@ enum ConsoleTemplates {
         form.roles button{margin-top:.5rem}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         @media (min-width:900px){.panels{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
-        """ + reportStyle + partnerStyle
+        """ + reportStyle + partnerStyle + overviewStyle
 }

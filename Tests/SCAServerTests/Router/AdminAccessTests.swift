@@ -62,6 +62,7 @@ struct AdminAccessTests {
         Route(method: .get, path: "/admin/v1/risk/report", scope: .riskRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/risk/report.csv", scope: .riskRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/risk/activity", scope: .riskRead) { _ in nil },
+        Route(method: .get, path: "/admin/v1/activity", scope: .riskRead) { _ in nil },
         Route(method: .get, path: "/admin/v1/users/{id}/passkeys", scope: .devicesRead) { _ in nil },
         Route(method: .delete, path: "/admin/v1/passkeys/{id}", scope: .devicesWrite, accepted: 404...404) { _ in nil },
         // Sign-up or in.
