@@ -135,12 +135,12 @@ package struct ConsoleService: EngineService, Sendable {
             devices: readsDevices ? try await devices.devices(of: user.id) : nil,
             passkeys: readsDevices ? try await passkeys.passkeys(of: user.id) : nil,
             sessions: open.sorted { $0.lastUsedAt > $1.lastUsedAt },
-            partnerSignIns: holdings.authorizationGrants.reversed(), partners: partners(in: holdings), timeline: timeline,
+            partnerSignIns: holdings.authorizationGrants.reversed(), partners: try await partners(in: holdings), timeline: timeline,
             payments: payments)
     }
 
     /// Every partner the user signed in to, newest sign-in first, with what it still holds.
-    private func partners(in holdings: UserHoldings) -> [ConsolePartnerAccess] {
+    private func partners(in holdings: UserHoldings) async throws -> [ConsolePartnerAccess] {
         let sessions = accounts.openSessions(holdings.sessions)
         var partners: [String: ConsolePartnerAccess] = [:]
         for grant in holdings.authorizationGrants {
@@ -153,6 +153,9 @@ package struct ConsoleService: EngineService, Sendable {
         }
         for consent in holdings.consents where consent.status.isOpen {
             partners[consent.clientID, default: ConsolePartnerAccess(clientID: consent.clientID)].openConsents += 1
+        }
+        for clientID in partners.keys {
+            partners[clientID]?.name = try await store.partnerClient(id: clientID)?.name
         }
         return partners.values.sorted { ($0.lastSignIn ?? .distantPast, $0.clientID) > ($1.lastSignIn ?? .distantPast, $1.clientID) }
     }

@@ -67,6 +67,8 @@ package struct ConsoleUserDetail: Sendable {
 /// A partner's hold on one user, as the user page lists it.
 package struct ConsolePartnerAccess: Sendable, Equatable {
     package var clientID: String
+    /// The client's name, while it is registered.
+    package var name: String?
     /// The newest sign-in of the user to this partner.
     package var lastSignIn: Date?
     package var openSessions = 0

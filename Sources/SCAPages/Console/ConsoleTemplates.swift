@@ -186,7 +186,7 @@ enum ConsoleTemplates {
         <table>
         <thead><tr><th scope="col">{{t.console.user.column.partner}}</th><th scope="col">{{t.console.user.column.lastSignIn}}</th><th scope="col">{{t.console.user.column.openSessions}}</th><th scope="col">{{t.console.user.column.openConsents}}</th><th scope="col"><span class="visually-hidden">{{t.console.user.column.actions}}</span></th></tr></thead>
         <tbody>
-        {{#partners}}<tr><td>{{client}}</td><td>{{lastSignIn}}</td><td>{{sessions}}</td><td>{{consents}}</td>
+        {{#partners}}<tr><td>{{name}}<br><span class="hint">{{client}}</span></td><td>{{lastSignIn}}</td><td>{{sessions}}</td><td>{{consents}}</td>
         <td>{{#revoke}}<form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="small danger" aria-label="{{label}}">{{t.console.user.revokePartner}}</button></form>{{/revoke}}</td></tr>{{/partners}}
         </tbody>
         </table>

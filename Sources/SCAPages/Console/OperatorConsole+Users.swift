@@ -322,12 +322,12 @@ extension OperatorConsole {
         if !detail.sessions.isEmpty, actor.may(.usersWrite) { values["endSessions"] = form("sessions/end") }
         values["partners"] = detail.partners.map { partner -> [String: Any] in
             var row: [String: Any] = [
-                "client": partner.clientID, "lastSignIn": partner.lastSignIn.map(words.dateTime) ?? words.text("console.never"),
+                "client": partner.clientID, "name": partner.name ?? partner.clientID, "lastSignIn": partner.lastSignIn.map(words.dateTime) ?? words.text("console.never"),
                 "sessions": String(partner.openSessions), "consents": String(partner.openConsents),
             ]
             if mayEnd, partner.holdsAccess {
                 var revoke = form("partners/\(partner.clientID)/revoke")
-                revoke["label"] = words.text("console.user.revokePartnerLabel", ["client": partner.clientID])
+                revoke["label"] = words.text("console.user.revokePartnerLabel", ["client": partner.name ?? partner.clientID])
                 row["revoke"] = revoke
             }
             return row
