@@ -65,7 +65,7 @@ struct SQLiteStoreFileTests {
                 "v3-proof-fold", "v3-challenge-signatures", "v4-delegated-tokens", "v4-risk-aggregates",
                 "v5-client-keys", "v6-partner-requests", "v7-partner-notifications", "v8-signing-key-activation",
                 "v9-console-lookups",
-                "v10-recovery-sheets", "v11-console-reports", "v12-password-reset",
+                "v10-recovery-sheets", "v11-console-reports", "v12-password-reset", "v13-partner-health",
             ]
         )
     }

@@ -38,18 +38,19 @@ struct AdminRoutes<Context: RequestContext> {
             return try Response.json(CreatedUserResponse(userId: user.id), status: .created)
         }
         admin.requiring(.usersRead).get("users") { request, _ in
-            // `search`: the console's search (an id, a device id, a phone, an e-mail or its start).
+            // `search`: the console's search (an id, a device id, a phone, an e-mail or its start),
+            // a page of it: `after` the last user id of the page before, `limit` 1 to 100 (25).
+            // Both are checked even without a search, so a wrong one never passes unnoticed.
+            let after = request.uri.queryParameters.get("after")
+            let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? ConsoleService.searchLimit
+            guard let limit, (1...100).contains(limit) else { throw Problem.invalidRequest("limit must be 1 to 100") }
+            if let after, !InputRules.isWellFormedID(after, prefix: "usr") {
+                throw Problem.invalidRequest("after must be a user id")
+            }
             let found: [UserRecord]
             if let search = request.uri.queryParameters.get("search") {
                 guard search.utf8.count <= InputRules.maxEmailLength else {
                     throw Problem.invalidRequest("search must be at most 254 bytes")
-                }
-                // `after`: the last user id of the page before; `limit`: 1 to 100 (25).
-                let after = request.uri.queryParameters.get("after")
-                let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? ConsoleService.searchLimit
-                guard let limit, (1...100).contains(limit) else { throw Problem.invalidRequest("limit must be 1 to 100") }
-                if let after, !InputRules.isWellFormedID(after, prefix: "usr") {
-                    throw Problem.invalidRequest("after must be a user id")
                 }
                 found = try await users.search(search, after: after, limit: limit)
             } else {

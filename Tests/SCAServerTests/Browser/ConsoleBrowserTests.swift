@@ -27,6 +27,40 @@ struct ConsoleBrowserTests {
         return found.slice(0, 12);
         """
 
+    /// Every width's screenshot of the page the browser shows (`console-<name>-<width>.png`),
+    /// each checked to fit its window, then an axe-core run.
+    static func look(_ driver: WebDriver, _ name: String) async throws {
+        for size in widths {
+            try await driver.setWindow(width: size.width, height: size.height)
+            let layout = try #require(try await driver.execute(LanguageBrowserTests.overflowScript) as? [String: Any])
+            let beyond = try await driver.execute(beyondScript) as? [String] ?? []
+            #expect((layout["beyond"] as? Int ?? 1) <= 0, "\(name) \(size.width): page wider than the window: \(beyond)")
+            #expect(beyond.isEmpty, "\(name) \(size.width): \(beyond)")
+            let file = shots.appendingPathComponent("console-\(name)-\(size.width).png")
+            try? FileManager.default.removeItem(at: file)
+            try await driver.screenshot(to: file)
+        }
+        try await FAPIPaymentBrowserTests.expectNoAxeViolation(driver, page: name)
+    }
+
+    /// Registers the operator's passkey on a new virtual authenticator (with a `settings_change`
+    /// token of theirs) and signs in to the console with it alone, landing on the users.
+    /// - Returns: the authenticator.
+    @discardableResult
+    static func signInWithPasskey(_ driver: WebDriver, base: String, settingsToken: String) async throws -> String {
+        try await driver.setWindow(width: 1_280, height: 1_000)
+        let authenticator = try await driver.addVirtualAuthenticator()
+        try await driver.open("\(base)/health/live")
+        let registered = try #require(
+            try await driver.executeAsync(PasskeyBrowserTests.registrationScript, [settingsToken]) as? [String: Any])
+        #expect(registered["status"] as? Int == 201, "\(registered)")
+        try await driver.open("\(base)/console")
+        try await driver.click("form[action='/console/signin/passkey'] button")
+        try await driver.click("form[data-passkey-form] button")
+        #expect(try await driver.waitForURL(prefix: "\(base)/console/users") == "\(base)/console/users")
+        return authenticator
+    }
+
     @Test("an operator signs in with a passkey, unblocks a customer after a step-up and removes their lost phone")
     func operatorDay() async throws {
         let port = try WebDriver.freePort()
@@ -58,36 +92,16 @@ struct ConsoleBrowserTests {
         let settingsToken = try await PasskeyBrowserTests.settingsChangeToken(api, email: operatorEmail, phone: operatorPhone)
 
         let driver = try await WebDriver()
-        /// Every width's screenshot and an axe run of the page the browser shows.
-        func look(_ name: String) async throws {
-            for size in widths {
-                try await driver.setWindow(width: size.width, height: size.height)
-                let layout = try #require(try await driver.execute(LanguageBrowserTests.overflowScript) as? [String: Any])
-                let beyond = try await driver.execute(Self.beyondScript) as? [String] ?? []
-                #expect((layout["beyond"] as? Int ?? 1) <= 0, "\(name) \(size.width): page wider than the window: \(beyond)")
-                let file = shots.appendingPathComponent("console-\(name)-\(size.width).png")
-                try? FileManager.default.removeItem(at: file)
-                try await driver.screenshot(to: file)
-            }
-            try await FAPIPaymentBrowserTests.expectNoAxeViolation(driver, page: name)
-        }
+        func look(_ name: String) async throws { try await Self.look(driver, name) }
         do {
             try await driver.setWindow(width: 1_280, height: 1_000)
-            let authenticator = try await driver.addVirtualAuthenticator()
-            try await driver.open("\(base)/health/live")
-            let registered = try #require(
-                try await driver.executeAsync(PasskeyBrowserTests.registrationScript, [settingsToken]) as? [String: Any])
-            #expect(registered["status"] as? Int == 201, "\(registered)")
-            #expect(try await driver.virtualCredentials(authenticator).count == 1)
-
-            // Sign in with the passkey alone.
             try await driver.open("\(base)/console")
             #expect(try await driver.text().contains("Sign in to the operator console"))
             try await look("signin")
-            try await driver.click("form[action='/console/signin/passkey'] button")
-            try await driver.click("form[data-passkey-form] button")
-            let landed = try await driver.waitForURL(prefix: "\(base)/console/users")
-            #expect(landed == "\(base)/console/users")
+
+            // Sign in with the passkey alone.
+            let authenticator = try await Self.signInWithPasskey(driver, base: base, settingsToken: settingsToken)
+            #expect(try await driver.virtualCredentials(authenticator).count == 1)
             #expect(try await driver.text().contains(operatorEmail))
 
             // Find the customer by the start of their address.

@@ -81,29 +81,9 @@ struct ConsolePartnersBrowserTests {
         let settingsToken = try await PasskeyBrowserTests.settingsChangeToken(api, email: operatorEmail, phone: operatorPhone)
 
         let driver = try await WebDriver()
-        func look(_ name: String) async throws {
-            for size in ConsoleBrowserTests.widths {
-                try await driver.setWindow(width: size.width, height: size.height)
-                let layout = try #require(try await driver.execute(LanguageBrowserTests.overflowScript) as? [String: Any])
-                let beyond = try await driver.execute(ConsoleBrowserTests.beyondScript) as? [String] ?? []
-                #expect((layout["beyond"] as? Int ?? 1) <= 0, "\(name) \(size.width): page wider than the window: \(beyond)")
-                let file = ConsoleBrowserTests.shots.appendingPathComponent("console-\(name)-\(size.width).png")
-                try? FileManager.default.removeItem(at: file)
-                try await driver.screenshot(to: file)
-            }
-            try await FAPIPaymentBrowserTests.expectNoAxeViolation(driver, page: name)
-        }
+        func look(_ name: String) async throws { try await ConsoleBrowserTests.look(driver, name) }
         do {
-            try await driver.setWindow(width: 1_280, height: 1_000)
-            _ = try await driver.addVirtualAuthenticator()
-            try await driver.open("\(base)/health/live")
-            let registered = try #require(
-                try await driver.executeAsync(PasskeyBrowserTests.registrationScript, [settingsToken]) as? [String: Any])
-            #expect(registered["status"] as? Int == 201, "\(registered)")
-            try await driver.open("\(base)/console")
-            try await driver.click("form[action='/console/signin/passkey'] button")
-            try await driver.click("form[data-passkey-form] button")
-            _ = try await driver.waitForURL(prefix: "\(base)/console/users")
+            try await ConsoleBrowserTests.signInWithPasskey(driver, base: base, settingsToken: settingsToken)
 
             // The live overview draws what /metrics counts.
             try await driver.click("a[href='/console/overview']")

@@ -173,7 +173,7 @@ struct SignUpPhoneTests {
         }
         let users = try await api.services.users.list().filter { $0.phone == phone }
         #expect(users.count == 1)
-        #expect(answers.allSatisfy { $0.status == 200 || $0.problem?.code == .attemptsInProgress })
+        #expect(answers.allSatisfy { $0.status == 200 || $0.problem?.code == .attemptsInProgress }, "\(answers.map { "\($0.status) \($0.problem?.code.rawValue ?? "")" })")
         let enrolled = try answers.filter { $0.status == 200 }.map { try $0.decode(ProofResponse.self) }
         #expect(enrolled.count >= 2)
         #expect(enrolled.allSatisfy { $0.status == .enrolment })

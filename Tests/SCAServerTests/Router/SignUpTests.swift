@@ -263,7 +263,7 @@ struct SignUpTests {
         #expect(users.count == 1)
         // Proofs for one address at once are bounded by its failure counter like a user's:
         // those beyond it wait (429 `sca.attempts_in_progress`); none is ever a second user.
-        #expect(answers.allSatisfy { $0.status == 200 || $0.problem?.code == .attemptsInProgress })
+        #expect(answers.allSatisfy { $0.status == 200 || $0.problem?.code == .attemptsInProgress }, "\(answers.map { "\($0.status) \($0.problem?.code.rawValue ?? "")" })")
         let enrolled = try answers.filter { $0.status == 200 }.map { try $0.decode(ProofResponse.self) }
         #expect(enrolled.count >= 2)
         #expect(enrolled.allSatisfy { $0.status == .enrolment })
