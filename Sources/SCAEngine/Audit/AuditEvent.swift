@@ -110,6 +110,9 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     /// `dropped` (the queue was full or the server stopping). Details: channel, purpose,
     /// attempts; the user and challenge when known; never the text (it may hold a code).
     case messageDeliveryFailed = "message.delivery_failed"
+    /// A security alert or a lockout warning went to the user (details: purpose, alert,
+    /// channels; never the text). Its delivery failing is `message.delivery_failed`.
+    case alertSent = "alert.sent"
     // Signing-key rotation.
     /// A new token-signing key was stored: details name its key id, when it starts to sign
     /// (`activatesAt`) and what rotated it (`trigger`: `command` or `period`).

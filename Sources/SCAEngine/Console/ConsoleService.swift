@@ -135,7 +135,7 @@ package struct ConsoleService: EngineService, Sendable {
             devices: readsDevices ? try await devices.devices(of: user.id) : nil,
             passkeys: readsDevices ? try await passkeys.passkeys(of: user.id) : nil,
             sessions: open.sorted { $0.lastUsedAt > $1.lastUsedAt },
-            partnerSignIns: holdings.authorizationGrants.reversed(), partners: try await partners(in: holdings), timeline: timeline,
+            partners: try await partners(in: holdings), timeline: timeline,
             payments: payments)
     }
 

@@ -53,8 +53,6 @@ package struct ConsoleUserDetail: Sendable {
     package var passkeys: [PasskeyResponse]?
     /// Sessions still open (not ended, not idle): the user's own and partners'.
     package var sessions: [SessionRecord]
-    /// Partners the user signed in to, newest first.
-    package var partnerSignIns: [AuthorizationGrantRecord]
     /// Each partner the user signed in to or that holds something of theirs.
     package var partners: [ConsolePartnerAccess]
     /// The user's newest audit entries, newest first.

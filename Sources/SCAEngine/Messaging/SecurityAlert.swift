@@ -27,6 +27,9 @@ package enum SecurityAlert: Sendable, Equatable {
     /// An operator lifted that hold.
     case restrictionLifted
 
+    /// The alert's name in the audit trail: its catalogue key's last part (`passwordChanged`).
+    var name: String { String(catalogueKey.dropFirst("message.alert.".count)) }
+
     /// The catalogue key of the sentence that names the event.
     var catalogueKey: String {
         switch self {

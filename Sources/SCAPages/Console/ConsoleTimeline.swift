@@ -17,7 +17,7 @@ enum ConsoleTimeline {
         "operation.finished", "consent.changed", "beneficiary.added", "risk.decision", "risk.tra_suspended",
         "risk.tra_resumed", "risk.fraud_reported",
         "recovery.sheet_issued", "recovery.completed", "recovery.failed", "recovery.locked", "password.reset",
-        "user.restriction_lifted",
+        "user.restriction_lifted", "alert.sent",
     ]
 
     /// - Parameter payment: the payment the entry approved, if it did: its amount and payee.
@@ -33,6 +33,10 @@ enum ConsoleTimeline {
             detail.append(words.text(draft.outcome == "permanent" ? "console.status.permanent" : "console.outcome.temporary"))
         case "proof.accepted", "proof.rejected", "challenge.completed":
             break
+        case "alert.sent":
+            // Which alert, and where it went; never its text.
+            if let alert = draft.details["alert"] { detail.append(alert) }
+            if let channels = draft.details["channels"] { detail.append(channels.replacingOccurrences(of: ",", with: ", ")) }
         default:
             if draft.outcome != "success" { detail.append(draft.outcome) }
         }

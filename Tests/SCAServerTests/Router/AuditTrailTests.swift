@@ -39,19 +39,22 @@ struct AuditTrailTests {
 
             let entries = try await Self.entries(api)
             #expect(entries.map(\.draft.event) == [
-                "admin.user_created", "admin.totp_enrolled", "challenge.created", "proof.accepted", "proof.accepted",
-                "token.issued", "challenge.completed",
+                "admin.user_created", "admin.totp_enrolled", "alert.sent", "challenge.created", "proof.accepted",
+                "proof.accepted", "token.issued", "challenge.completed",
             ])
             #expect(entries[0].draft.actor == "admin")
             #expect(entries[0].draft.details["methods"] == "password")
-            #expect(entries[2...].allSatisfy { $0.draft.actor == "client" && $0.draft.userID == userID })
+            // The user was told of the new app: which alert and where, never its text.
+            #expect(entries[2].draft.actor == "admin" && entries[2].draft.userID == userID)
+            #expect(entries[2].draft.details == ["purpose": "security_alert", "alert": "totpEnrolled", "channels": "email"])
+            #expect(entries[3...].allSatisfy { $0.draft.actor == "client" && $0.draft.userID == userID })
             #expect(entries.allSatisfy { $0.draft.requestID != nil }, "every entry names its request")
-            #expect(entries[3].draft.details["method"] == "password" && entries[4].draft.details["method"] == "totp")
-            #expect(entries[3].draft.outcome == "accepted")
-            let challengeID = try #require(entries[2].draft.challengeID)
-            #expect(entries[2...].allSatisfy { $0.draft.challengeID == challengeID })
-            #expect(entries[5].draft.sessionID != nil)
-            #expect(entries[6].draft.details["operation"] == "login")
+            #expect(entries[4].draft.details["method"] == "password" && entries[5].draft.details["method"] == "totp")
+            #expect(entries[4].draft.outcome == "accepted")
+            let challengeID = try #require(entries[3].draft.challengeID)
+            #expect(entries[3...].allSatisfy { $0.draft.challengeID == challengeID })
+            #expect(entries[6].draft.sessionID != nil)
+            #expect(entries[7].draft.details["operation"] == "login")
 
             let exported = entries.map { String(decoding: JCS.canonicalize($0.exportJSON), as: UTF8.self) }.joined()
             #expect(!exported.contains("correct horse battery"))

@@ -45,6 +45,11 @@ struct ConsoleUserActionsTests {
             #expect(told.contains("authenticator app of your account was removed"))
             let entries = try await api.services.engine.store.auditEntries(userID: customer, before: nil, limit: 10)
             #expect(entries.first { $0.draft.event == "admin.totp_removed" }?.draft.actor == "operator:\(operatorID)")
+            // The timeline says the user was told, and where; never the text.
+            let alert = try #require(entries.first { $0.draft.event == "alert.sent" })
+            #expect(alert.draft.details == ["purpose": "security_alert", "alert": "totpRemoved", "channels": "email,sms"])
+            let timeline = ConsoleTests.html(try await browser.get("/console/users/\(customer)"))
+            #expect(timeline.contains("Alert sent to the user") && timeline.contains("totpRemoved · email, sms"))
 
             // The admin API: nothing left to remove is 404; a new app can be enrolled.
             let again = try await api.send(.delete, "/admin/v1/users/\(customer)/totp", admin: true)
