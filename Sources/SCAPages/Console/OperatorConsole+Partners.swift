@@ -106,8 +106,8 @@ extension OperatorConsole {
     private func partnerRow(_ partner: ConsolePartner, words: PageWords) -> [String: Any] {
         let activity = partner.activity
         let deliveries = activity.deliveries
-        // Consents the partner still waits on: created and not yet answered.
-        let waiting = ["Created", "Started"].reduce(0) { $0 + (activity.consents[$1] ?? 0) }
+        // Consents the partner still waits on, as the user page counts them.
+        let waiting = activity.consents.filter { ConsentStatus(rawValue: $0.key)?.isOpen == true }.values.reduce(0, +)
         var health: String
         var healthClass: String
         if deliveries.abandoned > 0 {
