@@ -397,10 +397,9 @@ public protocol SCAStore: Sendable {
     /// Pending deliveries with `nextAttemptAt` at or before `now` and no lease after `now`,
     /// oldest first, at most `limit` (claiming one is ``updateWebhookDelivery(_:expectedVersion:)``).
     func dueWebhookDeliveries(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord]
-    /// The client's deliveries with one of `statuses`, newest first, at most `limit`.
-    func webhookDeliveries(
-        clientID: String, statuses: [WebhookDeliveryRecord.Status], limit: Int
-    ) async throws -> [WebhookDeliveryRecord]
+    /// The client's deliveries that failed, newest first, at most `limit`: given up, or pending
+    /// after a failed attempt (a first attempt still to come is no failure).
+    func failedWebhookDeliveries(clientID: String, limit: Int) async throws -> [WebhookDeliveryRecord]
     /// What the client holds and what waits for it (v13-partner-health), counting sessions
     /// used at or after `activeSince`.
     func partnerActivity(clientID: String, activeSince: Date) async throws -> PartnerActivity

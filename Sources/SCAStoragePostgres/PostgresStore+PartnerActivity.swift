@@ -5,13 +5,11 @@ import SCAStorage
 
 // What the console's partners page reads of each client (v13-partner-health).
 extension PostgresStore {
-    package func webhookDeliveries(
-        clientID: String, statuses: [WebhookDeliveryRecord.Status], limit: Int
-    ) async throws -> [WebhookDeliveryRecord] {
-        guard !statuses.isEmpty else { return [] }
-        return try await rows(
+    package func failedWebhookDeliveries(clientID: String, limit: Int) async throws -> [WebhookDeliveryRecord] {
+        try await rows(
             """
-            SELECT * FROM webhook_deliveries WHERE client_id = \(clientID) AND status = ANY(\(statuses.map(\.rawValue)))
+            SELECT * FROM webhook_deliveries
+            WHERE client_id = \(clientID) AND (status = 'abandoned' OR (status = 'pending' AND attempts > 0))
             ORDER BY created_at DESC, id DESC LIMIT \(limit)
             """
         ).map(WebhookDeliveryRecord.init(row:))

@@ -5,21 +5,15 @@ import SCAStorage
 
 // What the console's partners page reads of each client (v13-partner-health).
 extension SQLiteStore {
-    package func webhookDeliveries(
-        clientID: String, statuses: [WebhookDeliveryRecord.Status], limit: Int
-    ) async throws -> [WebhookDeliveryRecord] {
-        guard !statuses.isEmpty else { return [] }
-        return try await read { db in
-            let marks = Array(repeating: "?", count: statuses.count).joined(separator: ", ")
-            var arguments: StatementArguments = [clientID]
-            arguments += StatementArguments(statuses.map(\.rawValue))
-            arguments += [limit]
-            return try db.cachedStatement(
+    package func failedWebhookDeliveries(clientID: String, limit: Int) async throws -> [WebhookDeliveryRecord] {
+        try await read { db in
+            try db.cachedStatement(
                 sql: """
-                    SELECT * FROM webhook_deliveries WHERE client_id = ? AND status IN (\(marks))
+                    SELECT * FROM webhook_deliveries
+                    WHERE client_id = ? AND (status = 'abandoned' OR (status = 'pending' AND attempts > 0))
                     ORDER BY created_at DESC, id DESC LIMIT ?
                     """
-            ).fetchAll(WebhookDeliveryRecord.self, arguments: arguments)
+            ).fetchAll(WebhookDeliveryRecord.self, arguments: [clientID, limit])
         }
     }
 

@@ -57,11 +57,10 @@ extension StoreConformance {
         #expect(activity.retrying == 1)
         #expect(try await store.partnerActivity(clientID: "cli_a", activeSince: t0).openSessions == 2)
 
-        // The failed ones, newest first; another client's never.
-        let failed = try await store.webhookDeliveries(clientID: "cli_a", statuses: [.pending, .abandoned], limit: 10)
-        #expect(failed.map(\.id) == ["evt_3", "evt_2", "evt_1"])
-        #expect(try await store.webhookDeliveries(clientID: "cli_a", statuses: [.abandoned], limit: 10) == [deliveries[2]])
-        #expect(try await store.webhookDeliveries(clientID: "cli_a", statuses: [.pending, .abandoned], limit: 1).map(\.id) == ["evt_3"])
-        #expect(try await store.webhookDeliveries(clientID: "cli_a", statuses: [], limit: 10).isEmpty)
+        // The failed ones, newest first: given up, or pending after a failed attempt; neither one
+        // still waiting for its first attempt, nor one delivered, nor another client's.
+        #expect(try await store.failedWebhookDeliveries(clientID: "cli_a", limit: 10) == [deliveries[2], deliveries[1]])
+        #expect(try await store.failedWebhookDeliveries(clientID: "cli_a", limit: 1).map(\.id) == ["evt_3"])
+        #expect(try await store.failedWebhookDeliveries(clientID: "cli_b", limit: 10).isEmpty)
     }
 }

@@ -27,10 +27,7 @@ extension WebhookService {
     /// - Throws: `Problem.clientNotFound`.
     package func failedDeliveries(of clientID: String) async throws -> [WebhookDeliveryResponse] {
         let client = try await existingClient(clientID)
-        // Pending ones that have not failed yet are skipped, so read enough to fill the list.
-        let read = try await store.webhookDeliveries(
-            clientID: client.id, statuses: [.abandoned, .pending], limit: Self.failedListLength * 4)
-        return read.filter { $0.status == .abandoned || $0.attempts > 0 }.prefix(Self.failedListLength).map(Self.describe)
+        return try await store.failedWebhookDeliveries(clientID: client.id, limit: Self.failedListLength).map(Self.describe)
     }
 
     /// Sends a failed delivery again: one given up gets a new series of attempts, one waiting
