@@ -6,37 +6,13 @@ import SCAStorage
 // challenge of the server's own (never a partner's), so the session it keeps is first-party;
 // each request resumes it from the store, so it idles out and ends as any other.
 extension AccountOverviewService {
-    /// A login challenge for the user who typed `email`.
-    package func startSignIn(email: String) async throws -> ChallengeResponse {
-        try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(email: email)))
-    }
-
-    /// A discoverable passkey login: the passkey's user handle names the user.
-    package func startPasskeySignIn() async throws -> ChallengeResponse {
-        try await challenges.create(CreateChallengeRequest(operation: .login, user: UserReference(), methodHint: .passkey))
-    }
+    /// The sign-in's steps (and a confirmation's), on the pages' factor forms.
+    package var signIn: FirstPartySignIn { FirstPartySignIn(challenges: challenges) }
 
     /// A `settings_change` challenge of its own for the signed-in user: what adding a passkey
     /// needs, never the sign-in's.
     package func startSettingsChange(for session: AccountSession) async throws -> ChallengeResponse {
         try await challenges.create(CreateChallengeRequest(operation: .settingsChange, user: UserReference(userId: session.userID)))
-    }
-
-    package func challenge(_ id: String) async throws -> ChallengeResponse {
-        try await challenges.get(id)
-    }
-
-    package func sendCode(_ request: SendCodeRequest, for challengeID: String) async throws -> CodeSentResponse {
-        try await challenges.sendCode(request, for: challengeID)
-    }
-
-    package func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
-        try await challenges.submit(proof, to: challengeID)
-    }
-
-    /// Ends a sign-in or a confirmation the user walked away from.
-    package func cancel(_ challengeID: String) async throws {
-        _ = try await challenges.cancel(challengeID)
     }
 
     /// The page's session of a completed sign-in: a first-party login earned with strong customer

@@ -13,7 +13,7 @@ extension ConsoleService {
             partners.append(
                 ConsolePartner(
                     client: client, webhookURL: try await store.partnerWebhook(clientID: client.id)?.url,
-                    activity: try await webhooks.activity(of: client.id)))
+                    activity: try await webhooks.activity(of: client)))
         }
         return partners.sorted { ($0.client.name.lowercased(), $0.client.id) < ($1.client.name.lowercased(), $1.client.id) }
     }
@@ -28,8 +28,8 @@ extension ConsoleService {
         return ConsolePartnerDetail(
             partner: ConsolePartner(
                 client: client, webhookURL: try await store.partnerWebhook(clientID: client.id)?.url,
-                activity: try await webhooks.activity(of: client.id)),
-            failedDeliveries: try await webhooks.failedDeliveries(of: client.id))
+                activity: try await webhooks.activity(of: client)),
+            failedDeliveries: try await webhooks.failedDeliveries(of: client))
     }
 
     /// Sends one failed delivery of the client again (see ``WebhookService/retry(_:of:)``).

@@ -122,9 +122,12 @@ package struct ConsoleService: EngineService, Sendable {
         let open = holdings.sessions.filter { $0.revokedAt == nil && now.timeIntervalSince($0.lastUsedAt) <= idle }
         let readsDevices = actor.may(.devicesRead)
         var payments: [Int64: Transaction] = [:]
-        for entry in timeline where entry.draft.event == AuditEvent.challengeCompleted.rawValue {
-            guard let challengeID = entry.draft.challengeID, let challenge = try await store.challenge(id: challengeID),
-                challenge.operation == .payment, let transaction = challenge.transaction
+        // Only a completed payment's challenge is read: the entry names its operation.
+        for entry in timeline
+        where entry.draft.event == AuditEvent.challengeCompleted.rawValue
+            && entry.draft.details["operation"] == OperationKind.payment.rawValue
+        {
+            guard let challengeID = entry.draft.challengeID, let transaction = try await store.challenge(id: challengeID)?.transaction
             else { continue }
             payments[entry.sequence] = transaction
         }

@@ -11,7 +11,11 @@ extension WebhookService {
     /// What `clientID` holds and what waits for it, sessions counted within the idle timeout.
     /// - Throws: `Problem.clientNotFound`.
     package func activity(of clientID: String) async throws -> PartnerActivityResponse {
-        let client = try await existingClient(clientID)
+        try await activity(of: try await existingClient(clientID))
+    }
+
+    /// What `client`, read already, holds and what waits for it.
+    func activity(of client: PartnerClientRecord) async throws -> PartnerActivityResponse {
         let since = runtime.now().addingTimeInterval(-TimeInterval(configuration.sessionIdleTimeout))
         let activity = try await store.partnerActivity(clientID: client.id, activeSince: since)
         return PartnerActivityResponse(
@@ -26,8 +30,12 @@ extension WebhookService {
     /// (a first attempt still to come is no failure), newest first.
     /// - Throws: `Problem.clientNotFound`.
     package func failedDeliveries(of clientID: String) async throws -> [WebhookDeliveryResponse] {
-        let client = try await existingClient(clientID)
-        return try await store.failedWebhookDeliveries(clientID: client.id, limit: Self.failedListLength).map(Self.describe)
+        try await failedDeliveries(of: try await existingClient(clientID))
+    }
+
+    /// The failed deliveries of `client`, read already.
+    func failedDeliveries(of client: PartnerClientRecord) async throws -> [WebhookDeliveryResponse] {
+        try await store.failedWebhookDeliveries(clientID: client.id, limit: Self.failedListLength).map(Self.describe)
     }
 
     /// Sends a failed delivery again: one given up gets a new series of attempts, one waiting

@@ -50,7 +50,7 @@ struct AccountPages: Sendable {
         }
         let words = await words(request, user: state.account?.userID)
         if let challengeID = state.challengeID {
-            if let challenge = try? await account.challenge(challengeID), challenge.state == .pending {
+            if let challenge = try? await account.signIn.challenge(challengeID), challenge.state == .pending {
                 return factorsPage(challenge, flash, words: words, cookie: try cookies.accountCookie(state))
             }
             state.challengeID = nil
@@ -72,7 +72,7 @@ struct AccountPages: Sendable {
             return restart()
         }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        try await FactorForms.startSignIn(email: address, into: &state) { try await account.startSignIn(email: address) }
+        try await FactorForms.startSignIn(email: address, into: &state) { try await account.signIn.start(email: address) }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
     }
 
@@ -81,7 +81,7 @@ struct AccountPages: Sendable {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/passkey"), state.account == nil else {
             return restart()
         }
-        try await FactorForms.startSignIn(email: nil, into: &state) { try await account.startPasskeySignIn() }
+        try await FactorForms.startSignIn(email: nil, into: &state) { try await account.signIn.startWithPasskey() }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
     }
 
@@ -90,7 +90,7 @@ struct AccountPages: Sendable {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/send"), let challengeID = state.challengeID else {
             return restart()
         }
-        try await FactorForms.sendCode(form, into: &state) { try await account.sendCode($0, for: challengeID) }
+        try await FactorForms.sendCode(form, into: &state) { try await account.signIn.sendCode($0, for: challengeID) }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
     }
 
@@ -106,7 +106,7 @@ struct AccountPages: Sendable {
             return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
         }
         do {
-            let response = try await account.submit(proof, to: challengeID)
+            let response = try await account.signIn.submit(proof, to: challengeID)
             guard let tokens = response.tokens else {
                 state.notice = PageText("factor.oneMoreStep")
                 return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
@@ -129,16 +129,10 @@ struct AccountPages: Sendable {
                 "account.refused.title", PageText("account.refused.message"), words: await words(request), status: .forbidden,
                 cookie: cookies.clearAccount())
         } catch let problem as Problem where problem.status < 500 {
-            switch problem.code {
-            case .userLocked:
+            if FactorForms.refusedProof(problem, into: &state) {
                 return message(
                     "signin.blocked.title", PageText("signin.blocked.message"), words: await words(request), status: .forbidden,
                     cookie: cookies.clearAccount())
-            case .challengeExpired, .challengeCompleted, .challengeCancelled, .challengeFailed:
-                state.challengeID = nil
-                state.error = PageText("signin.error.tooLong")
-            default:
-                state.error = FactorForms.message(for: problem)
             }
         }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.accountCookie(state))
@@ -148,7 +142,7 @@ struct AccountPages: Sendable {
     /// overview with nothing changed.
     func cancel(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/cancel") else { return restart() }
-        if let challengeID = state.challengeID { try? await account.cancel(challengeID) }
+        if let challengeID = state.challengeID { try? await account.signIn.cancel(challengeID) }
         state.challengeID = nil
         state.error = nil
         state.notice = nil
@@ -176,9 +170,10 @@ struct AccountPages: Sendable {
             "csrf": PageCookies.csrfToken(state, action: "\(Self.signIn)/email"),
             "passkeyCsrf": PageCookies.csrfToken(state, action: "\(Self.signIn)/passkey"),
             "email": state.email, "notice": state.notice.map(words.text), "error": state.error.map(words.text),
+            "heading": words.text("account.signin.title"), "lead": words.text("account.signin.lead"), "base": Self.signIn,
         ]
         return renderer.page(
-            "account-email", title: words.text("account.signin.title"), values.compactMapValues { $0 }, words: words,
+            "first-party-email", title: words.text("account.signin.title"), values.compactMapValues { $0 }, words: words,
             cookie: cookie, frame: frame(words))
     }
 

@@ -3,29 +3,9 @@
 /// the browser's WebAuthn, and says so when it is missing.
 enum AccountTemplates {
     static let all: [String: String] = [
-        "account-email": email, "account-overview": overview, "account-passkey": passkey, "account-message": message,
+        "account-overview": overview, "account-passkey": passkey, "account-message": message,
         "account-change": change, "account-totp": totp, "account-sheet": sheet,
     ]
-
-    static let email = """
-        <h1>{{t.account.signin.title}}</h1>
-        <p class="lead">{{t.account.signin.lead}}</p>
-        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
-        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
-        <form method="post" action="/account/signin/email">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="email">{{t.signin.email.label}}</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
-        <button type="submit">{{t.page.continue}}</button>
-        </form>
-        <section class="factor" data-passkey hidden>
-        <form method="post" action="/account/signin/passkey">
-        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
-        <button type="submit" class="secondary">{{t.signin.passkey.button}}</button>
-        </form>
-        </section>
-        <script src="/hosted/passkey.js" defer></script>
-        """
 
     /// One list of the overview: a table when there are rows, a sentence when there are none.
     static let overview = """

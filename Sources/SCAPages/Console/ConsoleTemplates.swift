@@ -2,7 +2,7 @@
 /// uses the pages' layout in a wider frame; its pages start with the same bar (``nav``).
 enum ConsoleTemplates {
     static let all: [String: String] = [
-        "console-nav": nav, "console-email": email, "console-users": users, "console-user": user,
+        "console-nav": nav, "console-users": users, "console-user": user,
         "console-message": message, "console-risk": risk, "console-audit": audit, "console-audit-verify": auditVerify,
         "console-partners": partners, "console-partner": partner, "console-overview": overview,
     ]
@@ -21,26 +21,6 @@ enum ConsoleTemplates {
         <button type="submit" class="small secondary">{{t.console.nav.signOut}}</button>
         </form>
         </nav>
-        """
-
-    static let email = """
-        <h1>{{t.console.signin.title}}</h1>
-        <p class="lead">{{t.console.signin.lead}}</p>
-        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
-        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
-        <form method="post" action="/console/signin/email">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="email">{{t.signin.email.label}}</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
-        <button type="submit">{{t.page.continue}}</button>
-        </form>
-        <section class="factor" data-passkey hidden>
-        <form method="post" action="/console/signin/passkey">
-        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
-        <button type="submit" class="secondary">{{t.signin.passkey.button}}</button>
-        </form>
-        </section>
-        <script src="/hosted/passkey.js" defer></script>
         """
 
     static let users = """

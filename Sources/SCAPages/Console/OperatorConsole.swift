@@ -39,7 +39,7 @@ struct OperatorConsole: Sendable {
         state.notice = nil
         state.error = nil
         if let challengeID = state.challengeID {
-            if let challenge = try? await console.challenge(challengeID), challenge.state == .pending {
+            if let challenge = try? await console.signIn.challenge(challengeID), challenge.state == .pending {
                 return factorsPage(challenge, flash, words: words, cookie: try cookies.consoleCookie(state))
             }
             state.challengeID = nil
@@ -61,7 +61,7 @@ struct OperatorConsole: Sendable {
             return restart()
         }
         let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        try await FactorForms.startSignIn(email: address, into: &state) { try await console.startSignIn(email: address) }
+        try await FactorForms.startSignIn(email: address, into: &state) { try await console.signIn.start(email: address) }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
     }
 
@@ -70,7 +70,7 @@ struct OperatorConsole: Sendable {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/passkey"), state.console == nil else {
             return restart()
         }
-        try await FactorForms.startSignIn(email: nil, into: &state) { try await console.startPasskeySignIn() }
+        try await FactorForms.startSignIn(email: nil, into: &state) { try await console.signIn.startWithPasskey() }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
     }
 
@@ -79,7 +79,7 @@ struct OperatorConsole: Sendable {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/send"), let challengeID = state.challengeID else {
             return restart()
         }
-        try await FactorForms.sendCode(form, into: &state) { try await console.sendCode($0, for: challengeID) }
+        try await FactorForms.sendCode(form, into: &state) { try await console.signIn.sendCode($0, for: challengeID) }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
     }
 
@@ -94,7 +94,7 @@ struct OperatorConsole: Sendable {
             return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
         }
         do {
-            let response = try await console.submit(proof, to: challengeID)
+            let response = try await console.signIn.submit(proof, to: challengeID)
             guard let tokens = response.tokens else {
                 state.notice = PageText("factor.oneMoreStep")
                 return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
@@ -116,17 +116,10 @@ struct OperatorConsole: Sendable {
             // Signed in, but not an operator (or not strongly): no console, and no cookie left.
             return refused(request)
         } catch let problem as Problem where problem.status < 500 {
-            switch problem.code {
-            case .userLocked:
-                let words = words(request)
+            if FactorForms.refusedProof(problem, into: &state) {
                 return message(
-                    "signin.blocked.title", PageText("signin.blocked.message"), words: words, status: .forbidden,
+                    "signin.blocked.title", PageText("signin.blocked.message"), words: words(request), status: .forbidden,
                     cookie: cookies.clearConsole())
-            case .challengeExpired, .challengeCompleted, .challengeCancelled, .challengeFailed:
-                state.challengeID = nil
-                state.error = PageText("signin.error.tooLong")
-            default:
-                state.error = FactorForms.message(for: problem)
             }
         }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.consoleCookie(state))
@@ -136,7 +129,7 @@ struct OperatorConsole: Sendable {
     /// asked for it, the action not done.
     func cancel(_ request: Request, form: [String: String]) async throws -> Response {
         guard var state = verified(request, form: form, action: "\(Self.signIn)/cancel") else { return restart() }
-        if let challengeID = state.challengeID { try? await console.cancel(challengeID) }
+        if let challengeID = state.challengeID { try? await console.signIn.cancel(challengeID) }
         state.challengeID = nil
         state.error = nil
         state.notice = nil
@@ -166,9 +159,10 @@ struct OperatorConsole: Sendable {
             "csrf": PageCookies.csrfToken(state, action: "\(Self.signIn)/email"),
             "passkeyCsrf": PageCookies.csrfToken(state, action: "\(Self.signIn)/passkey"),
             "email": state.email, "notice": state.notice.map(words.text), "error": state.error.map(words.text),
+            "heading": words.text("console.signin.title"), "lead": words.text("console.signin.lead"), "base": Self.signIn,
         ]
         return renderer.page(
-            "console-email", title: words.text("console.signin.title"), values.compactMapValues { $0 }, words: words,
+            "first-party-email", title: words.text("console.signin.title"), values.compactMapValues { $0 }, words: words,
             cookie: cookie, frame: frame(words))
     }
 

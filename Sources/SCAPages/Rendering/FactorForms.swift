@@ -129,6 +129,23 @@ enum FactorForms {
         }
     }
 
+    /// What a refused proof leaves in a sign-in's `state`: a challenge that ended sends the
+    /// visit back to its start, saying so; any other refusal is said on the form.
+    /// - Returns: true when the user is blocked: the caller answers with its own blocked page,
+    ///   and `state` is left as it was.
+    static func refusedProof(_ problem: Problem, into state: inout PageState) -> Bool {
+        switch problem.code {
+        case .userLocked:
+            return true
+        case .challengeExpired, .challengeCompleted, .challengeCancelled, .challengeFailed:
+            state.challengeID = nil
+            state.error = PageText("signin.error.tooLong")
+        default:
+            state.error = message(for: problem)
+        }
+        return false
+    }
+
     /// What the user reads after a refused proof or send.
     static func message(for problem: Problem) -> PageText {
         // Said after the sentence, not inside it, so no language has to fit a number into it.

@@ -4,8 +4,30 @@ import SCAEngine
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "error": error, "email": email, "factors": factors, "finished": finished,
-        "operation": operation, "signed-out": signedOut,
+        "operation": operation, "signed-out": signedOut, "first-party-email": firstPartyEmail,
     ]
+
+    /// The first step of a sign-in to the server's own pages (the operator console, the account
+    /// page): the e-mail, or a passkey alone. `base` is the page's sign-in path.
+    static let firstPartyEmail = """
+        <h1>{{heading}}</h1>
+        <p class="lead">{{lead}}</p>
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="{{base}}/email">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="email">{{t.signin.email.label}}</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
+        <button type="submit">{{t.page.continue}}</button>
+        </form>
+        <section class="factor" data-passkey hidden>
+        <form method="post" action="{{base}}/passkey">
+        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
+        <button type="submit" class="secondary">{{t.signin.passkey.button}}</button>
+        </form>
+        </section>
+        <script src="/hosted/passkey.js" defer></script>
+        """
 
     /// After a partner's logout, when it gave no address to go back to.
     static let signedOut = """

@@ -174,8 +174,7 @@ struct HostedSignIn: Sendable {
             }
             state.notice = PageText("factor.oneMoreStep")
         } catch let problem as Problem where problem.status < 500 {
-            switch problem.code {
-            case .userLocked:
+            if FactorForms.refusedProof(problem, into: &state) {
                 let location = try oauth.errorRedirect(
                     for: authorization, error: "access_denied", description: "the user could not be authenticated")
                 let words = words(request, state)
@@ -187,11 +186,6 @@ struct HostedSignIn: Sendable {
                         "returnURL": location, "returnLabel": Self.returnLabel(state.clientName, words: words),
                     ],
                     words: words, status: .forbidden, formTarget: target, cookie: cookies.clear(PageCookies.signIn))
-            case .challengeExpired, .challengeCompleted, .challengeCancelled, .challengeFailed:
-                state.challengeID = nil
-                state.error = PageText("signin.error.tooLong")
-            default:
-                state.error = FactorForms.message(for: problem)
             }
         }
         return PageRenderer.redirect(to: Self.base, cookie: try cookies.cookie(PageCookies.signIn, state))
