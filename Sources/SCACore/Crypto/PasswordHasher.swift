@@ -84,6 +84,12 @@ package struct PasswordHasher: Sendable {
     /// - Returns: false, without throwing or trapping, for a wrong secret and for a malformed
     ///   or unsupported PHC string (another algorithm, parameters beyond the limits).
     package func verify(_ secret: String, against phc: String) -> Bool {
+        // A hash imported from the system this one replaced is checked as that system would;
+        // the first login that passes replaces it (``needsRehash(_:)`` says so for every
+        // hash that is not this hasher's scrypt).
+        if ImportedPasswordHash.isImported(phc) {
+            return (try? ImportedPasswordHash(phc))?.verify(secret) ?? false
+        }
         guard let stored = StoredHash(phc) else { return false }
         guard
             let hash = try? Self.scrypt(
