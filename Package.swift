@@ -223,6 +223,7 @@ let package = Package(
                 "SCAStorageSQLite", "SCAStoragePostgres", "SCAStorage", "SCACore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

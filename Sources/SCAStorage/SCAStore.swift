@@ -464,6 +464,29 @@ public protocol SCAStore: Sendable {
     @discardableResult
     func forgetUsedSignatures(expiredBefore now: Date) async throws -> Int
 
+    // MARK: Retention and erasure
+
+    /// Deletes what ``RetentionPlan`` names, at most its batch size of each kind.
+    func purge(_ plan: RetentionPlan) async throws -> RetentionReport
+
+    /// The newest cut of the audit trail, nil when it was never cut.
+    func auditCut() async throws -> AuditCut?
+
+    /// Records `cut` and deletes the entries up to its sequence, in one transaction, when the
+    /// entry at that sequence is still there with the cut's hash and the trail was not cut
+    /// there or later meanwhile (another instance's pass). Entries can leave the trail no
+    /// other way.
+    /// - Returns: how many entries were deleted; nil when the precondition failed.
+    func cutAuditTrail(_ cut: AuditCut) async throws -> Int?
+
+    /// Erases a user in one transaction: their row and everything hanging off it (devices,
+    /// passkeys, sessions and tokens, challenges and codes, consents, operations, grants,
+    /// activation codes, the recovery sheet, per-user risk figures and the keyed states in
+    /// `stateKeys`); their payments stay for the fraud-rate figures with payer, address,
+    /// device and IBAN cleared; their sealed audit entries lose their personal facts.
+    /// - Returns: nil when there is no such user.
+    func eraseUser(id: String, stateKeys: [String]) async throws -> UserErasure?
+
     // MARK: Health
 
     /// Throws when the database cannot be reached.

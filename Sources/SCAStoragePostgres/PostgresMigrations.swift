@@ -1024,5 +1024,93 @@ enum PostgresMigrations {
                 "CREATE INDEX webhook_deliveries_client ON webhook_deliveries (client_id, status, created_at)",
             ]
         ),
+        // v14-audit-lifecycle: an entry's personal facts (address, passkey name, masked IBAN)
+        // stay in their columns but the chain hashes their keyed digest (`personal_digest`), so
+        // erasing a person clears the facts and leaves the chain whole: the trigger now allows
+        // that clearing and nothing else. The trail's oldest entries may leave for an archive, up
+        // to a cut recorded in `audit_cuts` first; the trigger refuses any other delete. The
+        // append function stores the digest (an instance of the previous version sends none:
+        // its entries are unsealed, as before). Retention deletes by time: challenges, sessions
+        // and deliveries get the indexes their purge reads.
+        (
+            "v14-audit-lifecycle",
+            [
+                "ALTER TABLE audit_entries ADD COLUMN personal_digest TEXT",
+                """
+                CREATE TABLE audit_cuts (
+                    through_sequence BIGINT PRIMARY KEY NOT NULL,
+                    hash TEXT NOT NULL,
+                    checkpoint TEXT NOT NULL,
+                    archive TEXT NOT NULL,
+                    cut_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE OR REPLACE FUNCTION audit_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'DELETE' THEN
+                        IF OLD.sequence <= (SELECT coalesce(max(through_sequence), 0) FROM audit_cuts) THEN
+                            RETURN OLD;
+                        END IF;
+                    ELSIF OLD.personal_digest IS NOT NULL AND NEW.client_address IS NULL
+                        AND ROW(NEW.sequence, NEW.time_ms, NEW.event, NEW.actor, NEW.user_id, NEW.device_id,
+                            NEW.challenge_id, NEW.session_id, NEW.request_id, NEW.outcome, NEW.prev_hash, NEW.hash,
+                            NEW.personal_digest)
+                        IS NOT DISTINCT FROM ROW(OLD.sequence, OLD.time_ms, OLD.event, OLD.actor, OLD.user_id,
+                            OLD.device_id, OLD.challenge_id, OLD.session_id, OLD.request_id, OLD.outcome, OLD.prev_hash,
+                            OLD.hash, OLD.personal_digest)
+                    THEN
+                        RETURN NEW;
+                    END IF;
+                    RAISE EXCEPTION 'audit entries are append-only';
+                END;
+                $$
+                """,
+                """
+                CREATE OR REPLACE FUNCTION sca_append_audit(entries TEXT)
+                RETURNS TABLE (entry_sequence BIGINT, entry_prev_hash TEXT, entry_hash TEXT)
+                LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    entry RECORD;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(lockNamespace), hashtext(coalesce(current_schema(), '')) # \(auditLock));
+                    SELECT a.sequence, a.hash INTO entry_sequence, entry_hash
+                    FROM audit_entries a ORDER BY a.sequence DESC LIMIT 1;
+                    entry_sequence := coalesce(entry_sequence, (SELECT max(through_sequence) FROM audit_cuts), 0);
+                    entry_hash := coalesce(entry_hash, (SELECT c.hash FROM audit_cuts c ORDER BY c.through_sequence DESC LIMIT 1), repeat('0', 64));
+                    FOR entry IN
+                        SELECT * FROM json_to_recordset(entries::json) AS e(
+                            time_ms BIGINT, event TEXT, actor TEXT, user_id TEXT, device_id TEXT, challenge_id TEXT,
+                            session_id TEXT, client_address TEXT, request_id TEXT, outcome TEXT, details TEXT,
+                            personal_digest TEXT, head TEXT, middle TEXT, tail TEXT)
+                    LOOP
+                        entry_prev_hash := entry_hash;
+                        entry_sequence := entry_sequence + 1;
+                        entry_hash := encode(sha256(
+                            decode(entry_prev_hash, 'hex') || decode(entry.head, 'base64')
+                            || convert_to('"' || entry_prev_hash || '"', 'UTF8') || decode(entry.middle, 'base64')
+                            || convert_to(entry_sequence::text, 'UTF8') || decode(entry.tail, 'base64')), 'hex');
+                        INSERT INTO audit_entries (
+                            sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id,
+                            client_address, request_id, outcome, details, prev_hash, hash, personal_digest
+                        ) VALUES (
+                            entry_sequence, entry.time_ms, entry.event, entry.actor, entry.user_id, entry.device_id,
+                            entry.challenge_id, entry.session_id, entry.client_address, entry.request_id, entry.outcome,
+                            entry.details, entry_prev_hash, entry_hash, entry.personal_digest
+                        );
+                        RETURN NEXT;
+                    END LOOP;
+                END
+                $$
+                """,
+                "CREATE INDEX challenges_expires_at ON challenges (expires_at)",
+                "CREATE INDEX sessions_last_used_at ON sessions (last_used_at)",
+                "CREATE INDEX sessions_challenge_id ON sessions (challenge_id)",
+                "CREATE INDEX refresh_tokens_expires_at ON refresh_tokens (expires_at)",
+                "CREATE INDEX webhook_deliveries_finished_at ON webhook_deliveries (finished_at) WHERE finished_at IS NOT NULL",
+                "CREATE INDEX consents_challenge_id ON consents (challenge_id) WHERE challenge_id IS NOT NULL",
+                "CREATE INDEX operations_challenge_id ON operations (challenge_id)",
+            ]
+        ),
     ]
 }

@@ -52,6 +52,7 @@ extension PostgresStore {
                 ("event", draft.event), ("actor", draft.actor), ("user_id", draft.userID), ("device_id", draft.deviceID),
                 ("challenge_id", draft.challengeID), ("session_id", draft.sessionID), ("client_address", draft.clientAddress),
                 ("request_id", draft.requestID), ("outcome", draft.outcome), ("details", JSONColumn.text(strings: draft.details)),
+                ("personal_digest", draft.personalDigest),
                 ("head", Data(parts.head).base64EncodedString()), ("middle", Data(parts.middle).base64EncodedString()),
                 ("tail", Data(parts.tail).base64EncodedString()),
             ]

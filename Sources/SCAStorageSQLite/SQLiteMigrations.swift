@@ -686,5 +686,44 @@ enum SQLiteMigrations {
             CREATE INDEX webhook_deliveries_client ON webhook_deliveries (client_id, status, created_at);
             """
         ),
+        // v14-audit-lifecycle: an entry's personal facts (address, passkey name, masked IBAN)
+        // stay in their columns but the chain hashes their keyed digest (`personal_digest`), so
+        // erasing a person clears the facts and leaves the chain whole: the update trigger now
+        // refuses every change but that clearing. The trail's oldest entries may leave for an
+        // archive, up to a cut recorded in `audit_cuts` first; the delete trigger refuses any
+        // other delete. Retention deletes by time: challenges, sessions and deliveries get the
+        // indexes their purge reads.
+        (
+            "v14-audit-lifecycle",
+            """
+            ALTER TABLE audit_entries ADD COLUMN personal_digest TEXT;
+            CREATE TABLE audit_cuts (
+                through_sequence INTEGER PRIMARY KEY NOT NULL,
+                hash TEXT NOT NULL,
+                checkpoint TEXT NOT NULL,
+                archive TEXT NOT NULL,
+                cut_at REAL NOT NULL
+            );
+            DROP TRIGGER audit_entries_no_update;
+            DROP TRIGGER audit_entries_no_delete;
+            CREATE TRIGGER audit_entries_no_update BEFORE UPDATE OF
+                sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id, request_id,
+                outcome, prev_hash, hash, personal_digest ON audit_entries
+            BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+            CREATE TRIGGER audit_entries_facts_erased_only BEFORE UPDATE OF client_address, details ON audit_entries
+            WHEN OLD.personal_digest IS NULL OR NEW.client_address IS NOT NULL
+            BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+            CREATE TRIGGER audit_entries_no_delete BEFORE DELETE ON audit_entries
+            WHEN OLD.sequence > (SELECT coalesce(max(through_sequence), 0) FROM audit_cuts)
+            BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+            CREATE INDEX challenges_expires_at ON challenges (expires_at);
+            CREATE INDEX sessions_last_used_at ON sessions (last_used_at);
+            CREATE INDEX refresh_tokens_expires_at ON refresh_tokens (expires_at);
+            CREATE INDEX webhook_deliveries_finished_at ON webhook_deliveries (finished_at) WHERE finished_at IS NOT NULL;
+            CREATE INDEX consents_challenge_id ON consents (challenge_id) WHERE challenge_id IS NOT NULL;
+            CREATE INDEX operations_challenge_id ON operations (challenge_id);
+            CREATE INDEX sessions_challenge_id ON sessions (challenge_id);
+            """
+        ),
     ]
 }

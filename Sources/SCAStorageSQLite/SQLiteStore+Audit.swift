@@ -14,21 +14,23 @@ extension SQLiteStore {
     /// The append of ``appendAuditEntry(_:)`` inside a caller's write transaction (a proof's,
     /// ``commitProof(_:)``): the single writer still runs it after every earlier append.
     static func appendAuditEntry(_ draft: AuditEntryDraft, _ db: Database) throws -> AuditEntry {
+        // An empty table after a cut continues from the cut's last archived entry.
         let last = try db.cachedStatement(sql: "SELECT sequence, hash FROM audit_entries ORDER BY sequence DESC LIMIT 1")
             .fetchOne { (sequence: try $0.value("sequence", as: Int64.self), hash: try $0.value("hash", as: String.self)) }
+            ?? newestAuditCut(db).map { (sequence: $0.throughSequence, hash: $0.hash) }
         let entry = AuditEntry(
             sequence: (last?.sequence ?? 0) + 1, draft: draft, prevHash: last?.hash ?? AuditEntry.genesisHash)
         try db.cachedStatement(
             sql: """
                 INSERT INTO audit_entries (
                     sequence, time_ms, event, actor, user_id, device_id, challenge_id, session_id,
-                    client_address, request_id, outcome, details, prev_hash, hash
-                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    client_address, request_id, outcome, details, prev_hash, hash, personal_digest
+                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(
             arguments: [
                 entry.sequence, AuditEntry.milliseconds(draft.time), draft.event, draft.actor, draft.userID,
                 draft.deviceID, draft.challengeID, draft.sessionID, draft.clientAddress, draft.requestID,
-                draft.outcome, JSONColumn.text(strings: draft.details), entry.prevHash, entry.hash,
+                draft.outcome, JSONColumn.text(strings: draft.details), entry.prevHash, entry.hash, draft.personalDigest,
             ])
         return entry
     }

@@ -200,6 +200,11 @@ struct SQLiteStoreConformanceTests {
     @Test func authenticatorAppIsRemoved() async throws {
         try await check { try await $0.authenticatorAppIsRemoved() }
     }
+    @Test func auditTrailIsCutOnlyAtARecordedCut() async throws { try await check { try await $0.auditTrailIsCutOnlyAtARecordedCut() } }
+    @Test func sealedEntriesRoundTrip() async throws { try await check { try await $0.sealedEntriesRoundTrip() } }
+    @Test func parallelCutsLandOnce() async throws { try await check { try await $0.parallelCutsLandOnce() } }
+    @Test func userIsErased() async throws { try await check { try await $0.userIsErased() } }
+    @Test func retentionPurgesWhatEndedOnly() async throws { try await check { try await $0.retentionPurgesWhatEndedOnly() } }
 
     @Test func partnerActivityIsCounted() async throws {
         try await check { try await $0.partnerActivityIsCounted() }

@@ -8,8 +8,23 @@ package struct AuditChainVerifier: Sendable {
     package private(set) var count: Int64 = 0
     private var expectedSequence: Int64 = 1
     private var previousHash = AuditEntry.genesisHash
+    /// The keyed hash of sealed personal facts, when the verifier holds the server's key.
+    private let personalMAC: (@Sendable ([UInt8]) -> [UInt8])?
 
-    package init() {}
+    /// A verifier of a whole chain, from entry 1.
+    /// - Parameter personalMAC: the keyed hash that sealed personal facts, to check the facts
+    ///   kept beside each entry against their digest; nil checks the chain alone.
+    package init(personalMAC: (@Sendable ([UInt8]) -> [UInt8])? = nil) {
+        self.personalMAC = personalMAC
+    }
+
+    /// A verifier of a chain whose entries up to `sequence` were archived and cut: the first
+    /// entry kept must be `sequence + 1` and link to `hash`, the last archived entry's hash.
+    package init(after sequence: Int64, hash: String, personalMAC: (@Sendable ([UInt8]) -> [UInt8])? = nil) {
+        self.personalMAC = personalMAC
+        expectedSequence = sequence + 1
+        previousHash = hash
+    }
 
     /// Checks the next entry against the ones before.
     /// - Returns: the break, or nil while the chain is intact.
@@ -19,6 +34,9 @@ package struct AuditChainVerifier: Sendable {
         }
         guard entry.prevHash == previousHash else { return .prevHashMismatch(sequence: entry.sequence) }
         guard entry.computedHash() == entry.hash else { return .hashMismatch(sequence: entry.sequence) }
+        if let personalMAC, !entry.draft.personalFactsMatch(personalMAC) {
+            return .personalFactsMismatch(sequence: entry.sequence)
+        }
         expectedSequence += 1
         previousHash = entry.hash
         count += 1

@@ -110,15 +110,20 @@ public struct AuditEntry: Sendable, Equatable {
         writer.member("challengeId")
         writer.optional(draft.challengeID)
         writer.member("clientAddress")
-        writer.optional(draft.clientAddress)
+        writer.optional(draft.hashedClientAddress)
         writer.member("details")
-        JCS.appendObject(draft.details, to: &writer.bytes)
+        JCS.appendObject(draft.hashedDetails, to: &writer.bytes)
         writer.member("deviceId")
         writer.optional(draft.deviceID)
         writer.member("event")
         writer.string(draft.event)
         writer.member("outcome")
         writer.string(draft.outcome)
+        // Present only on sealed entries, so entries written before keep their content.
+        if let digest = draft.personalDigest {
+            writer.member("personal")
+            writer.string(digest)
+        }
         writer.member("prevHash")
         let head = writer.take()
         writer.member("requestId")
@@ -164,11 +169,12 @@ public struct AuditEntry: Sendable, Equatable {
         }
     }
 
-    /// The entry without its hash. Absent ids are `null`; `time` is RFC 3339 UTC with
-    /// milliseconds.
+    /// The entry without its hash, as the chain hashes it. Absent ids are `null`; `time` is
+    /// RFC 3339 UTC with milliseconds; a sealed entry has `personal` (the digest of its personal
+    /// facts) and neither its address nor its personal details.
     package var contentJSON: JSONValue {
         func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        return .object([
+        var members: [String: JSONValue] = [
             "sequence": .number(Double(sequence)),
             "time": .string(Self.rfc3339(draft.time)),
             "event": .string(draft.event),
@@ -177,19 +183,25 @@ public struct AuditEntry: Sendable, Equatable {
             "deviceId": optional(draft.deviceID),
             "challengeId": optional(draft.challengeID),
             "sessionId": optional(draft.sessionID),
-            "clientAddress": optional(draft.clientAddress),
+            "clientAddress": optional(draft.hashedClientAddress),
             "requestId": optional(draft.requestID),
             "outcome": .string(draft.outcome),
-            "details": .object(draft.details.mapValues(JSONValue.string)),
+            "details": .object(draft.hashedDetails.mapValues(JSONValue.string)),
             "prevHash": .string(prevHash),
-        ])
+        ]
+        if let digest = draft.personalDigest { members["personal"] = .string(digest) }
+        return .object(members)
     }
 
     /// ``contentJSON`` with `hash` added: one line of an export, from which anyone can
-    /// recompute the chain.
+    /// recompute the chain. A sealed entry's facts that were not erased travel beside it under
+    /// `personalFacts`, which the hash does not cover (drop it, and `hash`, to recompute).
     package var exportJSON: JSONValue {
         guard case .object(var members) = contentJSON else { return contentJSON }
         members["hash"] = .string(hash)
+        if draft.personalDigest != nil, case let facts = draft.personalFacts, !facts.isEmpty {
+            members["personalFacts"] = .object(facts.mapValues(JSONValue.string))
+        }
         return .object(members)
     }
 

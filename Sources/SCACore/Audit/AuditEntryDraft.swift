@@ -26,11 +26,16 @@ public struct AuditEntryDraft: Sendable, Equatable {
     public var outcome: String
     /// A few more facts (a method, a status, a block number); never a secret.
     public var details: [String: String]
+    /// The keyed digest of the entry's personal facts (``personalFacts``), when it was sealed
+    /// (``sealingPersonalFacts(with:)``): the chain then hashes this digest instead of the facts,
+    /// so that erasing them later (a person's right to erasure) leaves every link intact.
+    /// Nil for entries written before facts were sealed, and for entries without any.
+    public var personalDigest: String?
 
     public init(
         time: Date, event: String, actor: String, userID: String? = nil, deviceID: String? = nil,
         challengeID: String? = nil, sessionID: String? = nil, clientAddress: String? = nil, requestID: String? = nil,
-        outcome: String, details: [String: String] = [:]
+        outcome: String, details: [String: String] = [:], personalDigest: String? = nil
     ) {
         self.time = AuditEntry.date(millisecondsSince1970: AuditEntry.milliseconds(time))
         self.event = event
@@ -43,5 +48,6 @@ public struct AuditEntryDraft: Sendable, Equatable {
         self.requestID = requestID
         self.outcome = outcome
         self.details = details
+        self.personalDigest = personalDigest
     }
 }

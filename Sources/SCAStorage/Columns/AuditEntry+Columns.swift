@@ -17,7 +17,8 @@ extension AuditEntry: ColumnDecodable {
                 clientAddress: try columns.value("client_address"),
                 requestID: try columns.value("request_id"),
                 outcome: try columns.value("outcome"),
-                details: try columns.json("details")),
+                details: try columns.json("details"),
+                personalDigest: try columns.value("personal_digest")),
             prevHash: try columns.value("prev_hash"),
             hash: try columns.value("hash"))
     }

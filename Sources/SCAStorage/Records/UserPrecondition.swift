@@ -9,12 +9,19 @@ public enum UserPrecondition: Sendable, Equatable {
     /// The profile is still the one the writer read: a read-modify-write of the profile never
     /// silently drops a field another writer set meanwhile.
     case profile(UserProfile)
+    /// The password hash is still the one a login just verified: its re-hash never replaces a
+    /// password changed meanwhile.
+    case passwordHash(String)
+    /// The same for the PIN.
+    case pinHash(String)
 
     /// Whether `user`, as stored now, still meets the precondition.
     public func holds(for user: UserRecord) -> Bool {
         switch self {
         case .noSecrets: user.passwordHash == nil && user.pinHash == nil && user.sealedTOTPSeed == nil
         case .profile(let expected): user.profile == expected
+        case .passwordHash(let expected): user.passwordHash == expected
+        case .pinHash(let expected): user.pinHash == expected
         }
     }
 
