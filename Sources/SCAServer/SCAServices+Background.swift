@@ -22,8 +22,11 @@ package struct BackgroundWork: OptionSet, Sendable {
     /// The token-signing keys read again every 30 seconds, and rotated when
     /// `tokenKeys.rotationPeriod` says so.
     package static let signingKeys = BackgroundWork(rawValue: 1 << 5)
+    /// Retention passes every `retention.passInterval` seconds: expired rows purged, the audit
+    /// trail archived and cut when `audit.retention` is set.
+    package static let retention = BackgroundWork(rawValue: 1 << 6)
     package static let all: BackgroundWork = [
-        .auditCheckpoints, .messages, .webhooks, .signatureSweep, .certificateReload, .signingKeys,
+        .auditCheckpoints, .messages, .webhooks, .signatureSweep, .certificateReload, .signingKeys, .retention,
     ]
 }
 
@@ -42,6 +45,7 @@ extension SCAServices {
         if work.contains(.signatureSweep) { services.append(signatureSweep) }
         if work.contains(.certificateReload), let serverCertificate { services.append(serverCertificate) }
         if work.contains(.signingKeys) { services.append(signingKeyRefresh) }
+        if work.contains(.retention) { services.append(retentionPasses) }
         return services
     }
 
@@ -84,6 +88,13 @@ extension SCAServices {
         PeriodicWork(
             description: "PeriodicSigningKeyRefresh", interval: SigningKeySchedule.reloadInterval, logger: engine.logger,
             failure: "signing keys not read again") { [engine] in try await engine.signingKeys.refresh() }
+    }
+
+    /// A retention pass every `retention.passInterval` seconds.
+    var retentionPasses: PeriodicWork {
+        PeriodicWork(
+            description: "PeriodicRetention", interval: .seconds(engine.configuration.retention.passInterval),
+            logger: engine.logger, failure: "retention pass not finished") { [engine] in try await engine.retention.pass() }
     }
 
     /// ``SCAServices/forgetExpiredSignatures()`` every minute.

@@ -8,7 +8,7 @@ import SCAServer
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit", abstract: "Verify, checkpoint or export the audit trail.",
-        subcommands: [Verify.self, Checkpoint.self, Export.self])
+        subcommands: [Verify.self, Checkpoint.self, Export.self, Archive.self])
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -80,6 +80,30 @@ struct AuditCommand: AsyncParsableCommand {
                     print("checkpoint of entry \(checkpoint.sequence) (hash \(checkpoint.hash)) written to \(output)")
                 } else {
                     FileHandle.standardOutput.write(line)
+                }
+            }
+        }
+    }
+
+    struct Archive: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Archive the entries older than `audit.retention` to a file and cut them from the database now.",
+            discussion: """
+                `serve` does this at every retention pass; this runs one pass by hand. The archive is \
+                written (JSON lines, as `audit export`) to `audit.archiveDirectory` with the signed \
+                checkpoint of its last entry beside it, before a single entry leaves the database.
+                """)
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withServices(common) { services in
+                guard services.configuration.retention.audit != nil else {
+                    throw ValidationError("audit.retention is off: nothing is ever archived")
+                }
+                if let cut = try await services.engine.retention.archiveAudit() {
+                    print("archived entries through \(cut.throughSequence) to \(cut.archive)")
+                } else {
+                    print("nothing to archive")
                 }
             }
         }

@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import Logging
 import SCACore
+import SCAEngine
 import SCAServer
 
 /// `sca-server user …`: the admin CLI, working directly on the server's database.
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage users on the server's database.",
-        subcommands: [Add.self, List.self, SetPassword.self, SetPIN.self, EnrollTOTP.self, Unblock.self, SetRoles.self, Export.self])
+        subcommands: [Add.self, List.self, SetPassword.self, SetPIN.self, EnrollTOTP.self, Unblock.self, SetRoles.self, Export.self, Erase.self, Import.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a user.")
@@ -43,6 +44,70 @@ struct UserCommand: AsyncParsableCommand {
                 let export = try await services.users.export(userID: try await resolve(user, in: services))
                 print(String(decoding: try WireJSON.encoder().encode(export), as: UTF8.self))
             }
+        }
+    }
+
+    struct Erase: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Erase a user (GDPR art. 17): their data goes, their audit entries keep no personal fact.",
+            discussion: """
+                Sessions end (partners are told), then the user and everything hanging off them are deleted \
+                in one transaction. Payments stay for the fraud-rate figures without payer, address, device \
+                or IBAN; audit entries keep the opaque user id, event, time and outcome. Prints what was \
+                removed as JSON. Take `user export` first if the person asked for their data too.
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "User id or e-mail.") var user: String
+        @Flag(help: "Confirm: the erasure cannot be undone.") var yes = false
+
+        func validate() throws {
+            guard yes else { throw ValidationError("erasing a user cannot be undone: add --yes") }
+        }
+
+        func run() async throws {
+            try await withServices(common) { services in
+                let summary = try await services.users.erase(userID: try await resolve(user, in: services))
+                print(String(decoding: try WireJSON.encoder().encode(summary), as: UTF8.self))
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import users from JSON lines, with the password hashes of the system being replaced.",
+            discussion: """
+                One user a line: {"email": …, "phone": …, "totpSeed": BASE32, "passwordHash": …, "emailCodes": …}, \
+                the hash a bcrypt ($2a$, $2b$, $2y$), argon2id ($argon2id$v=19$…) or PBKDF2-SHA256 \
+                ($pbkdf2-sha256$i=…$salt$hash) string, or a Keycloak credential as \
+                "keycloakCredential": {"algorithm", "hashIterations", "salt", "value"}. Every line is \
+                checked first: one bad line (reported with its number) and nothing is imported. An \
+                imported hash is checked as it is at the user's first login, then replaced by the \
+                server's own. See docs/operations.md, Migrating users in.
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The JSON-lines file.") var file: String
+
+        func run() async throws {
+            var outcome: UserImportReport?
+            var seconds = 0.0
+            try await withServices(common) { services in
+                let started = ContinuousClock.now
+                outcome = try await services.users.importUsers(fromFile: file)
+                seconds = (ContinuousClock.now - started) / .seconds(1)
+            }
+            guard let report = outcome else { return }
+            guard report.refusedLines == 0 else {
+                for refusal in report.refusals {
+                    FileHandle.standardError.write(Data("line \(refusal.line): \(refusal.reason)\n".utf8))
+                }
+                if report.refusedLines > report.refusals.count {
+                    FileHandle.standardError.write(Data("… and \(report.refusedLines - report.refusals.count) more lines\n".utf8))
+                }
+                FileHandle.standardError.write(Data("nothing imported: \(report.refusedLines) of \(report.lines) lines refused\n".utf8))
+                throw ExitCode(2)
+            }
+            let rate = seconds > 0 ? Int(Double(report.imported) / seconds) : report.imported
+            print("imported \(report.imported) users in \(String(format: "%.1f", seconds)) s (\(rate) users/s)")
         }
     }
 

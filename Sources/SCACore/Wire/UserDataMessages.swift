@@ -147,3 +147,26 @@ package struct ExportedPayment: Codable, Sendable, Equatable {
         (self.authorisedAt, self.clientAddress, self.deviceId) = (authorisedAt, clientAddress, deviceId)
     }
 }
+
+/// What erasing a user removed and what stays without naming them:
+/// `DELETE /admin/v1/users/{id}` and `sca-server user erase`.
+package struct UserErasureSummary: Codable, Sendable, Equatable {
+    package var userId: String
+    /// Rows deleted: the user, devices, passkeys, sessions, challenges, consents and the rest.
+    package var rowsDeleted: Int
+    /// Payments kept for the fraud-rate figures, their payer, address, device and IBAN cleared.
+    package var paymentsPseudonymised: Int
+    /// Audit entries whose personal facts were cleared (their digest stays in the chain).
+    package var auditEntriesErased: Int
+    /// Audit entries written before personal facts were sealed: their address is part of the
+    /// chain and stays until the retention cut archives them.
+    package var auditEntriesUnsealed: Int
+
+    package init(userId: String, rowsDeleted: Int, paymentsPseudonymised: Int, auditEntriesErased: Int, auditEntriesUnsealed: Int) {
+        self.userId = userId
+        self.rowsDeleted = rowsDeleted
+        self.paymentsPseudonymised = paymentsPseudonymised
+        self.auditEntriesErased = auditEntriesErased
+        self.auditEntriesUnsealed = auditEntriesUnsealed
+    }
+}

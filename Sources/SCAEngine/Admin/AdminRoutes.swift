@@ -70,6 +70,9 @@ struct AdminRoutes<Context: RequestContext> {
             let body = try await request.decodeJSON(UpdateUserRequest.self, limit: maxBodySize)
             return try Response.json(try await users.describe(try await users.update(userID: try await user(context).id, body)))
         }
+        admin.requiring(.usersWrite).delete("users/:id") { _, context in
+            try Response.json(try await users.erase(userID: try await user(context).id))
+        }
         admin.requiring(.usersRead).get("users/:id/events") { request, context in
             let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? ConsoleService.timelineLength
             guard let limit, (1...1_000).contains(limit) else { throw Problem.invalidRequest("limit must be 1 to 1000") }

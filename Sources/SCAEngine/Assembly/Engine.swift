@@ -67,6 +67,8 @@ package struct Engine: EngineService, Sendable {
     package let contactChanges: ContactChangeService
     /// The user's own authenticator app, waiting for its first code.
     package let totpSetup: TOTPSetupService
+    /// What no check needs any more purged, and the audit trail archived and cut.
+    package let retention: RetentionService
 
     /// The services over an open store, in the order they depend on each other.
     /// - Parameter messageSender: overrides the configured sender (tests may capture messages).
@@ -78,7 +80,7 @@ package struct Engine: EngineService, Sendable {
         let hasher = PasswordHasher(parameters: configuration.passwordHashing, random: runtime.random)
         // One registry per server (no global MetricsSystem), so tests and instances stay apart.
         let metrics = ServerMetrics(now: runtime.now)
-        let audit = AuditTrail(store: store, metrics: metrics, runtime: runtime, logger: logger)
+        let audit = AuditTrail(store: store, metrics: metrics, runtime: runtime, logger: logger, box: box)
         let context = EngineContext(
             configuration: configuration, store: store, box: box, runtime: runtime, audit: audit, logger: logger,
             catalogue: try Catalogue.bundled())
@@ -170,7 +172,8 @@ package struct Engine: EngineService, Sendable {
             alerts: alerts,
             auditCheckpoints: checkpoints,
             accountOverview: accountOverview,
-            contactChanges: contactChanges, totpSetup: totpSetup)
+            contactChanges: contactChanges, totpSetup: totpSetup,
+            retention: RetentionService(context: context, checkpoints: checkpoints))
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk

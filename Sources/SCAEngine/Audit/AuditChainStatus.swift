@@ -13,12 +13,27 @@ package struct AuditChainStatus: Codable, Sendable, Equatable {
     /// The checkpoint the chain was checked against; nil when there is none to check (no
     /// `auditCheckpointFile`).
     package var checkpoint: Checkpoint?
+    /// Where the trail was cut after archiving its oldest entries; the walk then starts after
+    /// it. Nil when it was never cut.
+    package var archived: Archived?
 
-    package init(intactEntries: Int64, broken: String? = nil, brokenAt: Int64? = nil, checkpoint: Checkpoint? = nil) {
+    package init(
+        intactEntries: Int64, broken: String? = nil, brokenAt: Int64? = nil, checkpoint: Checkpoint? = nil,
+        archived: Archived? = nil
+    ) {
         self.intactEntries = intactEntries
         self.broken = broken
         self.brokenAt = brokenAt
         self.checkpoint = checkpoint
+        self.archived = archived
+    }
+
+    package struct Archived: Codable, Sendable, Equatable {
+        /// The last archived entry: the first one kept is the next.
+        package var throughSequence: Int64
+        /// The archive's file name.
+        package var archive: String
+        package var cutAt: Date
     }
 
     /// The chain links up and holds everything the checkpoint saw.

@@ -21,10 +21,30 @@ extension AuditCheckpoints {
                 checkpoint = .init(problem: error.description)
             }
         }
-        var verifier = AuditChainVerifier()
+        var verifier = AuditChainVerifier(personalMAC: personalMAC)
         var broken: AuditChainBreak?
         var hashAtCheckpoint: String?
         var after: Int64 = 0
+        var archived: AuditChainStatus.Archived?
+        if let cut = try await store.auditCut() {
+            // The kept part starts where the archive ends: the cut's own checkpoint, signed when
+            // it was made, vouches for the last archived entry's sequence and hash.
+            let vouched = try? verify(cut.checkpoint)
+            guard let vouched, vouched.sequence == cut.throughSequence, vouched.hash == cut.hash else {
+                return AuditChainStatus(
+                    intactEntries: 0, broken: "the cut after entry \(cut.throughSequence) is not vouched for by its signed checkpoint",
+                    brokenAt: cut.throughSequence + 1, checkpoint: checkpoint,
+                    archived: .init(throughSequence: cut.throughSequence, archive: cut.archive, cutAt: cut.cutAt))
+            }
+            archived = .init(throughSequence: cut.throughSequence, archive: cut.archive, cutAt: cut.cutAt)
+            verifier = AuditChainVerifier(after: cut.throughSequence, hash: cut.hash, personalMAC: personalMAC)
+            after = cut.throughSequence
+            if let sequence = expected?.sequence, sequence <= cut.throughSequence {
+                // A checkpoint of an archived entry is checked against the archive; at the cut
+                // itself the cut's hash is the entry's.
+                if sequence == cut.throughSequence { hashAtCheckpoint = cut.hash } else { expected = nil }
+            }
+        }
         pages: while true {
             let page = try await store.auditEntries(after: after, limit: Self.pageSize)
             for entry in page {
@@ -38,12 +58,14 @@ extension AuditCheckpoints {
             if page.count < Self.pageSize { break }
         }
         if let expected, broken == nil,
-            let mismatch = expected.mismatch(chainLength: verifier.count, hashAtSequence: hashAtCheckpoint)
+            let mismatch = expected.mismatch(
+                chainLength: verifier.count + (archived?.throughSequence ?? 0), hashAtSequence: hashAtCheckpoint)
         {
             checkpoint?.problem = mismatch.description
         }
         return AuditChainStatus(
-            intactEntries: verifier.count, broken: broken?.description, brokenAt: broken?.sequence, checkpoint: checkpoint)
+            intactEntries: verifier.count, broken: broken?.description, brokenAt: broken?.sequence, checkpoint: checkpoint,
+            archived: archived)
     }
 
     /// ``check(against:)`` with the checkpoint the server last wrote to `path`

@@ -12,12 +12,15 @@ package struct AuditCheckpoints: Sendable {
     /// The token signer: its current key signs, and every key it ever stored verifies, since
     /// a checkpoint is kept long after its key left the JWKS.
     let signer: TokenSigner
+    /// Checks the personal facts kept beside sealed entries against their digest.
+    let personalMAC: @Sendable ([UInt8]) -> [UInt8]
 
     /// Uses the store, clock and the keys `tokens` signs with.
     package init(store: any SCAStore, runtime: ServerRuntime, tokens: TokenService) {
         self.store = store
         self.runtime = runtime
         signer = tokens.signer
+        personalMAC = tokens.context.audit.personalMAC
     }
 
     /// The newest entry if its sequence is above `sequence`; nil when there is none (an empty

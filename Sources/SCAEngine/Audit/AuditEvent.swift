@@ -117,6 +117,16 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     /// A new token-signing key was stored: details name its key id, when it starts to sign
     /// (`activatesAt`) and what rotated it (`trigger`: `command` or `period`).
     case keysRotated = "keys.rotated"
+    // Retention and erasure.
+    /// A retention pass deleted rows that no check needs any more (details: how many of each
+    /// kind). Written only when it deleted something.
+    case retentionPurged = "retention.purged"
+    /// The oldest audit entries were written to an archive file and cut from the database
+    /// (details: `through`, the last archived sequence; `entries`; `archive`, the file name).
+    case auditArchived = "audit.archived"
+    /// A user was erased (details: rows deleted, payments kept without their payer, audit
+    /// entries cleared of personal facts, and those written before facts were sealed).
+    case userErased = "user.erased"
     // Recovery after a lost phone.
     /// A new recovery sheet replaced the user's earlier one (details: how many PUKs).
     case recoverySheetIssued = "recovery.sheet_issued"

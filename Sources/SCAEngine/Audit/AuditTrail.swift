@@ -21,6 +21,19 @@ package struct AuditTrail: Sendable {
     let metrics: ServerMetrics
     let runtime: ServerRuntime
     let logger: Logger
+    /// The keyed hash that seals an entry's personal facts (``AuditEntryDraft/personalDigest``).
+    let personalMAC: @Sendable ([UInt8]) -> [UInt8]
+
+    /// The purpose of the server subkey that seals personal facts.
+    package static let personalFactsPurpose = "audit-personal-facts"
+
+    package init(store: any SCAStore, metrics: ServerMetrics, runtime: ServerRuntime, logger: Logger, box: SecretBox) {
+        self.store = store
+        self.metrics = metrics
+        self.runtime = runtime
+        self.logger = logger
+        personalMAC = { box.mac($0, purpose: Self.personalFactsPurpose) }
+    }
 
     /// Who acts, when a caller knows better than the default (`client` within a request,
     /// `cli` outside one): the admin API sets `admin` for its requests.
@@ -79,7 +92,8 @@ package struct AuditTrail: Sendable {
         let draft = AuditEntryDraft(
             time: runtime.now(), event: event.rawValue, actor: Self.actor ?? (request == nil ? "cli" : "client"),
             userID: userID, deviceID: deviceID, challengeID: challengeID, sessionID: sessionID,
-            clientAddress: request?.clientAddress, requestID: request?.requestID, outcome: outcome, details: details)
+            clientAddress: request?.clientAddress, requestID: request?.requestID, outcome: outcome, details: details
+        ).sealingPersonalFacts(with: personalMAC)
         return PreparedAuditEvent(
             event: event, outcome: outcome, operation: operation, method: method, channel: channel, refusal: refusal, draft: draft)
     }

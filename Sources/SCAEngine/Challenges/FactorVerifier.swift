@@ -52,7 +52,11 @@ struct FactorVerifier: EngineService, Sendable {
         let credential = proof.credential ?? ""
         switch proof.method {
         case .password, .pin:
-            let right = try await verifySecret(credential, against: proof.method == .password ? user.passwordHash : user.pinHash)
+            let stored = proof.method == .password ? user.passwordHash : user.pinHash
+            let right = try await verifySecret(credential, against: stored)
+            if right, let stored, hasher.needsRehash(stored) {
+                await rehash(credential, replacing: stored, of: user, method: proof.method)
+            }
             return right ? .right(use: nil) : .wrong
         case .totp:
             guard let sealed = user.sealedTOTPSeed else { return .wrong }
@@ -142,6 +146,27 @@ struct FactorVerifier: EngineService, Sendable {
             return false
         }
         return try await verifySecret(secret, against: phc)
+    }
+
+    /// Replaces a hash the login just verified with this server's own (an imported bcrypt,
+    /// argon2id or PBKDF2 hash, or scrypt of a lower cost), unless it changed meanwhile. A
+    /// failure is logged and leaves the old hash, which still verifies: the next login tries
+    /// again.
+    private func rehash(_ secret: String, replacing stored: String, of user: UserRecord, method: AuthenticationMethod) async {
+        let hasher = self.hasher
+        do {
+            let fresh = try await hashing.run { try hasher.hash(secret) }
+            let update =
+                method == .password
+                ? UserUpdate(passwordHash: fresh, precondition: .passwordHash(stored))
+                : UserUpdate(pinHash: fresh, precondition: .pinHash(stored))
+            _ = try await store.updateUser(id: user.id, update)
+            logger.info("stored hash replaced at login", metadata: ["user": "\(user.id)", "method": "\(method.rawValue)"])
+        } catch {
+            logger.warning(
+                "stored hash not replaced at login",
+                metadata: ["user": "\(user.id)", "error": "\(String(describing: type(of: error)))"])
+        }
     }
 
     /// - Throws: ``PasswordHashingBusy`` when the hashing queue is full.

@@ -157,6 +157,28 @@ extension ConfigurationSetting {
             "auditCheckpointFile", \.auditCheckpointFile, absent: "none",
             "file (outside `dataDir`) where `serve` writes a signed audit checkpoint at start, periodically and at shutdown"),
         .integer("auditCheckpointInterval", \.auditCheckpointInterval, "minutes between two periodic audit checkpoints"),
+        // Retention (docs/operations.md, Retention).
+        .value(
+            "retention.challenges", \.retention.challenges, parse: RetentionSettings.age, show: RetentionSettings.text,
+            "age after its expiry (`90d`, `36h`; at least 1d) when a challenge and its codes are deleted, unless a consent, operation or session still names it"),
+        .value(
+            "retention.sessions", \.retention.sessions, parse: RetentionSettings.age, show: RetentionSettings.text,
+            "age after its end or last use when a session and its expired refresh tokens are deleted"),
+        .value(
+            "retention.webhookDeliveries", \.retention.webhookDeliveries, parse: RetentionSettings.age,
+            show: RetentionSettings.text, "age after delivery or giving up when a partner webhook delivery is deleted"),
+        .value(
+            "retention.activationCodes", \.retention.activationCodes, parse: RetentionSettings.age,
+            show: RetentionSettings.text, "age after use or expiry when a device activation code is deleted"),
+        .integer(
+            "retention.passInterval", \.retention.passInterval,
+            "seconds (10 to 86400) between two retention passes; rate events, spent token marks and idle unknown-address counters go at each pass once past their expiry"),
+        .value(
+            "audit.retention", \.retention.audit, parse: RetentionSettings.auditAge, show: RetentionSettings.text,
+            "`off`, or the age (at least 30d) past which audit entries are archived to a file and cut from the database with a signed checkpoint at the cut"),
+        .optionalText(
+            "audit.archiveDirectory", \.retention.auditArchiveDirectory, absent: "`<dataDir>/audit-archive`",
+            "where archived audit entries are written, one JSON-lines file per cut with its signed checkpoint beside it"),
         .integer(
             "requestReadTimeout", \.requestReadTimeout,
             "seconds (1 to 3600) a request's body may take after its headers; then `408 request.timeout` and the connection is closed"),

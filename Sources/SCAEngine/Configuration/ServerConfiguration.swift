@@ -128,6 +128,8 @@ package struct ServerConfiguration: Sendable {
     package var auditCheckpointFile: String?
     /// Minutes between two periodic audit checkpoints.
     package var auditCheckpointInterval = 60
+    /// What is purged when, and when the audit trail is archived and cut.
+    package var retention = RetentionSettings()
     // Slow clients and logging.
     /// Seconds a client has to send a request's body once its headers have arrived; beyond,
     /// the request is answered `408` and the connection closed.
@@ -220,6 +222,10 @@ package struct ServerConfiguration: Sendable {
         return publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
     }
     package var serverKeyPath: String { (dataDirectory as NSString).appendingPathComponent("server.key") }
+    /// Where archived audit entries go.
+    package var auditArchiveDirectory: String {
+        retention.auditArchiveDirectory ?? (dataDirectory as NSString).appendingPathComponent("audit-archive")
+    }
 
     /// Refuses settings that would break the RTS or make no sense.
     /// - Throws: `ConfigurationError` naming the setting.
@@ -315,6 +321,9 @@ package struct ServerConfiguration: Sendable {
             }
         }
         try validateTokenKeysRotationPeriod()
+        guard (10...86_400).contains(retention.passInterval) else {
+            throw ConfigurationError("retention.passInterval must be between 10 and 86400 seconds, got \(retention.passInterval)")
+        }
         guard (1...10_080).contains(auditCheckpointInterval) else {
             throw ConfigurationError("auditCheckpointInterval must be between 1 and 10080 minutes, got \(auditCheckpointInterval)")
         }
