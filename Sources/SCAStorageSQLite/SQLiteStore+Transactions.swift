@@ -15,15 +15,15 @@ extension SQLiteStore {
     /// start, and a cold start's median latency at a fixed 400/s down by a fifth; the peak rate
     /// did not move beyond the machine's noise.
     ///
-    /// With tracing, the transaction is a `store.read` span named after the store operation that
-    /// opened it (`function`, the caller's name by default).
+    /// With tracing, inside a traced request, the transaction is a `store.read` span named
+    /// after the store operation that opened it (`function`, the caller's name by default).
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled (nothing is read), or
     ///   what `body` or SQLite throws.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T, function: String = #function) async throws -> T {
         try Task.checkCancellation()
         guard tracing.isOn else { return try readHere(body) }
-        return try await tracing.span("store.read") { span in
+        return try await tracing.childSpan("store.read") { span in
             span.describeStoreOperation(function, system: "sqlite")
             return try readHere(body)
         }
@@ -47,7 +47,7 @@ extension SQLiteStore {
     ///   what `body` or SQLite throws.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T, function: String = #function) async throws -> T {
         guard tracing.isOn else { return try await untracedWrite(body) }
-        return try await tracing.span("store.write") { span in
+        return try await tracing.childSpan("store.write") { span in
             span.describeStoreOperation(function, system: "sqlite")
             return try await untracedWrite(body)
         }

@@ -81,13 +81,14 @@ package final class PasswordHashingPool: Sendable {
 
     /// Runs `work` on a pool thread and returns its result.
     ///
-    /// With tracing, the job is a `password.hash` span (its wait in the queue included) whose
-    /// `sca.password.operation` is `operation`, and, for a verification, whether it matched.
+    /// With tracing, inside a traced request, the job is a `password.hash` span (its wait in
+    /// the queue included) whose `sca.password.operation` is `operation`, and, for a
+    /// verification, whether it matched.
     /// - Throws: ``PasswordHashingBusy`` when the queue is full, before `work` starts;
     ///   otherwise whatever `work` throws.
     package func run<Value: Sendable>(_ operation: Operation, _ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         guard tracing.isOn else { return try await untracedRun(work) }
-        return try await tracing.span("password.hash") { span in
+        return try await tracing.childSpan("password.hash") { span in
             span.set("sca.password.operation", operation.rawValue)
             let value = try await untracedRun(work)
             // Whether a proof's secret matched is the outcome the span exists to show.

@@ -53,6 +53,17 @@ package struct TraceRecorder: Sendable {
         }
     }
 
+    /// As ``span(_:ofKind:parent:isolation:_:)``, but only inside another span (a request's,
+    /// an outbound call's): a store transaction or a hash outside one (start-up, the periodic
+    /// sweeps every second) would be a trace of one span, noise to whoever reads them.
+    /// - Throws: what `body` throws, unchanged.
+    package func childSpan<Result>(
+        _ name: String, isolation: isolated (any Actor)? = #isolation, _ body: (RecordedSpan) async throws -> Result
+    ) async throws -> Result {
+        guard InstrumentationContext.current != nil else { return try await body(RecordedSpan(span: nil)) }
+        return try await span(name, isolation: isolation, body)
+    }
+
     /// The parent a request names in its headers (`traceparent`, `tracestate`), over the task's
     /// current context; nil when nothing is recorded.
     /// - Parameter header: reads one header by its lower-case name.

@@ -136,6 +136,8 @@ struct TracingTests {
         let storeSpans = spans.filter { $0.name.hasPrefix("store.") }
         #expect(storeSpans.contains { span in span.parentSpanID.flatMap { byID[$0] }?.kind == 2 }, "no store span under a request")
         for span in storeSpans {
+            // Only inside a request's span: the start-up's and the sweeps' reads are not traced.
+            #expect(span.parentSpanID != nil, "a store span without a parent: \(span.attributes)")
             #expect(span.attributes["sca.store.operation"]?.isEmpty == false, "\(span.attributes)")
             #expect(span.attributes["db.system.name"] == "sqlite")
         }
