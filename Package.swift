@@ -34,6 +34,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // HTTPS and mutual TLS served by the server itself (tls.* settings).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Traces (tracing.* settings): the API in the engine and the stores, the OTLP/HTTP
+        // exporter in the composition root. gRPC is left out: its trait would build a second stack.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // Domain, wire types and crypto primitives. No I/O: shared by server and SDK.
@@ -61,13 +65,19 @@ let package = Package(
             ]
         ),
         // The store protocol, written in atomic domain operations.
-        .target(name: "SCAStorage", dependencies: ["SCACore"]),
+        // Tracing: the one helper the stores and the engine open their spans with (a no-op unless
+        // the server was given a tracer).
+        .target(
+            name: "SCAStorage",
+            dependencies: ["SCACore", .product(name: "Tracing", package: "swift-distributed-tracing")]
+        ),
         // Embedded default backend (GRDB, WAL).
         .target(
             name: "SCAStorageSQLite",
             dependencies: [
                 "SCAStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // Shared-database backend for several server instances (PostgresNIO).
@@ -78,6 +88,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // Services and HTTP routes.
@@ -107,6 +118,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // Spans of requests, outbound calls and password hashes, on the tracer the server is given.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .target(
@@ -158,6 +171,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The OTLP/HTTP exporter behind tracing.enabled.
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             resources: [.copy("Resources/openapi.yaml")]
         ),

@@ -56,7 +56,8 @@ package struct SCAServices: Sendable {
             // Its pool must run while the services are made (they read the signing keys).
             throw ConfigurationError("a PostgreSQL databaseURL needs the store from ServerDatabase.open, with its pool running")
         } else {
-            database = try SQLiteStore(path: configuration.databasePath, synchronous: configuration.sqliteSynchronous)
+            database = try SQLiteStore(
+                path: configuration.databasePath, synchronous: configuration.sqliteSynchronous, tracing: runtime.tracing)
         }
         return try await assemble(
             configuration: configuration, store: database, runtime: runtime, messageSender: messageSender,
@@ -108,6 +109,10 @@ package struct SCAServices: Sendable {
     /// method answers `405` with `Allow`.
     package func router() -> Router<SCARequestContext> {
         let router = Router(context: SCARequestContext.self)
+        // Outermost, so the request's span holds everything the request does.
+        if engine.runtime.tracing.isOn {
+            router.add(middleware: RequestTracingMiddleware(tracing: engine.runtime.tracing))
+        }
         router.add(middleware: RequestInfoMiddleware(
             trustedProxyHeader: engine.configuration.trustedProxyHeader.flatMap { HTTPField.Name($0) },
             clientCertificates: clientCertificateSource))

@@ -25,16 +25,20 @@ package struct ServerDatabase: Sendable {
 
     /// Opens PostgreSQL at `databaseURL` when configured (migrated, pool not yet running),
     /// SQLite under the data directory otherwise.
+    /// - Parameter tracing: where the store's transaction spans go; `.off` records none.
     /// - Throws: `ConfigurationError` for unusable settings, or the store's error.
-    package static func open(configuration: ServerConfiguration, logger: Logger) async throws -> ServerDatabase {
+    package static func open(
+        configuration: ServerConfiguration, tracing: TraceRecorder = .off, logger: Logger
+    ) async throws -> ServerDatabase {
         try configuration.validate()
         try createDataDirectory(configuration)
         if let databaseURL = configuration.databaseURL {
             let postgres = try await PostgresStore.connect(
-                url: databaseURL, timeout: .seconds(configuration.databaseTimeout), logger: logger)
+                url: databaseURL, timeout: .seconds(configuration.databaseTimeout), tracing: tracing, logger: logger)
             return ServerDatabase(store: postgres, services: [postgres])
         }
-        let sqlite = try SQLiteStore(path: configuration.databasePath, synchronous: configuration.sqliteSynchronous)
+        let sqlite = try SQLiteStore(
+            path: configuration.databasePath, synchronous: configuration.sqliteSynchronous, tracing: tracing)
         return ServerDatabase(
             store: sqlite,
             services: [BackgroundWALCheckpoints(store: sqlite, interval: .seconds(configuration.sqliteCheckpointInterval), logger: logger)])

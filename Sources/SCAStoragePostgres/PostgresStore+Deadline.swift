@@ -18,9 +18,25 @@ extension PostgresStore {
     /// COMMIT already sent) may have been applied with its answer lost, as with any network
     /// failure.
     ///
+    /// With tracing, inside a traced request, the operation is a span named `span`
+    /// (`store.statement` for statements each atomic by itself, `store.transaction` for one
+    /// transaction), with the store operation (`function`, the caller's name by default) that
+    /// ran it; its time includes waiting for a connection.
+    ///
     /// - Throws: `StoreUnavailable` on timeout or when no connection can be had or it breaks;
     ///   otherwise what `body` threw, unchanged (callers match constraint violations on it).
     func leased<Result: Sendable>(
+        span name: String = "store.statement", function: String = #function,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        guard tracing.isOn else { return try await untracedLease(body) }
+        return try await tracing.childSpan(name) { span in
+            span.describeStoreOperation(function, system: "postgresql")
+            return try await untracedLease(body)
+        }
+    }
+
+    private func untracedLease<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let race = DeadlineRace<Result>()

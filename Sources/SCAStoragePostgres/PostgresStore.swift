@@ -27,13 +27,16 @@ package final class PostgresStore: SCAStore, Service {
     let client: PostgresClient
     let logger: Logger
     /// How long one operation (lease, statements, commit) may take before it fails with
-    /// `StoreUnavailable`; see ``leased(_:)``.
+    /// `StoreUnavailable`; see ``leased(span:function:_:)``.
     let timeout: Duration
+    /// Where each operation's span goes (``leased(span:function:_:)``); `.off` records none.
+    let tracing: TraceRecorder
 
-    private init(client: PostgresClient, logger: Logger, timeout: Duration) {
+    private init(client: PostgresClient, logger: Logger, timeout: Duration, tracing: TraceRecorder) {
         self.client = client
         self.logger = logger
         self.timeout = timeout
+        self.tracing = tracing
     }
 
     /// The identifiers of the schema steps, in order: the same as `SQLiteStore.migrationIDs`,
@@ -53,9 +56,13 @@ package final class PostgresStore: SCAStore, Service {
     ///   - timeout: the deadline of every store operation once running (waiting for a pooled
     ///     connection included), and of opening a connection. An operation that misses it
     ///     fails with `StoreUnavailable`.
+    ///   - tracing: records a span for each operation (`store.statement`, or `store.transaction`
+    ///     for a transaction), a child of the caller's; `.off` records none.
     /// - Throws: ``PostgresStoreError`` for a bad URL, an unreachable server, a refused login
     ///   or a failed migration.
-    package static func connect(url: String, timeout: Duration = .seconds(5), logger: Logger) async throws -> PostgresStore {
+    package static func connect(
+        url: String, timeout: Duration = .seconds(5), tracing: TraceRecorder = .off, logger: Logger
+    ) async throws -> PostgresStore {
         let settings = try PostgresDatabaseURL(url)
         do {
             var configuration = try settings.connectionConfiguration()
@@ -77,7 +84,7 @@ package final class PostgresStore: SCAStore, Service {
         clientConfiguration.options.connectTimeout = timeout
         let store = PostgresStore(
             client: PostgresClient(configuration: clientConfiguration, backgroundLogger: logger),
-            logger: logger, timeout: timeout)
+            logger: logger, timeout: timeout, tracing: tracing)
         logger.info("PostgreSQL store ready", metadata: ["database": "\(settings.redacted)"])
         return store
     }
@@ -102,9 +109,9 @@ package final class PostgresStore: SCAStore, Service {
 
     /// Runs one statement on a pooled connection and returns its rows (none for most writes),
     /// within the store's deadline.
-    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    func rows(_ query: PostgresQuery, function: String = #function) async throws -> [PostgresRow] {
         let logger = self.logger
-        return try await leased { connection in
+        return try await leased(function: function) { connection in
             try await connection.query(query, logger: logger).collect()
         }
     }
@@ -114,10 +121,10 @@ package final class PostgresStore: SCAStore, Service {
     /// is rethrown unchanged (PostgresNIO's own `withTransaction` wraps it, which would hide a
     /// `StoreError`).
     func transaction<Result: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+        function: String = #function, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let logger = self.logger
-        return try await leased { connection in
+        return try await leased(span: "store.transaction", function: function) { connection in
             try await connection.query("BEGIN", logger: logger)
             let result: Result
             do {

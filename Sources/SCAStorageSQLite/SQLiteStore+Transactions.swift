@@ -1,4 +1,5 @@
 import GRDB
+import SCAStorage
 import Synchronization
 
 extension SQLiteStore {
@@ -14,11 +15,18 @@ extension SQLiteStore {
     /// start, and a cold start's median latency at a fixed 400/s down by a fifth; the peak rate
     /// did not move beyond the machine's noise.
     ///
+    /// With tracing, inside a traced request, the transaction is a `store.read` span named
+    /// after the store operation that opened it (`function`, the caller's name by default).
+    ///
     /// - Throws: `CancellationError` when the calling task is cancelled (nothing is read), or
     ///   what `body` or SQLite throws.
-    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T, function: String = #function) async throws -> T {
         try Task.checkCancellation()
-        return try readHere(body)
+        guard tracing.isOn else { return try readHere(body) }
+        return try await tracing.childSpan("store.read") { span in
+            span.describeStoreOperation(function, system: "sqlite")
+            return try readHere(body)
+        }
     }
 
     /// Runs `body` in a write transaction, committed when it returns and rolled back when it
@@ -33,9 +41,19 @@ extension SQLiteStore {
     /// for milliseconds on a slow disk: those run on the writer's own queue, as GRDB's async
     /// `write` does, so that no thread of the concurrency pool waits for the disk.
     ///
+    /// With tracing, the transaction is a `store.write` span, as ``read(_:function:)``'s.
+    ///
     /// - Throws: `CancellationError` when the calling task is cancelled (nothing is written), or
     ///   what `body` or SQLite throws.
-    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T, function: String = #function) async throws -> T {
+        guard tracing.isOn else { return try await untracedWrite(body) }
+        return try await tracing.childSpan("store.write") { span in
+            span.describeStoreOperation(function, system: "sqlite")
+            return try await untracedWrite(body)
+        }
+    }
+
+    private func untracedWrite<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let result: T
         if commitsWaitForDisk {
             result = try await writer.write(body)

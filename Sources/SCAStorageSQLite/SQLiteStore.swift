@@ -27,6 +27,8 @@ package final class SQLiteStore: SCAStore {
     let commitsWaitForDisk: Bool
     /// Write transactions committed through this store (``committedWrites``).
     let commits = Atomic<Int>(0)
+    /// Where each transaction's span goes (``read(_:function:)``); `.off` records none.
+    let tracing: TraceRecorder
 
     /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
     ///
@@ -36,10 +38,13 @@ package final class SQLiteStore: SCAStore {
     ///     commits through a process crash, `full` through a power loss too.
     ///   - trace: called with the text of every SQL statement run, on every connection (nil:
     ///     none, the default). For measuring, e.g. the transactions a flow opens.
+    ///   - tracing: records a span for each transaction (`store.read`, `store.write`), a child
+    ///     of the caller's; `.off` (the default) records none.
     /// - Throws: A file-system error when the directory cannot be created, or a GRDB
     ///   `DatabaseError` when the file cannot be opened or migrated.
     package convenience init(
-        path: String, synchronous: SQLiteSynchronous = .normal, trace: (@Sendable (String) -> Void)? = nil
+        path: String, synchronous: SQLiteSynchronous = .normal, trace: (@Sendable (String) -> Void)? = nil,
+        tracing: TraceRecorder = .off
     ) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -60,7 +65,7 @@ package final class SQLiteStore: SCAStore {
         checkpointing.label = "SCAStore.checkpoints"
         try self.init(
             writer: pool, path: path, checkpointer: DatabaseQueue(path: path, configuration: checkpointing),
-            commitsWaitForDisk: synchronous == .full)
+            commitsWaitForDisk: synchronous == .full, tracing: tracing)
     }
 
     /// The `synchronous` setting in force on the writer connection, read from SQLite itself.
@@ -75,16 +80,21 @@ package final class SQLiteStore: SCAStore {
     ///
     /// - Throws: A GRDB `DatabaseError` when the database cannot be created or migrated.
     package static func inMemory() throws -> SQLiteStore {
-        try SQLiteStore(writer: DatabaseQueue(configuration: configuration()), path: nil, checkpointer: nil, commitsWaitForDisk: false)
+        try SQLiteStore(
+            writer: DatabaseQueue(configuration: configuration()), path: nil, checkpointer: nil, commitsWaitForDisk: false,
+            tracing: .off)
     }
 
-    private init(writer: any DatabaseWriter, path: String?, checkpointer: DatabaseQueue?, commitsWaitForDisk: Bool) throws {
+    private init(
+        writer: any DatabaseWriter, path: String?, checkpointer: DatabaseQueue?, commitsWaitForDisk: Bool, tracing: TraceRecorder
+    ) throws {
         // Migrating is idempotent: applied steps are recorded and skipped on the next open.
         try SQLiteMigrations.migrator.migrate(writer)
         self.writer = writer
         self.path = path
         self.checkpointer = checkpointer
         self.commitsWaitForDisk = commitsWaitForDisk
+        self.tracing = tracing
     }
 
     /// The identifiers of the schema steps, in order. Another backend of the same schema uses

@@ -37,13 +37,16 @@ struct Serve: AsyncParsableCommand {
         }
         bootstrapLogging(level: Logger.Level(rawValue: configuration.logLevel) ?? .info)
         let logger = Logger(label: "sca-server", metadataProvider: .requestInfo)
-        let database = try await ServerDatabase.open(configuration: configuration, logger: logger)
-        // The database's pool first: the group starts every service at once and, at SIGTERM or
-        // SIGINT, shuts them down gracefully in reverse order, so the server drains (and writes
-        // its last checkpoint) before the pool closes.
+        let tracing = try ServerTracing.make(configuration.tracing, logger: logger)
+        let database = try await ServerDatabase.open(configuration: configuration, tracing: tracing.recorder, logger: logger)
+        // The span exporter, then the database's pool: the group starts every service at once
+        // and, at SIGTERM or SIGINT, shuts them down gracefully in reverse order, so the server
+        // drains (and writes its last checkpoint) before the pool closes, and the last spans
+        // are sent after everything that records them has stopped.
+        let server = ServerService(configuration: configuration, database: database, tracing: tracing, logger: logger)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: database.services + [ServerService(configuration: configuration, database: database, logger: logger)],
+                services: (tracing.service.map { [$0] } ?? []) + database.services + [server],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -13,10 +13,13 @@ import ServiceLifecycle
 struct ServerService: Service {
     let configuration: ServerConfiguration
     let database: ServerDatabase
+    /// Where the server's spans go (`tracing.enabled`); `.off` records none.
+    let tracing: ServerTracing
     let logger: Logger
 
     func run() async throws {
-        let services = try await SCAServices.make(configuration: configuration, store: database.store, logger: logger)
+        let services = try await SCAServices.make(
+            configuration: configuration, store: database.store, runtime: ServerRuntime(tracing: tracing.recorder), logger: logger)
         if configuration.demo {
             printDemo(try await DemoSeeder(users: services.users).seed())
             // The demo partner of the hosted pages: a sign-in URL and a consent command.

@@ -86,9 +86,9 @@ package struct Engine: EngineService, Sendable {
             catalogue: try Catalogue.bundled())
         let hashing = PasswordHashingPool(
             concurrency: configuration.passwordHashConcurrency, queueLimit: configuration.passwordHashQueueLimit,
-            metrics: metrics)
+            metrics: metrics, tracing: runtime.tracing)
 
-        let outbound = OutboundHTTP()
+        let outbound = OutboundHTTP(tracing: runtime.tracing)
         var outbox: OutboxMessageSender?
         let sender: any MessageSender
         if let messageSender {
@@ -110,7 +110,7 @@ package struct Engine: EngineService, Sendable {
             concurrency: configuration.messageDeliveryConcurrency, audit: audit, metrics: metrics, logger: logger)
 
         let decoySecret = Base64URL.encode(runtime.random.bytes(16))
-        let decoyHash = try await hashing.run { try hasher.hash(decoySecret) }
+        let decoyHash = try await hashing.run(.hash) { try hasher.hash(decoySecret) }
         let verifier = FactorVerifier(
             context: context, hasher: hasher, hashing: hashing, maxDeviceFailures: configuration.maxDeviceFailures,
             decoyHash: decoyHash)

@@ -173,6 +173,6 @@ struct FactorVerifier: EngineService, Sendable {
     private func verifySecret(_ secret: String, against phc: String?) async throws -> Bool {
         guard let phc else { return false }
         let hasher = self.hasher
-        return try await hashing.run { hasher.verify(secret, against: phc) }
+        return try await hashing.run(.verify) { hasher.verify(secret, against: phc) }
     }
 }

@@ -27,6 +27,14 @@ enum ConfigurationParser {
         return seconds
     }
 
+    /// A fraction from 0 to 1 (`0.25`).
+    static func ratio(_ value: String, key: String) throws -> Double {
+        guard let ratio = Double(value.trimmingCharacters(in: .whitespaces)), ratio.isFinite, (0...1).contains(ratio) else {
+            throw ConfigurationError("\(key) must be a number from 0 to 1, got \"\(value)\"")
+        }
+        return ratio
+    }
+
     /// A comma-separated list of method ids: `password,sms_otp`.
     static func methods(_ value: String, key: String) throws -> [AuthenticationMethod] {
         try value.split(separator: ",").map {

@@ -120,6 +120,19 @@ extension ConfigurationSetting {
             "tls.adminRequiresClientCertificate", \.tls.adminRequiresClientCertificate, parse: ConfigurationParser.boolean,
             show: { "`\($0)`" },
             "every `/admin/v1` request also needs a verified client certificate (`403 auth.client_certificate_required` without one)"),
+        // OpenTelemetry traces (docs/operations.md, Traces).
+        .value(
+            "tracing.enabled", \.tracing.enabled, parse: ConfigurationParser.boolean, show: { "`\($0)`" },
+            "record a span per request, with a child per store transaction, outbound call and password hash, and send them to `tracing.endpoint`; ids and outcomes only, never a credential, code, token or address"),
+        .text("tracing.endpoint", \.tracing.endpoint, "the collector's OTLP/HTTP traces URL, `http` or `https`, used as it is"),
+        .value(
+            "tracing.encoding", \.tracing.encoding, parse: ConfigurationParser.choice, show: { "`\($0.rawValue)`" },
+            "`protobuf` or `json`: how spans are encoded to the collector"),
+        .text("tracing.serviceName", \.tracing.serviceName, "the `service.name` of every span"),
+        .value(
+            "tracing.sampleRatio", \.tracing.sampleRatio, parse: ConfigurationParser.ratio,
+            show: { "`\($0 == $0.rounded() ? String(Int($0)) : String($0))`" },
+            "0 to 1: the fraction of new traces recorded; a request whose `traceparent` names a parent follows the parent's choice"),
         .integer("maxBodySize", \.maxBodySize, "largest request body accepted, in bytes"),
         .integer("maxDevicesPerUser", \.maxDevicesPerUser, "devices a user may have that are not removed"),
         .integer("maxDeviceFailures", \.maxDeviceFailures, "consecutive wrong signatures (1 to 5) that block a device"),

@@ -100,6 +100,8 @@ package struct ServerConfiguration: Sendable {
     package var trustedProxyHeader: String?
     /// HTTPS served here, its certificate reloaded when its files change, and mutual TLS.
     package var tls = TLSSettings()
+    /// OpenTelemetry traces to a collector; off by default.
+    package var tracing = TracingSettings()
 
     /// Largest request body accepted, in bytes.
     package var maxBodySize = 65_536
@@ -352,6 +354,7 @@ package struct ServerConfiguration: Sendable {
         }
         try validatePasskeys()
         try tls.validate(trustedProxyHeader: trustedProxyHeader)
+        try tracing.validate()
         try validateMessageDelivery()  // Background message delivery.
         guard sqliteCheckpointInterval.isFinite, sqliteCheckpointInterval >= 0.05, sqliteCheckpointInterval <= 60 else {
             throw ConfigurationError("sqlite.checkpointInterval must be between 0.05 and 60 seconds, got \(sqliteCheckpointInterval)")

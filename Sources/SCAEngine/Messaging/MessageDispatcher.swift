@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SCACore
 import Synchronization
+import Tracing
 
 /// The one way a message reaches a user (codes, sign-up notices, lockout alerts, push
 /// notifications of operations), so that no request waits for a gateway.
@@ -233,6 +234,11 @@ package final class MessageDispatcher: Sendable {
 
     /// Up to `attempts` tries, with a doubling back-off between them; gives up after the last.
     private func deliver(_ queued: QueuedMessage) async {
+        guard let trace = queued.trace else { return await deliverAttempts(queued) }
+        await InstrumentationContext.$current.withValue(trace) { await deliverAttempts(queued) }
+    }
+
+    private func deliverAttempts(_ queued: QueuedMessage) async {
         var wait = backoff
         for attempt in 1...attempts {
             do {

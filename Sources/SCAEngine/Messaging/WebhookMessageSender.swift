@@ -33,7 +33,8 @@ package struct WebhookMessageSender: MessageSender {
         let status: Int
         do {
             status = try await outbound.post(
-                target, headers: [("Content-Type", "application/json")], body: body, timeout: timeout)
+                target, headers: [("Content-Type", "application/json")], body: body, timeout: timeout,
+                for: message.channel == .push ? .pushGateway : .messageGateway)
         } catch {
             throw WebhookDeliveryError(status: nil)
         }

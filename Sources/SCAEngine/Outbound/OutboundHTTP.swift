@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SCACore
+import SCAStorage
 
 /// Every HTTP request the server makes on its own (partner webhooks, logout tokens and CIBA
 /// pings, partners' published keys, the message and push gateways):
@@ -17,6 +18,10 @@ import SCACore
 ///   URL's host.
 /// - A name that does not resolve is a failure (``OutboundRefusal/unresolved``), never a pass.
 ///
+/// With tracing, each request is a client span (`outbound.http`) naming its purpose, the
+/// partner client and the answer's status, never the URL or an address; its `traceparent`
+/// header carries the span to the receiver, so a partner can join its own trace to ours.
+///
 /// Each request has a client of its own on the shared event loops, because the host-to-address
 /// map is the client's; these requests are background work (deliveries, gateway calls), few
 /// enough that a connection per request costs nothing that matters.
@@ -25,34 +30,62 @@ package struct OutboundHTTP: Sendable {
     package typealias Resolver = @Sendable (String) async -> [[UInt8]]
 
     private let resolve: Resolver
+    private let tracing: TraceRecorder
 
-    package init(resolver: @escaping Resolver = { await HostResolver.addresses(of: $0) }) {
+    package init(resolver: @escaping Resolver = { await HostResolver.addresses(of: $0) }, tracing: TraceRecorder = .off) {
         self.resolve = resolver
+        self.tracing = tracing
     }
 
     /// POSTs `body` to `url` once.
     /// - Parameters:
+    ///   - purpose: what the call is for, as its span says.
     ///   - refusing: decides, for each address the host resolves to, whether it is refused
     ///     (and as what); nil lets any address through (a gateway the operator configured).
     /// - Returns: the HTTP status of the answer, a redirect included.
     /// - Throws: ``OutboundRefusal`` before connecting; the HTTP client's error when the
     ///   receiver was not reached or did not answer in time.
     package func post(
-        _ url: URL, headers: [(String, String)], body: [UInt8], timeout: Duration,
+        _ url: URL, headers: [(String, String)], body: [UInt8], timeout: Duration, for purpose: OutboundPurpose,
         refusing: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)? = nil
     ) async throws -> Int {
         // The answer's body is not used; a bounded part is read so the connection ends cleanly.
-        try await send(isGet: false, url, headers: headers, body: body, timeout: timeout, refusing: refusing, readingUpTo: 65_536).status
+        try await traced(isGet: false, url, headers: headers, body: body, timeout: timeout, for: purpose, refusing: refusing, readingUpTo: 65_536)
+            .status
     }
 
-    /// GETs `url` once, as ``post(_:headers:body:timeout:refusing:)`` posts.
+    /// GETs `url` once, as ``post(_:headers:body:timeout:for:refusing:)`` posts.
     /// - Parameter maximumBytes: the longest answer taken; a longer one throws.
     /// - Returns: the HTTP status and the answer's body.
     package func get(
-        _ url: URL, headers: [(String, String)] = [], timeout: Duration, maximumBytes: Int,
+        _ url: URL, headers: [(String, String)] = [], timeout: Duration, maximumBytes: Int, for purpose: OutboundPurpose,
         refusing: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)? = nil
     ) async throws -> (status: Int, body: [UInt8]) {
-        try await send(isGet: true, url, headers: headers, body: nil, timeout: timeout, refusing: refusing, readingUpTo: maximumBytes)
+        try await traced(
+            isGet: true, url, headers: headers, body: nil, timeout: timeout, for: purpose, refusing: refusing, readingUpTo: maximumBytes)
+    }
+
+    /// ``send(isGet:_:headers:body:timeout:refusing:readingUpTo:)`` in a span of its own, with
+    /// the span's `traceparent` added to the headers.
+    private func traced(
+        isGet: Bool, _ url: URL, headers: [(String, String)], body: [UInt8]?, timeout: Duration, for purpose: OutboundPurpose,
+        refusing: (@Sendable ([UInt8]) -> SpecialPurposeAddress.Kind?)?, readingUpTo limit: Int
+    ) async throws -> (status: Int, body: [UInt8]) {
+        guard tracing.isOn else {
+            return try await send(isGet: isGet, url, headers: headers, body: body, timeout: timeout, refusing: refusing, readingUpTo: limit)
+        }
+        let method = isGet ? "GET" : "POST"
+        return try await tracing.span("outbound.http", ofKind: .client) { span in
+            span.set("http.request.method", method)
+            span.set("sca.outbound.purpose", purpose.name)
+            span.set("sca.client_id", purpose.clientID)
+            let answer = try await send(
+                isGet: isGet, url, headers: headers + tracing.propagationHeaders(), body: body, timeout: timeout,
+                refusing: refusing, readingUpTo: limit)
+            span.set("http.response.status_code", answer.status)
+            if answer.status >= 400 { span.fail(reason: String(answer.status)) }
+            return answer
+        }
     }
 
     private func send(

@@ -52,7 +52,7 @@ package struct PasswordResetService: EngineService, Sendable {
         do {
             let hasher = self.hasher
             let password = request.password
-            let hash = try await hashing.run { try hasher.hash(password) }
+            let hash = try await hashing.run(.hash) { try hasher.hash(password) }
             try await tokens.consume(claims)
             completion = try await store.resetPassword(
                 PasswordReset(userID: user.id, passwordHash: hash, restrictedUntil: restrictedUntil, redeemedPUK: redeemed?.puk, now: now))

@@ -1,4 +1,5 @@
 import Foundation
+import SCAStorage
 import Synchronization
 
 /// Runs password and PIN hashing (scrypt) on a bounded set of dedicated threads.
@@ -52,25 +53,51 @@ package final class PasswordHashingPool: Sendable {
     /// Jobs that may wait for a thread; one more is refused with ``PasswordHashingBusy``.
     package let queueLimit: Int
     private let metrics: ServerMetrics?
+    private let tracing: TraceRecorder
     private let state = Mutex(State())
+
+    /// What a job does with a secret; its span says which, and never the secret.
+    package enum Operation: String, Sendable {
+        /// A new hash of a secret being set (a password, a PIN, the decoy's).
+        case hash
+        /// A secret given as a proof, checked against its stored hash.
+        case verify
+    }
 
     /// - Parameters:
     ///   - concurrency: threads computing at once (at least 1).
     ///   - queueLimit: jobs that may wait beyond those (at least 0).
     ///   - metrics: where each hash's duration is recorded, if anywhere.
-    package init(concurrency: Int, queueLimit: Int, metrics: ServerMetrics? = nil) {
+    ///   - tracing: where each job's `password.hash` span goes, a child of its caller's.
+    package init(concurrency: Int, queueLimit: Int, metrics: ServerMetrics? = nil, tracing: TraceRecorder = .off) {
         self.concurrency = max(1, concurrency)
         self.queueLimit = max(0, queueLimit)
         self.metrics = metrics
+        self.tracing = tracing
     }
 
     /// Jobs waiting for a thread now (not counting the running ones).
     package var waitingCount: Int { state.withLock { $0.waiting } }
 
     /// Runs `work` on a pool thread and returns its result.
+    ///
+    /// With tracing, inside a traced request, the job is a `password.hash` span (its wait in
+    /// the queue included) whose `sca.password.operation` is `operation`, and, for a
+    /// verification, whether it matched.
     /// - Throws: ``PasswordHashingBusy`` when the queue is full, before `work` starts;
     ///   otherwise whatever `work` throws.
-    package func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    package func run<Value: Sendable>(_ operation: Operation, _ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        guard tracing.isOn else { return try await untracedRun(work) }
+        return try await tracing.childSpan("password.hash") { span in
+            span.set("sca.password.operation", operation.rawValue)
+            let value = try await untracedRun(work)
+            // Whether a proof's secret matched is the outcome the span exists to show.
+            if operation == .verify, let matched = value as? Bool { span.set("sca.password.matched", matched) }
+            return value
+        }
+    }
+
+    private func untracedRun<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let metrics = self.metrics
             let job: Job = {

@@ -1,14 +1,21 @@
 import Foundation
 import SCACore
+import SCAStorage
 
-/// Time and randomness, injected so tests can pin them. Ids are drawn from `random`.
+/// Time and randomness, injected so tests can pin them. Ids are drawn from `random`. Also where
+/// the server's spans go: one process may run several servers, each with its own exporter.
 package struct ServerRuntime: Sendable {
     package var now: @Sendable () -> Date
     package var random: any RandomSource
+    /// The spans of requests, outbound calls and password hashes; `.off` records none.
+    package var tracing: TraceRecorder
 
-    package init(now: @escaping @Sendable () -> Date = { Date() }, random: any RandomSource = SystemRandom()) {
+    package init(
+        now: @escaping @Sendable () -> Date = { Date() }, random: any RandomSource = SystemRandom(), tracing: TraceRecorder = .off
+    ) {
         self.now = now
         self.random = random
+        self.tracing = tracing
     }
 
     /// A fresh identifier such as `ch_3kT…`: a type prefix and 16 random bytes in base64url.

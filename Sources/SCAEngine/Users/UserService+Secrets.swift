@@ -6,6 +6,6 @@ extension UserService {
     func hashSecret(_ secret: String?) async throws -> String? {
         guard let secret else { return nil }
         let hasher = self.hasher
-        return try await hashing.run { try hasher.hash(secret) }
+        return try await hashing.run(.hash) { try hasher.hash(secret) }
     }
 }

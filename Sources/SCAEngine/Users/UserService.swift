@@ -258,7 +258,7 @@ package struct UserService: EngineService, Sendable {
     private func hash(_ secret: String?) async throws -> String? {
         guard let secret else { return nil }
         let hasher = self.hasher
-        return try await hashing.run { try hasher.hash(secret) }
+        return try await hashing.run(.hash) { try hasher.hash(secret) }
     }
 
     /// Checks the shape of whichever values are given.

@@ -167,7 +167,7 @@ package struct WebhookService: EngineService, Sendable {
             host = request.url.host ?? "-"
             return try await outbound.post(
                 request.url, headers: request.headers, body: request.body, timeout: Self.timeout,
-                refusing: outboundCheck)
+                for: .partnerDelivery(delivery.kind.rawValue, clientID: delivery.clientID), refusing: outboundCheck)
         } catch OutboundRefusal.address(let refused) {
             logger.warning("webhook address refused", metadata: ["event": "\(delivery.id)", "kind": "\(refused.rawValue)"])
             await audit.record(

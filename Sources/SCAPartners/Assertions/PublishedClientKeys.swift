@@ -59,7 +59,7 @@ actor PublishedClientKeys {
                 return kept.keys
             }
             lastFetch[client.id] = now
-            running = Task { await self.fetched(url) }
+            running = Task { [id = client.id] in await self.fetched(url, for: id) }
             fetching[client.id] = running
         }
         let result = await running.value
@@ -75,21 +75,21 @@ actor PublishedClientKeys {
         }
     }
 
-    private func fetched(_ address: String) async -> Result<ClientKeys, BrokenRule> {
+    private func fetched(_ address: String, for clientID: String) async -> Result<ClientKeys, BrokenRule> {
         do {
-            return .success(try await fetch(address))
+            return .success(try await fetch(address, for: clientID))
         } catch {
             return .failure(error)
         }
     }
 
-    private func fetch(_ address: String) async throws(BrokenRule) -> ClientKeys {
+    private func fetch(_ address: String, for clientID: String) async throws(BrokenRule) -> ClientKeys {
         guard let url = URL(string: address) else { throw BrokenRule("the client's jwksUri is not a URL") }
         let answer: (status: Int, body: [UInt8])
         do {
             answer = try await outbound.get(
                 url, headers: [("Accept", "application/jwk-set+json, application/json")], timeout: Self.timeout,
-                maximumBytes: Self.maximumBytes, refusing: refusing)
+                maximumBytes: Self.maximumBytes, for: .partnerKeys(clientID: clientID), refusing: refusing)
         } catch OutboundRefusal.address(let kind) {
             throw BrokenRule("the client's jwksUri points at a \(kind.rawValue) address")
         } catch {

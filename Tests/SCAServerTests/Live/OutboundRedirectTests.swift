@@ -117,7 +117,7 @@ struct OutboundRedirectTests {
             }
             let status = try await outbound.post(
                 try #require(URL(string: "http://hooks.shop.invalid:\(port)/hook")), headers: [], body: Array("{}".utf8),
-                timeout: .seconds(120))
+                timeout: .seconds(120), for: .messageGateway)
             #expect(status == 204)
             #expect(receiver.hits.withLock { $0 } == [Receiver.Hit(method: "POST", path: "/hook", host: "hooks.shop.invalid:\(port)")])
             #expect(lookups.withLock { $0 } == ["hooks.shop.invalid"])
@@ -126,13 +126,13 @@ struct OutboundRedirectTests {
             await #expect(throws: OutboundRefusal.address(.privateUse)) {
                 try await outbound.post(
                     try #require(URL(string: "http://mixed.shop.invalid:\(port)/hook")), headers: [], body: [],
-                    timeout: .seconds(120), refusing: { SpecialPurposeAddress.kind(of: $0) })
+                    timeout: .seconds(120), for: .messageGateway, refusing: { SpecialPurposeAddress.kind(of: $0) })
             }
             // A name that does not resolve fails; it is not let through unchecked.
             await #expect(throws: OutboundRefusal.unresolved) {
                 try await outbound.post(
                     try #require(URL(string: "http://nowhere.shop.invalid:\(port)/hook")), headers: [], body: [],
-                    timeout: .seconds(120), refusing: { SpecialPurposeAddress.kind(of: $0) })
+                    timeout: .seconds(120), for: .messageGateway, refusing: { SpecialPurposeAddress.kind(of: $0) })
             }
             #expect(receiver.hits.withLock { $0.count } == 1)
         }

@@ -30,7 +30,7 @@ struct HashingPoolTests {
             let gate = DispatchSemaphore(value: 0)
             let (started, startedContinuation) = AsyncStream<Void>.makeStream()
             let blocker = Task {
-                try await pool.run {
+                try await pool.run(.hash) {
                     startedContinuation.yield()
                     gate.wait()
                 }
@@ -119,7 +119,7 @@ struct HashingPoolTests {
         let gate = DispatchSemaphore(value: 0)
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
         let blocker = Task {
-            try await pool.run {
+            try await pool.run(.hash) {
                 startedContinuation.yield()
                 gate.wait()
             }
@@ -129,7 +129,7 @@ struct HashingPoolTests {
         let probe = PoolProbe()
         var jobs: [Task<Void, any Error>] = []
         for index in 0..<20 {
-            jobs.append(Task { try await pool.run { probe.order.withLock { $0.append(index) } } })
+            jobs.append(Task { try await pool.run(.hash) { probe.order.withLock { $0.append(index) } } })
             // Submitted one after the other, so the queue's order is the loop's.
             while pool.waitingCount < index + 1 { await Task.yield() }
         }
@@ -142,7 +142,7 @@ struct HashingPoolTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<200 {
                 group.addTask {
-                    _ = try await wide.run {
+                    _ = try await wide.run(.hash) {
                         let now = probe.running.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
                         var seen = probe.most.load(ordering: .sequentiallyConsistent)
                         while now > seen {

@@ -22,10 +22,12 @@ struct TestServer {
     ///   - store: an open store (PostgreSQL, its pool running); SQLite in the directory otherwise.
     ///   - logger: the services' logger (LoggingTests captures it); the server's default otherwise.
     ///   - clock: the server's clock; a new one otherwise. Two servers on one database share one.
+    ///   - tracing: where the server's spans go (TracingTests); none otherwise.
     init(
         store: (any SCAStore)? = nil,
         logger: Logger = Logger(label: "sca-server", metadataProvider: .requestInfo),
         clock: TestClock = TestClock(),
+        tracing: TraceRecorder = .off,
         _ customize: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sca-test-\(UUID().uuidString)")
@@ -36,7 +38,7 @@ struct TestServer {
         customize(&configuration)
         self.clock = clock
         services = try await SCAServices.make(
-            configuration: configuration, store: store, runtime: ServerRuntime(now: { clock.now() }), logger: logger)
+            configuration: configuration, store: store, runtime: ServerRuntime(now: { clock.now() }, tracing: tracing), logger: logger)
     }
 
     /// As ``run(_:)``, with the server also listening on 127.0.0.1:`port` (its `publicBaseURL`
