@@ -155,7 +155,7 @@ struct FactorVerifier: EngineService, Sendable {
     private func rehash(_ secret: String, replacing stored: String, of user: UserRecord, method: AuthenticationMethod) async {
         let hasher = self.hasher
         do {
-            let fresh = try await hashing.run { try hasher.hash(secret) }
+            let fresh = try await hashing.run(.hash) { try hasher.hash(secret) }
             let update =
                 method == .password
                 ? UserUpdate(passwordHash: fresh, precondition: .passwordHash(stored))

@@ -7,8 +7,8 @@ import SCAStorage
 /// cuts them, with a signed checkpoint at the cut so that what stays still proves whole.
 ///
 /// Every instance on a shared database may run the passes: the purges delete what is there,
-/// and a cut happens once (the store refuses a cut that another instance made first; its
-/// archive file is then removed again).
+/// and a cut happens once (the store refuses a cut that another instance made first; the
+/// loser's archive file, the same entries, stays beside the winner's).
 package struct RetentionService: EngineService, Sendable {
     package let context: EngineContext
     let checkpoints: AuditCheckpoints
