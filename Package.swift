@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // HTTPS and mutual TLS served by the server itself (tls.* settings).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The syslog-over-TLS audit stream's connection.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         // Traces (tracing.* settings): the API in the engine and the stores, the OTLP/HTTP
         // exporter in the composition root. gRPC is left out: its trait would build a second stack.
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
@@ -116,6 +118,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // The client certificate of a mutual-TLS connection, or the one a trusted proxy forwards.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 // Spans of requests, outbound calls and password hashes, on the tracer the server is given.

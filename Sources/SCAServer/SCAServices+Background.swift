@@ -25,8 +25,11 @@ package struct BackgroundWork: OptionSet, Sendable {
     /// Retention passes every `retention.passInterval` seconds: expired rows purged, the audit
     /// trail archived and cut when `audit.retention` is set.
     package static let retention = BackgroundWork(rawValue: 1 << 6)
+    /// The audit trail streamed to `auditStream.url` every second, when one is configured.
+    package static let auditStream = BackgroundWork(rawValue: 1 << 7)
     package static let all: BackgroundWork = [
         .auditCheckpoints, .messages, .webhooks, .signatureSweep, .certificateReload, .signingKeys, .retention,
+        .auditStream,
     ]
 }
 
@@ -46,6 +49,12 @@ extension SCAServices {
         if work.contains(.certificateReload), let serverCertificate { services.append(serverCertificate) }
         if work.contains(.signingKeys) { services.append(signingKeyRefresh) }
         if work.contains(.retention) { services.append(retentionPasses) }
+        if work.contains(.auditStream), let stream = engine.auditStream {
+            services.append(
+                PeriodicWork(
+                    description: "PeriodicAuditStream", interval: .seconds(1), logger: engine.logger,
+                    failure: "audit entries not streamed") { try await stream.pass() })
+        }
         return services
     }
 

@@ -222,7 +222,7 @@ public struct AuditEntry: Sendable, Equatable {
     /// Written by hand (proleptic Gregorian calendar, UTC) for the years 1970 to 9999: a
     /// formatter made per entry cost more than the rest of an append. Other instants, which no
     /// server clock gives, keep the formatter's text.
-    static func rfc3339(_ date: Date) -> String {
+    package static func rfc3339(_ date: Date) -> String {
         let total = milliseconds(date)
         let (seconds, millis) = total.quotientAndRemainder(dividingBy: 1000)
         let wholeSeconds = millis < 0 ? seconds - 1 : seconds

@@ -69,6 +69,8 @@ package struct Engine: EngineService, Sendable {
     package let totpSetup: TOTPSetupService
     /// What no check needs any more purged, and the audit trail archived and cut.
     package let retention: RetentionService
+    /// The audit trail sent to the bank's SIEM as it is written; nil without `auditStream.url`.
+    package let auditStream: AuditStream?
 
     /// The services over an open store, in the order they depend on each other.
     /// - Parameter messageSender: overrides the configured sender (tests may capture messages).
@@ -173,7 +175,25 @@ package struct Engine: EngineService, Sendable {
             auditCheckpoints: checkpoints,
             accountOverview: accountOverview,
             contactChanges: contactChanges, totpSetup: totpSetup,
-            retention: RetentionService(context: context, checkpoints: checkpoints))
+            retention: RetentionService(context: context, checkpoints: checkpoints),
+            auditStream: try auditStream(context: context, outbound: outbound))
+    }
+
+    /// The stream to the configured sink, nil without one.
+    private static func auditStream(context: EngineContext, outbound: OutboundHTTP) throws -> AuditStream? {
+        let configuration = context.configuration
+        let sink: any AuditSink
+        switch configuration.auditStreamTarget {
+        case nil:
+            return nil
+        case .https(let url):
+            let runtime = context.runtime
+            sink = AuditWebhookSink(
+                url: url, secret: configuration.auditStreamSecret ?? "", outbound: outbound, now: { runtime.now() })
+        case .syslogTLS(let host, let port):
+            sink = try SyslogTLSSink(host: host, port: port, caFile: configuration.auditStreamCAFile)
+        }
+        return AuditStream(context: context, sink: sink, instance: context.runtime.makeID(prefix: "ins"))
     }
 
     /// The engine's routes: challenges and proofs, tokens, devices, the account, admin, risk

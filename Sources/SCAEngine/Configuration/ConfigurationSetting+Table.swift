@@ -190,6 +190,15 @@ extension ConfigurationSetting {
             "audit.retention", \.retention.audit, parse: RetentionSettings.auditAge, show: RetentionSettings.text,
             "`off`, or the age (at least 30d) past which audit entries are archived to a file and cut from the database with a signed checkpoint at the cut"),
         .optionalText(
+            "auditStream.url", \.auditStreamURL, absent: "none (no stream)",
+            "where audit entries go as they are written, at least once and in order: `https://…` (JSON lines signed with `auditStream.secret`, through the outbound rules) or `syslog+tls://host[:6514]` (RFC 5424 over TLS)"),
+        .optionalText(
+            "auditStream.secret", \.auditStreamSecret, absent: "none",
+            "HMAC-SHA256 key (at least 32 characters) of the https stream's `SCA-Webhook-Signature`; never logged"),
+        .optionalText(
+            "auditStream.caFile", \.auditStreamCAFile, absent: "the system's roots",
+            "PEM certificates the syslog collector's certificate must chain to"),
+        .optionalText(
             "audit.archiveDirectory", \.retention.auditArchiveDirectory, absent: "`<dataDir>/audit-archive`",
             "where archived audit entries are written, one JSON-lines file per cut with its signed checkpoint beside it"),
         .integer(

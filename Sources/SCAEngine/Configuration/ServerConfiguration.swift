@@ -132,6 +132,14 @@ package struct ServerConfiguration: Sendable {
     package var auditCheckpointInterval = 60
     /// What is purged when, and when the audit trail is archived and cut.
     package var retention = RetentionSettings()
+    // Audit streaming.
+    /// Where audit entries go as they are written: `https://…` (signed JSON lines) or
+    /// `syslog+tls://host:port` (RFC 5424 over TLS); nil: nowhere.
+    @Secret(showing: .urlWithoutPassword) package var auditStreamURL: String? = nil
+    /// The HMAC key of the HTTPS sink's signature.
+    @Secret package var auditStreamSecret: String? = nil
+    /// PEM certificates the syslog collector's certificate must chain to; nil: the system's.
+    package var auditStreamCAFile: String?
     // Slow clients and logging.
     /// Seconds a client has to send a request's body once its headers have arrived; beyond,
     /// the request is answered `408` and the connection closed.
@@ -323,6 +331,7 @@ package struct ServerConfiguration: Sendable {
             }
         }
         try validateTokenKeysRotationPeriod()
+        try validateAuditStream()
         guard (10...86_400).contains(retention.passInterval) else {
             throw ConfigurationError("retention.passInterval must be between 10 and 86400 seconds, got \(retention.passInterval)")
         }
