@@ -30,6 +30,36 @@ struct AuditCheckpointTests {
         return [parts[0], Base64URL.encode(Array(payload.utf8)), parts[2]].joined(separator: ".")
     }
 
+    @Test("a cut's checkpoint has a type of its own and names its archive; neither passes for the other")
+    func cutCheckpoint() throws {
+        let head = Self.chain(3)[2]
+        let digest = String(repeating: "ab", count: 32)
+        let cut = AuditCheckpoint(sequence: head.sequence, hash: head.hash, time: Self.time, archiveDigest: digest)
+        let jws = try cut.signed(with: key, keyID: "k1")
+        let header = try #require(Base64URL.decode(String(jws.split(separator: ".")[0])))
+        #expect(String(decoding: header, as: UTF8.self).contains(AuditCheckpoint.cutType))
+        #expect(try AuditCheckpoint.verify(jws, keys: keys) == cut)
+        // A periodic checkpoint of the same entry is not a cut's statement.
+        let periodic = try AuditCheckpoint(head: head, time: Self.time).signed(with: key, keyID: "k1")
+        #expect(try AuditCheckpoint.verify(periodic, keys: keys).archiveDigest == nil)
+        // A cut's type without the archive, or a periodic type with one, is malformed (signed
+        // by the key, so only the rule refuses them).
+        func signed(header: String, payload: String) throws -> String {
+            let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
+            return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
+        }
+        let payload = #"{"hash":"\#(head.hash)","sequence":3,"time":1700000000}"#
+        let withArchive = #"{"archive":"\#(digest)","hash":"\#(head.hash)","sequence":3,"time":1700000000}"#
+        #expect(throws: AuditCheckpointError.self) {
+            try AuditCheckpoint.verify(
+                try signed(header: #"{"alg":"ES256","kid":"k1","typ":"sca-audit-cut+jws"}"#, payload: payload), keys: keys)
+        }
+        #expect(throws: AuditCheckpointError.self) {
+            try AuditCheckpoint.verify(
+                try signed(header: #"{"alg":"ES256","kid":"k1","typ":"sca-audit-checkpoint+jws"}"#, payload: withArchive), keys: keys)
+        }
+    }
+
     @Test("signed and verified: sequence, hash and time (whole seconds) come back")
     func roundTrip() throws {
         let head = Self.chain(3)[2]

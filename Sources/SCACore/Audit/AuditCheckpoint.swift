@@ -14,6 +14,9 @@ import Foundation
 package struct AuditCheckpoint: Sendable, Equatable {
     /// The JWS `typ` of a checkpoint.
     package static let type = "sca-audit-checkpoint+jws"
+    /// The JWS `typ` of a cut's checkpoint: a type of its own, so that a periodic checkpoint
+    /// can never pass for the statement that entries up to it were archived.
+    package static let cutType = "sca-audit-cut+jws"
 
     /// The sequence number of the newest entry (0 for an empty chain).
     package var sequence: Int64
@@ -21,11 +24,15 @@ package struct AuditCheckpoint: Sendable, Equatable {
     package var hash: String
     /// When the checkpoint was taken, in whole seconds.
     package var time: Date
+    /// For a cut's checkpoint: the SHA-256 (hex) of the archive file that holds the entries up
+    /// to ``sequence``, so the statement binds the archive as well as the cut.
+    package var archiveDigest: String?
 
-    package init(sequence: Int64, hash: String, time: Date) {
+    package init(sequence: Int64, hash: String, time: Date, archiveDigest: String? = nil) {
         self.sequence = sequence
         self.hash = hash
         self.time = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
+        self.archiveDigest = archiveDigest
     }
 
     /// The checkpoint of a chain whose newest entry is `head` (nil: an empty chain).
@@ -55,15 +62,19 @@ package struct AuditCheckpoint: Sendable, Equatable {
 
     /// The payload, canonical (RFC 8785) so that the signed bytes are reproducible.
     var payload: [UInt8] {
-        JCS.canonicalize([
+        var members: [String: JSONValue] = [
             "sequence": .number(Double(sequence)), "hash": .string(hash),
             "time": .number(time.timeIntervalSince1970),
-        ])
+        ]
+        if let archiveDigest { members["archive"] = .string(archiveDigest) }
+        return JCS.canonicalize(.object(members))
     }
 
     /// The compact JWS of this checkpoint, signed with `key` and naming `keyID` as `kid`.
     package func signed(with key: P256.Signing.PrivateKey, keyID: String) throws -> String {
-        let header = JCS.canonicalize(["alg": "ES256", "kid": .string(keyID), "typ": .string(Self.type)])
+        let header = JCS.canonicalize([
+            "alg": "ES256", "kid": .string(keyID), "typ": .string(archiveDigest == nil ? Self.type : Self.cutType),
+        ])
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
         let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
@@ -80,7 +91,7 @@ package struct AuditCheckpoint: Sendable, Equatable {
         else {
             throw AuditCheckpointError.malformed("not a compact JWS")
         }
-        guard header["alg"] == .string("ES256"), header["typ"] == .string(type) else {
+        guard header["alg"] == .string("ES256"), header["typ"] == .string(type) || header["typ"] == .string(cutType) else {
             throw AuditCheckpointError.malformed("not an ES256 audit checkpoint (alg and typ)")
         }
         guard case .string(let keyID)? = header["kid"], let key = keys[keyID] else {
@@ -99,6 +110,17 @@ package struct AuditCheckpoint: Sendable, Equatable {
         else {
             throw AuditCheckpointError.malformed("the payload lacks sequence, hash or time")
         }
-        return AuditCheckpoint(sequence: Int64(sequence), hash: hash, time: Date(timeIntervalSince1970: time))
+        // A cut's checkpoint names its archive; a periodic one names none.
+        var archiveDigest: String?
+        if header["typ"] == .string(cutType) {
+            guard case .string(let digest)? = payload["archive"], digest.utf8.count == 64 else {
+                throw AuditCheckpointError.malformed("a cut's checkpoint lacks its archive's digest")
+            }
+            archiveDigest = digest
+        } else if payload["archive"] != nil {
+            throw AuditCheckpointError.malformed("a checkpoint names an archive without being a cut's")
+        }
+        return AuditCheckpoint(
+            sequence: Int64(sequence), hash: hash, time: Date(timeIntervalSince1970: time), archiveDigest: archiveDigest)
     }
 }

@@ -29,8 +29,12 @@ extension AuditCheckpoints {
         if let cut = try await store.auditCut() {
             // The kept part starts where the archive ends: the cut's own checkpoint, signed when
             // it was made, vouches for the last archived entry's sequence and hash.
+            // Only a cut's own statement will do (a periodic checkpoint of the same entry would
+            // let whoever can write the database delete the oldest entries without an archive).
             let vouched = try? verify(cut.checkpoint)
-            guard let vouched, vouched.sequence == cut.throughSequence, vouched.hash == cut.hash else {
+            guard let vouched, vouched.archiveDigest != nil, vouched.sequence == cut.throughSequence,
+                vouched.hash == cut.hash
+            else {
                 return AuditChainStatus(
                     intactEntries: 0, broken: "the cut after entry \(cut.throughSequence) is not vouched for by its signed checkpoint",
                     brokenAt: cut.throughSequence + 1, checkpoint: checkpoint,

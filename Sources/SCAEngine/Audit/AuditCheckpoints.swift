@@ -37,6 +37,15 @@ package struct AuditCheckpoints: Sendable {
         return (checkpoint, try checkpoint.signed(with: key.privateKey, keyID: key.keyID))
     }
 
+    /// Signs the checkpoint of a cut at `head`, binding the archive whose SHA-256 is
+    /// `archiveDigest` (``AuditCheckpoint/cutType``).
+    package func signCut(at head: AuditEntry, archiveDigest: String) throws -> String {
+        let key = signer.signingKey()
+        let checkpoint = AuditCheckpoint(
+            sequence: head.sequence, hash: head.hash, time: runtime.now(), archiveDigest: archiveDigest)
+        return try checkpoint.signed(with: key.privateKey, keyID: key.keyID)
+    }
+
     /// A signed checkpoint of the chain as it stands.
     package func take() async throws -> (checkpoint: AuditCheckpoint, jws: String) {
         try await sign(head: try await head())

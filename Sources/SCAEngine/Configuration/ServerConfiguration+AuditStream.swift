@@ -33,6 +33,12 @@ extension ServerConfiguration {
                 throw ConfigurationError("auditStream.secret (at least 32 characters) is required with an https audit stream")
             }
         }
+        // Plain HTTP would carry addresses and user ids in clear: only to this machine.
+        if case .https(let url) = target, url.scheme?.lowercased() == "http",
+            !["localhost", "127.0.0.1", "::1", "[::1]"].contains(url.host?.lowercased() ?? "")
+        {
+            throw ConfigurationError("auditStream.url must be https:// (http:// only to a collector on this machine)")
+        }
         if case .https(let url) = target, url.user != nil || url.password != nil || text.contains("@") {
             throw ConfigurationError("auditStream.url must not carry a user or password; the stream is signed with auditStream.secret")
         }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SCACore
 import SCAStorage
@@ -72,10 +73,10 @@ package struct RetentionService: EngineService, Sendable {
         let directory = URL(fileURLWithPath: configuration.auditArchiveDirectory, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = "audit-\(first)-\(through.sequence).jsonl"
-        let (_, jws) = try await checkpoints.sign(head: through)
         let file = directory.appendingPathComponent(name)
         let partial = directory.appendingPathComponent(name + ".partial")
-        try await write(from: first, through: through.sequence, to: partial)
+        let digest = try await write(from: first, through: through.sequence, to: partial)
+        let jws = try checkpoints.signCut(at: through, archiveDigest: digest)
         let cut = AuditCut(throughSequence: through.sequence, hash: through.hash, checkpoint: jws, archive: name, cutAt: now)
         // The archive is whole on disk before a single entry leaves the database.
         _ = try? FileManager.default.removeItem(at: file)
@@ -92,7 +93,8 @@ package struct RetentionService: EngineService, Sendable {
 
     /// Writes the entries `first...through` as export lines to `url`, a page at a time, and
     /// flushes them to disk.
-    private func write(from first: Int64, through: Int64, to url: URL) async throws {
+    /// - Returns: the file's SHA-256, in hex.
+    private func write(from first: Int64, through: Int64, to url: URL) async throws -> String {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw RetentionError("cannot create the audit archive \(url.path)")
         }
@@ -100,6 +102,7 @@ package struct RetentionService: EngineService, Sendable {
         defer { try? handle.close() }
         var after = first - 1
         var expected = first
+        var digest = SHA256()
         while after < through {
             let page = try await store.auditEntries(after: after, limit: AuditCheckpoints.pageSize)
                 .filter { $0.sequence <= through }
@@ -111,13 +114,16 @@ package struct RetentionService: EngineService, Sendable {
                 }
                 expected += 1
             }
-            try handle.write(contentsOf: page.flatMap(AuditExport.line))
+            let lines = page.flatMap(AuditExport.line)
+            digest.update(data: lines)
+            try handle.write(contentsOf: lines)
             after = last.sequence
         }
         guard expected == through + 1 else {
             throw RetentionError("audit entries \(expected)...\(through) are missing; run `sca-server audit verify`")
         }
         try handle.synchronize()
+        return digest.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }
 

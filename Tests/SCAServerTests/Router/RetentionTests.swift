@@ -128,6 +128,9 @@ struct RetentionTests {
             let signed = try String(contentsOf: directory.appendingPathComponent(cut.archive + ".checkpoint"), encoding: .utf8)
             let vouched = try api.services.engine.auditCheckpoints.verify(signed)
             #expect(vouched.sequence == cut.throughSequence && vouched.hash == previous)
+            // The cut's statement binds the archive file too.
+            let archived = try Data(contentsOf: directory.appendingPathComponent(cut.archive))
+            #expect(vouched.archiveDigest == SHA256.hash(data: archived).map { String(format: "%02x", $0) }.joined())
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(cut.archive + ".partial").path))
 
             // A second pass finds nothing older to archive.
@@ -152,6 +155,28 @@ struct RetentionTests {
             let status = try await api.services.engine.auditCheckpoints.check(against: nil)
             #expect(!status.isIntact)
             #expect(status.brokenAt == cut.throughSequence + 1)
+        }
+    }
+
+    @Test("a cut forged from a periodic checkpoint (entries deleted without an archive) is refused by the verification")
+    func cutForgedFromAPeriodicCheckpoint() async throws {
+        try await TestServer(Self.configure).run { api in
+            let totp = try await api.enrollTOTP(try await api.createUser("forger@example.com"))
+            try await Self.logIn(api, "forger@example.com", totp)
+            // A legitimate periodic checkpoint, as `auditCheckpointFile` holds one.
+            let (checkpoint, jws) = try await api.services.engine.auditCheckpoints.take()
+            api.clock.advance(by: 31)
+            try await Self.logIn(api, "forger@example.com", totp)
+            let writer = try DatabaseQueue(path: api.services.configuration.databasePath)
+            try await writer.write { db in
+                try db.execute(
+                    sql: "INSERT INTO audit_cuts (through_sequence, hash, checkpoint, archive, cut_at) VALUES (?, ?, ?, 'none', 0)",
+                    arguments: [checkpoint.sequence, checkpoint.hash, jws])
+                try db.execute(sql: "DELETE FROM audit_entries WHERE sequence <= ?", arguments: [checkpoint.sequence])
+            }
+            let status = try await api.services.engine.auditCheckpoints.check(against: nil)
+            #expect(!status.isIntact)
+            #expect(status.broken?.contains("not vouched for") == true)
         }
     }
 
