@@ -17,7 +17,8 @@ package struct BackgroundWork: OptionSet, Sendable {
     package static let webhooks = BackgroundWork(rawValue: 1 << 2)
     /// Burnt signatures past their expiry, forgotten every minute.
     package static let signatureSweep = BackgroundWork(rawValue: 1 << 3)
-    /// The server certificate read again when its files change or at SIGHUP, with HTTPS.
+    /// The server certificate, and the client authorities of `tls.clientCAFile`, read again
+    /// when their files change or at SIGHUP.
     package static let certificateReload = BackgroundWork(rawValue: 1 << 4)
     /// The token-signing keys read again every 30 seconds, and rotated when
     /// `tokenKeys.rotationPeriod` says so.
@@ -47,6 +48,7 @@ extension SCAServices {
         if work.contains(.webhooks) { services.append(webhookDeliveries) }
         if work.contains(.signatureSweep) { services.append(signatureSweep) }
         if work.contains(.certificateReload), let serverCertificate { services.append(serverCertificate) }
+        if work.contains(.certificateReload), let clientCertificateAuthorities { services.append(clientCertificateAuthorities) }
         if work.contains(.signingKeys) { services.append(signingKeyRefresh) }
         if work.contains(.retention) { services.append(retentionPasses) }
         if work.contains(.auditStream), let stream = engine.auditStream {

@@ -28,8 +28,9 @@ package struct SCAServices: Sendable {
     let pages: HostedPages
     /// The server's certificate with `tls.certificateFile`: HTTPS, reloaded when its files change.
     package let serverCertificate: ServerCertificateReloader?
-    /// `tls.clientCAFile`: the authorities whose client certificates are accepted.
-    let clientCertificateAuthorities: ClientCertificateAuthorities?
+    /// `tls.clientCAFile`: the authorities whose client certificates are accepted, read again
+    /// when the file changes.
+    package let clientCertificateAuthorities: ClientAuthoritiesReloader?
 
     package subscript<Member>(dynamicMember member: KeyPath<Engine, Member>) -> Member { engine[keyPath: member] }
 
@@ -102,7 +103,7 @@ package struct SCAServices: Sendable {
                     try ServerCertificateReloader(certificateFile: certificateFile, privateKeyFile: $0, logger: logger)
                 }
             },
-            clientCertificateAuthorities: try tls.clientCAFile.map { try ClientCertificateAuthorities(file: $0) })
+            clientCertificateAuthorities: try tls.clientCAFile.map { try ClientAuthoritiesReloader(file: $0, logger: logger) })
     }
 
     /// Every route of openapi.yaml behind the problem middleware. A known path asked with another
@@ -139,7 +140,7 @@ package struct SCAServices: Sendable {
     private var clientCertificateSource: ClientCertificateSource? {
         guard let authorities = clientCertificateAuthorities else { return nil }
         if let header = engine.configuration.tls.clientCertificateHeader.flatMap({ HTTPField.Name($0) }) {
-            return .proxyHeader(header, authorities: authorities, now: engine.runtime.now)
+            return .proxyHeader(header, authorities: { authorities.current }, now: engine.runtime.now)
         }
         return serverCertificate == nil ? nil : .handshake
     }
@@ -170,8 +171,7 @@ package struct SCAServices: Sendable {
         if let serverCertificate {
             server = try .tls(
                 server,
-                configuration: TLSChannelConfiguration(
-                    tlsConfiguration: .server(certificates: serverCertificate, clientAuthorities: clientCertificateAuthorities)))
+                configuration: Self.tlsChannel(certificates: serverCertificate, clientAuthorities: clientCertificateAuthorities))
         }
         return Application(
             router: router(),

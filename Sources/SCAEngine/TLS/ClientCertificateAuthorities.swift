@@ -30,10 +30,11 @@ package struct ClientCertificateAuthorities: Sendable {
         guard !roots.isEmpty else { throw ConfigurationError("tls.clientCAFile \(file) holds no certificate") }
     }
 
-    /// Whether `certificate` chains to one of the authorities and is valid at `time` (RFC 5280).
-    package func verifies(_ certificate: ClientCertificate, at time: Date) async -> Bool {
+    /// Whether `certificate` chains to one of the authorities, through `intermediates` when the
+    /// client sent some, and is valid at `time` (RFC 5280).
+    package func verifies(_ certificate: ClientCertificate, intermediates: [Certificate] = [], at time: Date) async -> Bool {
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) { RFC5280Policy(validationTime: time) }
-        switch await verifier.validate(leaf: certificate.certificate, intermediates: CertificateStore()) {
+        switch await verifier.validate(leaf: certificate.certificate, intermediates: CertificateStore(intermediates)) {
         case .validCertificate: return true
         case .couldNotValidate: return false
         }

@@ -12,8 +12,9 @@ package enum ClientCertificateSource: Sendable {
     case handshake
     /// The proxy in front, which terminated TLS and forwards the certificate in this header.
     /// Behind the proxy every connection is the proxy's, so the header is the only source; the
-    /// certificate is verified again here, at the injected clock's time.
-    case proxyHeader(HTTPField.Name, authorities: ClientCertificateAuthorities, now: @Sendable () -> Date)
+    /// certificate is verified again here, at the injected clock's time, against the authorities
+    /// of `tls.clientCAFile` as last read (the file is read again when it changes).
+    case proxyHeader(HTTPField.Name, authorities: @Sendable () -> ClientCertificateAuthorities, now: @Sendable () -> Date)
 
     /// The verified certificate of `request`, which came on `connection`; nil without one.
     func certificate(of request: Request, connection: (any Channel)?, logger: Logger) async -> ClientCertificate? {
@@ -30,7 +31,7 @@ package enum ClientCertificateSource: Sendable {
                 logger.notice("the forwarded client certificate is not a URL-encoded PEM certificate; ignored")
                 return nil
             }
-            guard await authorities.verifies(certificate, at: now()) else {
+            guard await authorities().verifies(certificate, at: now()) else {
                 logger.notice(
                     "the forwarded client certificate does not verify against tls.clientCAFile; ignored",
                     metadata: ["thumbprint": "\(certificate.thumbprint)"])

@@ -1,3 +1,4 @@
+import HummingbirdTLS
 import NIOSSL
 import SCAEngine
 
@@ -14,8 +15,10 @@ extension TLSConfiguration {
 
     /// The server's TLS: 1.2 and 1.3 only, the suites above, HTTP/1.1 by ALPN, the certificate
     /// `certificates` holds at each handshake, and, with `clientAuthorities`, a client
-    /// certificate asked for and verified against them when presented (one that does not verify
-    /// ends the handshake; a client without one is served, and the routes decide).
+    /// certificate asked for (the file's authorities named as acceptable) and verified when
+    /// presented (``SCAServices/tlsChannel(certificates:clientAuthorities:)`` verifies it
+    /// against the authorities as last read; one that does not verify ends the handshake; a
+    /// client without one is served, and the routes decide).
     static func server(certificates: ServerCertificateReloader, clientAuthorities: ClientCertificateAuthorities?) -> TLSConfiguration {
         let current = certificates.current
         var configuration = TLSConfiguration.makeServerConfiguration(
@@ -32,5 +35,19 @@ extension TLSConfiguration {
             configuration.certificateVerification = .optionalVerification
         }
         return configuration
+    }
+}
+
+extension SCAServices {
+    /// The TLS of the HTTP server: ``TLSConfiguration/server(certificates:clientAuthorities:)``,
+    /// with the client's certificate verified by `clientAuthorities` at each handshake, so that
+    /// a replaced `tls.clientCAFile` counts for the next handshake.
+    static func tlsChannel(
+        certificates: ServerCertificateReloader, clientAuthorities: ClientAuthoritiesReloader?
+    ) -> TLSChannelConfiguration {
+        let configuration = TLSConfiguration.server(certificates: certificates, clientAuthorities: clientAuthorities?.current)
+        guard let clientAuthorities else { return TLSChannelConfiguration(tlsConfiguration: configuration) }
+        return TLSChannelConfiguration(
+            tlsConfiguration: configuration, customAsyncVerificationCallback: clientAuthorities.verifyHandshake)
     }
 }

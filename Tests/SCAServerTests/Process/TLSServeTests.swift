@@ -187,6 +187,45 @@ struct TLSServeTests {
         await server.stop()
     }
 
+    @Test("a client CA file replaced on disk is trusted for new handshakes without a restart; a broken one keeps the old")
+    func clientAuthoritiesReload() async throws {
+        let workspace = try Workspace("client-ca")
+        let next = try TestCertificateAuthority(name: "the next client CA")
+        try workspace.writeClient(try workspace.authority.issueClient("ops"), as: "current")
+        try workspace.writeClient(try next.issueClient("ops"), as: "next")
+        try workspace.write(workspace.authority.certificatePEM, to: "clients.pem")
+        let environment = workspace.serverEnvironment.merging([
+            "SCA_TLS_CLIENT_CA_FILE": workspace.path("clients.pem"), "SCA_TLS_ADMIN_REQUIRES_CLIENT_CERTIFICATE": "true",
+            "SCA_ADMIN_KEY": Self.adminKey,
+        ]) { _, new in new }
+        let server = try ServeProcess(directory: workspace.directory.appendingPathComponent("run"), environment: environment)
+        let port = try await server.port()
+        func admin(as name: String) async throws -> TLSProbe.Outcome {
+            var request = workspace.probe(port, Self.adminPath, as: name)
+            request.headers = ["Authorization": "Bearer \(Self.adminKey)"]
+            return try await TLSProbe.run(request)
+        }
+        #expect(try await admin(as: "current").status == 200)
+        #expect(try await admin(as: "next").status == nil, "the next CA is not trusted yet")
+
+        // A broken file: logged once, and the authorities before stay.
+        try workspace.write("not a certificate\n", to: "clients.pem")
+        try await Self.waitUntil("the refusal is logged", server) {
+            server.log.contains("the new client certificate authorities cannot be used")
+        }
+        #expect(try await admin(as: "current").status == 200)
+
+        // The new bundle (both CAs, as during a change-over), then the next CA alone.
+        try workspace.write(workspace.authority.certificatePEM + next.certificatePEM, to: "clients.pem")
+        try await Self.waitUntil("the next CA is trusted", server) { (try? await admin(as: "next").status) == 200 }
+        #expect(try await admin(as: "current").status == 200)
+        try workspace.write(next.certificatePEM, to: "clients.pem")
+        try await Self.waitUntil("the old CA is no longer trusted", server) { (try? await admin(as: "current").status) == nil }
+        #expect(try await admin(as: "next").status == 200)
+        #expect(server.log.contains("client certificate authorities reloaded"))
+        await server.stop()
+    }
+
     @Test("a missing file or a key of another certificate fails the start-up with the reason")
     func badFiles() async throws {
         let workspace = try Workspace("bad")

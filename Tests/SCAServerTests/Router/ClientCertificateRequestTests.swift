@@ -36,7 +36,7 @@ struct ClientCertificateRequestTests {
         let header = try #require(HTTPField.Name("X-Client-Cert"))
         let forwarded: HTTPFields = [header: try #require(issued.certificatePEM.addingPercentEncoding(withAllowedCharacters: .alphanumerics))]
 
-        let trusted = Application(router: Self.router(.proxyHeader(header, authorities: authorities, now: { Date() })))
+        let trusted = Application(router: Self.router(.proxyHeader(header, authorities: { authorities }, now: { Date() })))
         try await trusted.test(.router) { client in
             let answer = try await client.execute(uri: "/who", method: .get, headers: forwarded)
             #expect(String(buffer: answer.body) == "\(expected.thumbprint) CN=ops-console")
@@ -44,7 +44,7 @@ struct ClientCertificateRequestTests {
             #expect(String(buffer: anonymous.body) == "none")
         }
         // At a time the certificate is not valid (the injected clock's), it is not the request's.
-        let later = Application(router: Self.router(.proxyHeader(header, authorities: authorities, now: { Date() + 30 * 86_400 })))
+        let later = Application(router: Self.router(.proxyHeader(header, authorities: { authorities }, now: { Date() + 30 * 86_400 })))
         try await later.test(.router) { client in
             let answer = try await client.execute(uri: "/who", method: .get, headers: forwarded)
             #expect(String(buffer: answer.body) == "none")
