@@ -92,6 +92,12 @@ extension SQLiteStore {
         }
     }
 
+    /// An audit entry still holding a personal fact (``AuditEntryDraft/personalFacts``).
+    static let holdsPersonalFacts = """
+        (client_address IS NOT NULL OR json_extract(details, '$.name') IS NOT NULL
+            OR json_extract(details, '$.iban') IS NOT NULL)
+        """
+
     package func eraseUser(id: String, stateKeys: [String]) async throws -> UserErasure? {
         try await write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [id]) != nil else { return nil }
@@ -125,17 +131,13 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     UPDATE audit_entries SET client_address = NULL, details = json_remove(details, '$.name', '$.iban')
-                    WHERE user_id = ? AND personal_digest IS NOT NULL
-                    AND (client_address IS NOT NULL OR json_extract(details, '$.name') IS NOT NULL
-                        OR json_extract(details, '$.iban') IS NOT NULL)
+                    WHERE user_id = ? AND personal_digest IS NOT NULL AND \(Self.holdsPersonalFacts)
                     """, arguments: [id])
             let erased = db.changesCount
             let unsealed = try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT count(*) FROM audit_entries WHERE user_id = ? AND personal_digest IS NULL
-                    AND (client_address IS NOT NULL OR json_extract(details, '$.name') IS NOT NULL
-                        OR json_extract(details, '$.iban') IS NOT NULL)
+                    SELECT count(*) FROM audit_entries WHERE user_id = ? AND personal_digest IS NULL AND \(Self.holdsPersonalFacts)
                     """, arguments: [id]) ?? 0
             return UserErasure(
                 rowsDeleted: deleted, paymentsPseudonymised: payments, auditEntriesErased: erased,

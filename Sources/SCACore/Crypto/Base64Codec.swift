@@ -8,6 +8,8 @@ struct Base64Codec: Sendable {
     static let standard = Base64Codec(lastTwo: (UInt8(ascii: "+"), UInt8(ascii: "/")))
     /// RFC 4648 §5: `A-Z a-z 0-9 - _`.
     static let url = Base64Codec(lastTwo: (UInt8(ascii: "-"), UInt8(ascii: "_")))
+    /// bcrypt's own alphabet, `./A-Za-z0-9`, in the same bit order.
+    static let bcrypt = Base64Codec(alphabet: Array("./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
 
     private let alphabet: [UInt8]
     /// Maps an ASCII byte to its 6-bit value, or 0xFF when it is not in the alphabet.
@@ -17,7 +19,10 @@ struct Base64Codec: Sendable {
         var alphabet = Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
         alphabet += Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
         alphabet += Array(UInt8(ascii: "0")...UInt8(ascii: "9"))
-        alphabet += [lastTwo.0, lastTwo.1]
+        self.init(alphabet: alphabet + [lastTwo.0, lastTwo.1])
+    }
+
+    private init(alphabet: [UInt8]) {
         var reverse = [UInt8](repeating: 0xFF, count: 256)
         for (index, character) in alphabet.enumerated() {
             reverse[Int(character)] = UInt8(index)

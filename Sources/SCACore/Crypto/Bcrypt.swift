@@ -135,27 +135,9 @@ package enum Bcrypt {
 
     // MARK: - bcrypt's base64
 
-    /// bcrypt's own alphabet: `./A-Za-z0-9`, in the bit order of RFC 4648 without padding.
-    private static let alphabet = Array("./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-
-    /// `bytes` in bcrypt's base64.
+    /// `bytes` in bcrypt's base64 (its own alphabet, no padding).
     static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        var accumulator: UInt32 = 0
-        var bitCount = 0
-        for byte in bytes {
-            accumulator = accumulator << 8 | UInt32(byte)
-            bitCount += 8
-            while bitCount >= 6 {
-                bitCount -= 6
-                output.append(alphabet[Int(accumulator >> UInt32(bitCount) & 0x3F)])
-            }
-            accumulator &= (1 << UInt32(bitCount)) - 1
-        }
-        if bitCount > 0 {
-            output.append(alphabet[Int(accumulator << UInt32(6 - bitCount) & 0x3F)])
-        }
-        return String(decoding: output, as: UTF8.self)
+        Base64Codec.bcrypt.encode(bytes)
     }
 
     /// The bytes of bcrypt base64 text, or nil on a character outside the alphabet, an
@@ -163,21 +145,6 @@ package enum Bcrypt {
     /// bcrypt strings never set those bits, and compare whole strings when verifying, so a
     /// string with them set would not have verified where it came from either.
     static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
-        guard text.utf8.count % 4 != 1 else { return nil }
-        var output: [UInt8] = []
-        var accumulator: UInt32 = 0
-        var bitCount = 0
-        for character in text.utf8 {
-            guard let value = alphabet.firstIndex(of: character) else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bitCount += 6
-            if bitCount >= 8 {
-                bitCount -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bitCount)))
-                accumulator &= (1 << UInt32(bitCount)) - 1
-            }
-        }
-        guard accumulator == 0 else { return nil }
-        return output
+        Base64Codec.bcrypt.decode(String(text))
     }
 }

@@ -4,7 +4,6 @@ import NIOSSL
 import SCAEngine
 import ServiceLifecycle
 import Synchronization
-import UnixSignals
 import X509
 
 /// Holds the authorities of `tls.clientCAFile` and replaces them when the file changes, without
@@ -88,16 +87,7 @@ package final class ClientAuthoritiesReloader: Service, Sendable {
 
     /// Polls the file every `interval` and reloads at each SIGHUP, until a graceful shutdown.
     package func run() async {
-        await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { [self] in
-                for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
-                    _ = reload()
-                }
-            }
-            tasks.addTask { [self] in
-                await repeatUntilShutdown(every: interval) { _ = reload() }
-            }
-        }
+        await reloadUntilShutdown(every: interval) { [self] in _ = reload() }
     }
 }
 

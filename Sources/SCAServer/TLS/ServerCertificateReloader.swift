@@ -114,16 +114,8 @@ package final class ServerCertificateReloader: Service, Sendable {
     /// Polls the files every `interval` and reloads at each SIGHUP, until a graceful shutdown.
     package func run() async {
         logger.info("serving HTTPS", metadata: metadata(of: current))
-        await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { [self] in
-                for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
-                    logger.info("SIGHUP: reading the server certificate again")
-                    _ = reload()
-                }
-            }
-            tasks.addTask { [self] in
-                await repeatUntilShutdown(every: interval) { _ = reload() }
-            }
+        await reloadUntilShutdown(every: interval, announce: { [logger] in logger.info("SIGHUP: reading the server certificate again") }) {
+            [self] in _ = reload()
         }
     }
 }
