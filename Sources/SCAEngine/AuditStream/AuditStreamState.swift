@@ -22,6 +22,10 @@ package struct AuditStreamState: RiskStateValue {
     ///   a lease still running.
     package mutating func claim(by instance: String, at now: Date, until: Date) -> Int64? {
         if let holder, holder != instance, let leaseUntil, leaseUntil > now { return nil }
+        // Renewed only once half of it has run: a pass a second needs no write a second.
+        if holder == instance, let leaseUntil, leaseUntil.timeIntervalSince(now) > until.timeIntervalSince(now) / 2 {
+            return sent
+        }
         holder = instance
         leaseUntil = until
         return sent
