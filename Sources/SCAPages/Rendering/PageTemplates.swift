@@ -5,7 +5,31 @@ enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "error": error, "email": email, "factors": factors, "finished": finished,
         "operation": operation, "signed-out": signedOut, "first-party-email": firstPartyEmail,
+        "email-form": emailForm, "passkey-form": passkeyForm,
     ]
+
+    /// The e-mail step's form, posted to `{{base}}/email`: the partner sign-in's and the
+    /// server's own pages' (the console, the account page).
+    static let emailForm = """
+        <form method="post" action="{{base}}/email">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="email">{{t.signin.email.label}}</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
+        <button type="submit">{{t.page.continue}}</button>
+        </form>
+        """
+
+    /// Sign-in with a passkey alone, posted to `{{base}}/passkey`; shown by passkey.js when the
+    /// browser has WebAuthn.
+    static let passkeyForm = """
+        <section class="factor" data-passkey hidden>
+        <form method="post" action="{{base}}/passkey">
+        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
+        <button type="submit" class="secondary">{{t.signin.passkey.button}}</button>
+        </form>
+        </section>
+        <script src="/hosted/passkey.js" defer></script>
+        """
 
     /// The first step of a sign-in to the server's own pages (the operator console, the account
     /// page): the e-mail, or a passkey alone. `base` is the page's sign-in path.
@@ -14,19 +38,8 @@ enum PageTemplates {
         <p class="lead">{{lead}}</p>
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
-        <form method="post" action="{{base}}/email">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="email">{{t.signin.email.label}}</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
-        <button type="submit">{{t.page.continue}}</button>
-        </form>
-        <section class="factor" data-passkey hidden>
-        <form method="post" action="{{base}}/passkey">
-        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
-        <button type="submit" class="secondary">{{t.signin.passkey.button}}</button>
-        </form>
-        </section>
-        <script src="/hosted/passkey.js" defer></script>
+        {{>email-form}}
+        {{>passkey-form}}
         """
 
     /// After a partner's logout, when it gave no address to go back to.
@@ -86,20 +99,9 @@ enum PageTemplates {
         {{#consent}}{{>operation}}{{/consent}}
         {{^consent}}<h1>{{t.signin.title}}</h1>{{/consent}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
-        <form method="post" action="/signin/email">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="email">{{t.signin.email.label}}</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}">
-        <button type="submit">{{t.page.continue}}</button>
-        </form>
+        {{>email-form}}
         {{#passkeyCsrf}}
-        <section class="factor" data-passkey hidden>
-        <form method="post" action="/signin/passkey">
-        <input type="hidden" name="csrf" value="{{passkeyCsrf}}">
-        <button type="submit" class="secondary">{{t.signin.passkey.button}}</button>
-        </form>
-        </section>
-        <script src="/hosted/passkey.js" defer></script>
+        {{>passkey-form}}
         {{/passkeyCsrf}}
         {{#signUpLink}}{{> signUpLink}}{{/signUpLink}}
         <form method="post" action="/signin/cancel" class="inline">

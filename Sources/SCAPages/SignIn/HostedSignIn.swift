@@ -235,6 +235,7 @@ struct HostedSignIn: Sendable {
 
     private func emailPage(_ state: PageState, words: PageWords, cookie: String) -> Response {
         var values = common(state, words: words)
+        values["base"] = Self.base
         values["csrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/email")
         values["cancelCsrf"] = PageCookies.csrfToken(state, action: "\(Self.base)/cancel")
         // A payment or an account access is approved by someone who has an account, named

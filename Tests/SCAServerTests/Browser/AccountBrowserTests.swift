@@ -20,18 +20,11 @@ struct AccountBrowserTests {
 
     @Test("a user signs in, binds a passkey, ends another session and revokes a partner's access")
     func ownAccount() async throws {
-        let port = try WebDriver.freePort()
-        let base = "http://localhost:\(port)"
-        let server = try await TestServer {
-            $0.publicBaseURL = base
-            $0.webauthnRPID = "localhost"
-            $0.webauthnOrigins = [base]
+        try await TestServer.runForBrowser(screenshots: Self.shots) {
             // Five SMS confirmations of one number within minutes: more than the default budget.
             $0.rateLimits.sendsPerDestination = [RateWindow(count: 50, seconds: 600)]
             $0.rateLimits.sendsPerUser = [RateWindow(count: 50, seconds: 600)]
-        }
-        try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
-        try await server.runListening(port: port, base: base) { api in
+        } _: { api, base in
             try await Self.scenario(api, base: base)
         }
     }

@@ -63,16 +63,9 @@ struct ConsoleBrowserTests {
 
     @Test("an operator signs in with a passkey, unblocks a customer after a step-up and removes their lost phone")
     func operatorDay() async throws {
-        let port = try WebDriver.freePort()
-        let base = "http://localhost:\(port)"
-        let server = try await TestServer {
-            $0.publicBaseURL = base
-            $0.webauthnRPID = "localhost"
-            $0.webauthnOrigins = [base]
+        try await TestServer.runForBrowser(screenshots: Self.shots) {
             ConsoleTests.configure(&$0)
-        }
-        try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
-        try await server.runListening(port: port, base: base) { api in
+        } _: { api, base in
             try await Self.scenario(api, base: base)
         }
     }

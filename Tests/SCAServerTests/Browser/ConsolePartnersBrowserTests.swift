@@ -14,17 +14,10 @@ import Testing
 struct ConsolePartnersBrowserTests {
     @Test("an operator reads the live overview, sends a partner's given-up message again, and takes a customer's app and partner access back")
     func partnersAndOverview() async throws {
-        let port = try WebDriver.freePort()
-        let base = "http://localhost:\(port)"
-        let server = try await TestServer {
-            $0.publicBaseURL = base
-            $0.webauthnRPID = "localhost"
-            $0.webauthnOrigins = [base]
+        try await TestServer.runForBrowser(screenshots: ConsoleBrowserTests.shots) {
             ConsolePartnersTests.configure(&$0)
             $0.roles["fraud"] = ["risk:read", "users:read"]
-        }
-        try FileManager.default.createDirectory(at: ConsoleBrowserTests.shots, withIntermediateDirectories: true)
-        try await server.runListening(port: port, base: base) { api in
+        } _: { api, base in
             try await Self.scenario(api, base: base)
         }
     }

@@ -15,19 +15,12 @@ import Testing
 struct ConsoleRiskBrowserTests {
     @Test("a fraud analyst reads the fraud rates, the exemptions and TRA stopped, then the audit trail and its chain check")
     func analystDay() async throws {
-        let port = try WebDriver.freePort()
-        let base = "http://localhost:\(port)"
         let checkpointFile = FileManager.default.temporaryDirectory.appendingPathComponent("console-browser-\(UUID().uuidString).jws")
         defer { try? FileManager.default.removeItem(at: checkpointFile) }
-        let server = try await TestServer {
-            $0.publicBaseURL = base
-            $0.webauthnRPID = "localhost"
-            $0.webauthnOrigins = [base]
+        try await TestServer.runForBrowser(screenshots: ConsoleBrowserTests.shots) {
             ConsoleRiskTests.configure(&$0)
             $0.auditCheckpointFile = checkpointFile.path
-        }
-        try FileManager.default.createDirectory(at: ConsoleBrowserTests.shots, withIntermediateDirectories: true)
-        try await server.runListening(port: port, base: base) { api in
+        } _: { api, base in
             try await Self.scenario(api, base: base, checkpointFile: checkpointFile)
         }
     }

@@ -156,6 +156,14 @@ struct AuditStreamTests {
         }
     }
 
+    /// A server streaming to the collector listening on `channel`, trusting `caFile`'s authorities.
+    static func syslogServer(_ channel: any Channel, caFile: String) async throws -> TestServer {
+        try await TestServer {
+            $0.auditStreamURL = "syslog+tls://localhost:\(channel.localAddress?.port ?? 0)"
+            $0.auditStreamCAFile = caFile
+        }
+    }
+
     @Test("syslog over TLS: RFC 5424 messages, octet-counted, one per entry in order with its hash; a collector whose certificate the CA file does not vouch for gets nothing")
     func syslogStream() async throws {
         let authority = try TestCertificateAuthority(name: "SIEM test CA")
@@ -169,10 +177,7 @@ struct AuditStreamTests {
         let stranger = try TestCertificateAuthority(name: "Someone else")
         let impostor = SyslogCollector()
         let impostorChannel = try await SyslogCollector.listen(try stranger.issueServer(), collector: impostor)
-        try await TestServer {
-            $0.auditStreamURL = "syslog+tls://localhost:\(impostorChannel.localAddress?.port ?? 0)"
-            $0.auditStreamCAFile = caFile
-        }.run { api in
+        try await Self.syslogServer(impostorChannel, caFile: caFile).run { api in
             _ = try await api.createUser("syslog@example.com")
             let stream = try #require(api.services.engine.auditStream)
             await #expect(throws: (any Error).self) { try await stream.pass() }
@@ -184,10 +189,7 @@ struct AuditStreamTests {
 
         let collector = SyslogCollector()
         let channel = try await SyslogCollector.listen(try authority.issueServer(), collector: collector)
-        try await TestServer {
-            $0.auditStreamURL = "syslog+tls://localhost:\(channel.localAddress?.port ?? 0)"
-            $0.auditStreamCAFile = caFile
-        }.run { api in
+        try await Self.syslogServer(channel, caFile: caFile).run { api in
             let stream = try #require(api.services.engine.auditStream)
             _ = try await api.createUser("syslog@example.com")
             try await Self.failLogin(api, "syslog@example.com", times: 5)
