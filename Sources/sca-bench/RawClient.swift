@@ -155,4 +155,37 @@ struct RawDevice: Sendable {
         let registered = try WireJSON.decoder().decode(RegisteredDeviceResponse.self, from: Data(answer.readableBytesView))
         return RawDevice(userID: userID, deviceID: registered.deviceId, possession: possession, biometry: biometry)
     }
+
+    /// The devices of an earlier run (``save(_:to:)``), so that a run pays as the same users
+    /// again and their history grows from run to run; nil when `file` does not exist yet.
+    static func load(from file: URL) throws -> [RawDevice]? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try JSONDecoder().decode([Saved].self, from: Data(contentsOf: file)).map { saved in
+            guard let possession = Base64URL.decode(saved.possession), let biometry = Base64URL.decode(saved.biometry) else {
+                throw BenchError("\(file.path) holds a key that is not base64url")
+            }
+            return RawDevice(
+                userID: saved.userID, deviceID: saved.deviceID,
+                possession: try P256.Signing.PrivateKey(rawRepresentation: possession),
+                biometry: try P256.Signing.PrivateKey(rawRepresentation: biometry))
+        }
+    }
+
+    static func save(_ devices: [RawDevice], to file: URL) throws {
+        let saved = devices.map { device in
+            Saved(
+                userID: device.userID, deviceID: device.deviceID,
+                possession: Base64URL.encode(Array(device.possession.rawRepresentation)),
+                biometry: Base64URL.encode(Array(device.biometry.rawRepresentation)))
+        }
+        try JSONEncoder().encode(saved).write(to: file)
+    }
+
+    /// A device as the file keeps it: the private keys too, as they are a benchmark's throwaways.
+    private struct Saved: Codable {
+        var userID: String
+        var deviceID: String
+        var possession: String
+        var biometry: String
+    }
 }

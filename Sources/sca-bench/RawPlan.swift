@@ -23,6 +23,9 @@ struct RawPlan: Sendable {
     var otherServers: [URL] = []
     /// Latency per window of this length as well (``BenchReport/windows``); nil for none.
     var window: Duration?
+    /// A file of the clients' users and device keys: read when it exists (the same users as the
+    /// run that wrote it, each with the history it left), written when it does not.
+    var keptDevices: URL?
 
     func run(server: URL, adminKey: String) async throws -> BenchReport {
         var configuration = HTTPClient.Configuration()
@@ -61,17 +64,23 @@ struct RawPlan: Sendable {
             let admin = AdminAPI(server: server, adminKey: adminKey, session: URLSession(configuration: .ephemeral))
             let runID = Base64URL.encode((0..<6).map { _ in UInt8.random(in: .min ... .max) }).lowercased()
                 .replacingOccurrences(of: "-", with: "x").replacingOccurrences(of: "_", with: "y")
-            clients = try await withThrowingTaskGroup(of: RawClient.self) { group in
-                for index in 0..<concurrency {
-                    group.addTask {
-                        let device = try await RawDevice.bind(
-                            http: http, base: base, admin: admin, email: "bench-\(runID)-r\(index)@example.com")
-                        return try RawClient(flow: flow, http: http, base: baseOf(client: index), device: device)
+            var devices = try keptDevices.flatMap(RawDevice.load(from:)) ?? []
+            if devices.count < concurrency {
+                let fresh = try await withThrowingTaskGroup(of: RawDevice.self) { group in
+                    for index in devices.count..<concurrency {
+                        group.addTask {
+                            try await RawDevice.bind(http: http, base: base, admin: admin, email: "bench-\(runID)-r\(index)@example.com")
+                        }
                     }
+                    var made: [RawDevice] = []
+                    for try await device in group { made.append(device) }
+                    return made
                 }
-                var made: [RawClient] = []
-                for try await client in group { made.append(client) }
-                return made
+                devices += fresh
+                if let keptDevices { try RawDevice.save(devices, to: keptDevices) }
+            }
+            clients = try devices.prefix(concurrency).enumerated().map { index, device in
+                try RawClient(flow: flow, http: http, base: baseOf(client: index), device: device)
             }
             StandardError.note("set up \(concurrency) raw clients, each with its bound device; running \(flow.rawValue)")
         }

@@ -32,6 +32,9 @@ struct SCABench: AsyncParsableCommand {
     @Option(help: "Raw mode: also report p50, p99 and max latency for each window of this many seconds (where in a long run the tail happened).")
     var window: Double?
 
+    @Option(help: "Raw mode: a file of the clients' users and device keys, written on the first run and read on later ones, so that later runs pay as the same users with the history the earlier ones left.")
+    var devices: String?
+
     @Option(help: "Admin API key of --server (also SCA_ADMIN_KEY).")
     var adminKey: String?
 
@@ -69,6 +72,7 @@ struct SCABench: AsyncParsableCommand {
         if mode == .sdk, !flow.runsInSDKMode { throw ValidationError("--flow \(flow.rawValue) needs --mode raw") }
         if mode == .raw, flow == .manual { throw ValidationError("--mode raw runs cold-start, payment, challenge and health; manual logins run in SDK mode") }
         if floor, mode != .raw { throw ValidationError("--floor needs --mode raw (the floor is measured by the raw client)") }
+        if devices != nil, mode != .raw { throw ValidationError("--devices needs --mode raw (the SDK clients bind their devices through the SDK)") }
         for server in server where URL(string: server)?.host == nil {
             throw ValidationError("--server must be a URL such as http://127.0.0.1:8080")
         }
@@ -104,7 +108,7 @@ struct SCABench: AsyncParsableCommand {
         let raw = RawPlan(
             flow: flow, concurrency: concurrency, stop: plan.stop, floor: floor, serverLabel: plan.serverLabel,
             pace: rate.map { .seconds(Double(concurrency) / $0) }, otherServers: server.dropFirst().compactMap { URL(string: $0) },
-            window: window.map { .milliseconds(Int64($0 * 1000)) })
+            window: window.map { .milliseconds(Int64($0 * 1000)) }, keptDevices: devices.map { URL(fileURLWithPath: $0) })
         let mode = mode
         let report: BenchReport
         if let server = server.first, let url = URL(string: server) {
