@@ -2,6 +2,9 @@
 # Latency at one offered rate on a fresh SQLite file, then on the same file grown by GROW_SECONDS
 # of that load and reopened by a restarted server: what the size of the database does to the
 # tail, apart from what a long-running process does (the soak, half-peak.sh, mixes both).
+# With SEED_USERS and SEED_CHALLENGES set, the file is grown instead to that many users (each
+# with a device) and challenges by seed-store.py, which copies the rows the fresh part left:
+# the size of a bank's store after a quarter, in minutes rather than days of load.
 #
 #   Benchmarks/scripts/grown-database.sh SCA_SERVER SCA_BENCH FLOW RATE [GROW_SECONDS] [extra SCA_*=value ...]
 #
@@ -27,8 +30,11 @@ measure() {
 export SCA_SERVER_KEY=${SCA_SERVER_KEY:-$(head -c 32 /dev/urandom | base64 | tr "+/" "-_" | tr -d "=")}
 start_instances "$@"
 measure fresh
-run --duration "$GROW" >/dev/null
+[ -n "${SEED_USERS:-}" ] || run --duration "$GROW" >/dev/null
 for p in "${PIDS[@]}"; do kill -TERM "$p"; wait "$p" 2>/dev/null || true; done
+if [ -n "${SEED_USERS:-}" ]; then
+    python3 "$(dirname "$0")/seed-store.py" "$DATA/0/sca.sqlite" "$SEED_USERS" "${SEED_CHALLENGES:-0}" 2>/dev/null
+fi
 echo "{\"part\": \"grown\", \"databaseBytes\": $(stat -c %s "$DATA/0/sca.sqlite")}"
 start_instances "$@"
 measure grown
