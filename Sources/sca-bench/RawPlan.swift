@@ -66,17 +66,12 @@ struct RawPlan: Sendable {
                 .replacingOccurrences(of: "-", with: "x").replacingOccurrences(of: "_", with: "y")
             var devices = try keptDevices.flatMap(RawDevice.load(from:)) ?? []
             if devices.count < concurrency {
-                let fresh = try await withThrowingTaskGroup(of: RawDevice.self) { group in
-                    for index in devices.count..<concurrency {
-                        group.addTask {
-                            try await RawDevice.bind(http: http, base: base, admin: admin, email: "bench-\(runID)-r\(index)@example.com")
-                        }
-                    }
-                    var made: [RawDevice] = []
-                    for try await device in group { made.append(device) }
-                    return made
+                // One at a time: when an admin call fails, a task group would cancel the other
+                // tasks' URLSession calls, and that cancellation can hang FoundationNetworking on
+                // Linux; a few calls in turn cost nothing next to the run.
+                for index in devices.count..<concurrency {
+                    devices.append(try await RawDevice.bind(http: http, base: base, admin: admin, email: "bench-\(runID)-r\(index)@example.com"))
                 }
-                devices += fresh
                 if let keptDevices { try RawDevice.save(devices, to: keptDevices) }
             }
             clients = try devices.prefix(concurrency).enumerated().map { index, device in
