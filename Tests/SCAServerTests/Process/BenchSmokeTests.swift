@@ -109,6 +109,20 @@ struct BenchSmokeTests {
         #expect((report["scrypt"] as? String)?.hasPrefix("test (N=2^4") == true)
     }
 
+    @Test("--devices writes the raw clients' users and keys once, for later runs to pay as them", .enabled(if: binary != nil, "sca-bench not built"))
+    func keptDevices() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sca-bench-devices-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            let result = try await Self.run(
+                ["--smoke", "--mode", "raw", "--flow", "payment", "--concurrency", "2", "--scrypt", "test", "--devices", file.path])
+            #expect(result.status == 0, "\(result.diagnostics)")
+            let devices = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: String]])
+            #expect(Set(devices.compactMap { $0["userID"] }).count == 2)
+            #expect(devices.allSatisfy { $0["possession"] != nil && $0["biometry"] != nil && $0["deviceID"] != nil })
+        }
+    }
+
     @Test("the SDK mode refuses the raw-only flows and options, and bad figures are refused", .enabled(if: binary != nil, "sca-bench not built"))
     func refusals() async throws {
         for arguments in [
@@ -116,6 +130,7 @@ struct BenchSmokeTests {
             ["--flow", "cold-start", "--rate", "5"], ["--mode", "raw", "--flow", "challenge", "--rate", "0"],
             ["--flow", "cold-start", "--window", "1"], ["--mode", "raw", "--flow", "challenge", "--window", "0"],
             ["--flow", "cold-start", "--server", "http://127.0.0.1:1", "--server", "http://127.0.0.1:2"],
+            ["--flow", "cold-start", "--devices", "devices.json"],
         ] {
             let result = try await Self.run(["--smoke"] + arguments)
             #expect(result.status != 0, "\(arguments): \(result.diagnostics)")
