@@ -202,7 +202,8 @@ class Tally:
 
 
 def flow_health(client, args, pool, item):
-    status, _ = client.request("GET", args.path)
+    # --close: a new connection per request, as gunicorn's sync workers serve every request.
+    status, _ = client.request("GET", args.path, headers={"Connection": "close"} if args.close else None)
     return ("accepted", None) if status == 200 else ("errors", "status %d" % status)
 
 
@@ -448,6 +449,7 @@ def main():
     m.add_argument("--server-pid", type=int, required=True, help="the server's process (with its descendants)")
     m.add_argument("--flow", choices=sorted(FLOWS), required=True)
     m.add_argument("--path", default="/health/live", help="health: the path to GET")
+    m.add_argument("--close", action="store_true", help="health: ask for a new connection per request")
     m.add_argument("--users", help="JSON lines of users (pi-check, sca-login, sca-totp)")
     m.add_argument("--count", type=int, default=500, help="flows in the long run; the short run has a fifth")
     m.add_argument("--concurrency", type=int, default=4)

@@ -9,7 +9,8 @@
 # SQLite directory, an admin key, no per-client challenge budget, production defaults otherwise
 # (scrypt logN 15, r 8, p 1 unless an extra SCA_SCRYPT_LOG_N=… says otherwise). Creates users with
 # a password and a TOTP seed through the admin API, then prints one line per figure:
-#   health      GET /health/live
+#   health      GET /health/live (kept-alive connections; and once more with a new connection per
+#               request, as privacyIDEA's gunicorn sync workers serve them)
 #   totp step   the proof request that carries the TOTP code and completes the login (issues the
 #               tokens); the challenge and the password proof of each login are made before the
 #               measured window: the like-for-like of privacyIDEA's /validate/check
@@ -36,6 +37,9 @@ python3 "$HERE/loadgen.py" sca-users --base "http://127.0.0.1:$PORT" --admin-key
 echo "# sca-server $SERVER, SQLite; settings beyond instances.sh: ${*:-none (scrypt logN 15, r 8, p 1: the default)}; $(date -u +%FT%TZ); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 LOADGEN=(python3 "$HERE/loadgen.py" measure --base "http://127.0.0.1:$PORT" --server-pid "$P" --concurrency "$CONCURRENCY" --json-out "$RESULTS")
 "${LOADGEN[@]}" --label "sca health /health/live" --flow health --path /health/live --count 20000 --warmup 500
+# The same with a new connection per request: gunicorn's sync workers close every connection, so
+# privacyIDEA's trivial request carries a TCP accept and close that a kept-alive one does not.
+"${LOADGEN[@]}" --label "sca health, new connection" --flow health --path /health/live --close --count 10000 --warmup 500
 "${LOADGEN[@]}" --label "sca TOTP proof step" --flow sca-totp --users "$DATA/users.jsonl" --count "$STEPS" --warmup 40
 "${LOADGEN[@]}" --label "sca TOTP login" --flow sca-login --users "$DATA/users.jsonl" --count "$LOGINS" --warmup 40
 python3 "$HERE/units.py" "$RESULTS" "sca health /health/live"
