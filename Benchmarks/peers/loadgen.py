@@ -5,7 +5,8 @@ The figure is the server's CPU per accepted request or flow, read from the kerne
 (utime + stime, fields 14 and 15 of /proc/PID/stat, which cover all of a process's threads), summed
 over the server process and all its descendants (a gunicorn master and its workers). A run of
 COUNT flows and one of COUNT/5 are measured and differenced, so that what a run costs once (new
-connections, first requests) cancels out: (cpu_long - cpu_short) / (accepted_long - accepted_short).
+connections, first requests) cancels out: (cpu_long - cpu_short) / (accepted_long - accepted_short),
+summed over --repeat such pairs.
 The client's own CPU is not measured: it is the same code against both servers.
 
 Subcommands:
@@ -355,28 +356,38 @@ def measure(args):
         after = cpu.ticks()
         return tally, wall, after - before, pool.waits - waits0, pool.waited - waited0
 
-    # Warm-up: first connections, imports and caches, the database's pages.
+    # Warm-up: first connections, imports and caches, the database's pages. Then --repeat pairs of
+    # a long and a short run, summed: a short flow gives few clock ticks per run, so its figure is
+    # read over several pairs rather than from one.
+    runs = []
     try:
-        warm = one(args.warmup)
-        long_run = one(args.count)
-        short_run = one(short)
+        runs.append(("warm-up", one(args.warmup)))
+        for _ in range(args.repeat):
+            runs.append(("long", one(args.count)))
+            runs.append(("short", one(short)))
     finally:
         pool.save()
     label = args.label or args.flow
     bad = []
-    for name, (tally, wall, ticks, waits, waited) in (("warm-up", warm), ("long", long_run), ("short", short_run)):
+    totals = {"long": [0, 0, 0, 0, 0, 0.0], "short": [0, 0, 0, 0, 0, 0.0]}  # accepted, rejected, errors, ticks, waits, wall
+    for name, (tally, wall, ticks, waits, waited) in runs:
         print("# %-7s %s: %d flows, %d accepted, %d rejected, %d errors, %.1f s, %.2f/s, server %d ticks, "
               "%d pool waits (%.1f s)" % (name, label, tally.accepted + tally.rejected + tally.errors, tally.accepted,
                                           tally.rejected, tally.errors, wall, tally.accepted / wall if wall else 0,
                                           ticks, waits, waited))
         for p in tally.first_problems:
             print("#   %s" % p)
-        if name != "warm-up" and (tally.rejected or tally.errors):
+        if name == "warm-up":
+            continue
+        if tally.rejected or tally.errors:
             bad.append("%s run: %d rejected, %d errors" % (name, tally.rejected, tally.errors))
-    (lt, lw, lticks, lwaits, _), (st, sw, sticks, swaits, _) = long_run, short_run
-    flows = lt.accepted - st.accepted
+        t = totals[name]
+        for k, v in enumerate((tally.accepted, tally.rejected, tally.errors, ticks, waits, wall)):
+            t[k] += v
+    (la, lr, le, lticks, lwaits, lw), (sa, sr, se, sticks, swaits, sw) = totals["long"], totals["short"]
+    flows = la - sa
     ms = (lticks - sticks) * 1000.0 / TICK / flows if flows > 0 else float("nan")
-    ms_long = lticks * 1000.0 / TICK / lt.accepted if lt.accepted else float("nan")
+    ms_long = lticks * 1000.0 / TICK / la if la else float("nan")
     flags = []
     if bad:
         flags.append("INVALID (" + "; ".join(bad) + ")")
@@ -384,14 +395,12 @@ def measure(args):
         flags.append("pool waits: %d long, %d short" % (lwaits, swaits))
     result = {
         "label": label, "flow": args.flow, "concurrency": args.concurrency, "count": args.count,
-        "accepted_long": lt.accepted, "accepted_short": st.accepted, "ticks_long": lticks, "ticks_short": sticks,
-        "server_ms": ms, "server_ms_long_only": ms_long, "rate_long": lt.accepted / lw if lw else 0,
-        "rejected": lt.rejected + st.rejected, "errors": lt.errors + st.errors, "waits": lwaits + swaits,
-        "valid": not bad,
+        "repeat": args.repeat, "accepted_long": la, "accepted_short": sa, "ticks_long": lticks,
+        "ticks_short": sticks, "server_ms": ms, "server_ms_long_only": ms_long, "rate_long": la / lw if lw else 0,
+        "rejected": lr + sr, "errors": le + se, "waits": lwaits + swaits, "valid": not bad,
     }
-    print("%-28s server %8.3f ms CPU per accepted flow  (long run alone %.3f; %d accepted in %d-%d; "
-          "%d rejected)%s" % (label, ms, ms_long, flows, lt.accepted, st.accepted, lt.rejected + st.rejected,
-                               ("  " + "; ".join(flags)) if flags else ""))
+    print("%-28s server %8.3f ms CPU per accepted flow  (long runs alone %.3f; %d accepted in %d-%d; "
+          "%d rejected)%s" % (label, ms, ms_long, flows, la, sa, lr + sr, ("  " + "; ".join(flags)) if flags else ""))
     if args.json_out:
         with open(args.json_out, "a") as f:
             f.write(json.dumps(result) + "\n")
@@ -454,6 +463,7 @@ def main():
     m.add_argument("--count", type=int, default=500, help="flows in the long run; the short run has a fifth")
     m.add_argument("--concurrency", type=int, default=4)
     m.add_argument("--warmup", type=int, default=50)
+    m.add_argument("--repeat", type=int, default=1, help="pairs of a long and a short run, summed")
     m.add_argument("--label")
     m.add_argument("--json-out", help="append the figure as a JSON line to this file")
     u = sub.add_parser("sca-users")
