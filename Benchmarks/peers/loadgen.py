@@ -261,34 +261,47 @@ def flow_sca_totp(client, args, pool, item):
 FLOWS = {"health": flow_health, "pi-check": flow_pi_check, "sca-login": flow_sca_login, "sca-totp": flow_sca_totp}
 
 
-def run(args, pool, flow, count, items=None):
-    """COUNT flows over args.concurrency clients; returns the tally and the wall time."""
-    tally = Tally()
+def drain(base, items, concurrency, handle):
+    """Calls handle(client, item) for each of `items` on `concurrency` threads, each with its own
+    keep-alive client; handle returns the client to go on with (a new one after a broken
+    connection), or None to stop its thread. Returns the wall time."""
     work = queue.Queue()
-    for i in range(count):
-        work.put(items[i] if items else None)
+    for item in items:
+        work.put(item)
 
-    def client_loop():
-        client = Client(args.base)
-        while True:
+    def loop():
+        client = Client(base)
+        while client is not None:
             try:
                 item = work.get_nowait()
             except queue.Empty:
                 return
-            try:
-                outcome, detail = FLOWS[flow](client, args, pool, item)
-            except Exception as e:  # a broken connection or answer: an error, never an acceptance
-                outcome, detail = "errors", repr(e)
-                client = Client(args.base)
-            tally.add(outcome, detail)
+            client = handle(client, item)
 
-    threads = [threading.Thread(target=client_loop) for _ in range(args.concurrency)]
+    threads = [threading.Thread(target=loop) for _ in range(concurrency)]
     start = time.monotonic()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return tally, time.monotonic() - start
+    return time.monotonic() - start
+
+
+def run(args, pool, flow, count, items=None):
+    """COUNT flows over args.concurrency clients; returns the tally and the wall time."""
+    tally = Tally()
+
+    def one_flow(client, item):
+        try:
+            outcome, detail = FLOWS[flow](client, args, pool, item)
+        except Exception as e:  # a broken connection or answer: an error, never an acceptance
+            outcome, detail = "errors", repr(e)
+            client = Client(args.base)
+        tally.add(outcome, detail)
+        return client
+
+    elapsed = drain(args.base, [items[i] if items else None for i in range(count)], args.concurrency, one_flow)
+    return tally, elapsed
 
 
 def prepare_sca_totp(args, pool, count):
@@ -410,37 +423,25 @@ def measure(args):
 def sca_users(args):
     """Users with a password and a TOTP seed, through the admin API as an operator makes them."""
     auth = {"Authorization": "Bearer " + args.admin_key}
-    names = queue.Queue()
-    for i in range(args.count):
-        names.put("%s%05d@example.com" % (args.prefix, i))
     out, lock, problems = [], threading.Lock(), []
 
-    def loop():
-        client = Client(args.base)
-        while True:
-            try:
-                email = names.get_nowait()
-            except queue.Empty:
-                return
-            status, created = client.json("POST", "/admin/v1/users",
-                                          {"email": email, "password": args.password, "emailCodes": False}, auth)
-            if status != 201:
-                problems.append("create %s: %d %s" % (email, status, created))
-                return
-            status, enrolled = client.json("POST", "/admin/v1/users/%s/totp" % created["userId"], None, auth)
-            if status != 201:
-                problems.append("totp %s: %d %s" % (email, status, enrolled))
-                return
-            secret = enrolled["secret"]
-            seed = base64.b32decode(secret + "=" * (-len(secret) % 8))
-            with lock:
-                out.append({"email": email, "password": args.password, "seed": seed.hex()})
+    def create(client, email):
+        status, created = client.json("POST", "/admin/v1/users",
+                                      {"email": email, "password": args.password, "emailCodes": False}, auth)
+        if status != 201:
+            problems.append("create %s: %d %s" % (email, status, created))
+            return None
+        status, enrolled = client.json("POST", "/admin/v1/users/%s/totp" % created["userId"], None, auth)
+        if status != 201:
+            problems.append("totp %s: %d %s" % (email, status, enrolled))
+            return None
+        secret = enrolled["secret"]
+        seed = base64.b32decode(secret + "=" * (-len(secret) % 8))
+        with lock:
+            out.append({"email": email, "password": args.password, "seed": seed.hex()})
+        return client
 
-    threads = [threading.Thread(target=loop) for _ in range(args.concurrency)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    drain(args.base, ["%s%05d@example.com" % (args.prefix, i) for i in range(args.count)], args.concurrency, create)
     if problems:
         raise SystemExit("creating users failed: %s" % problems[:3])
     with open(args.users, "a") as f:

@@ -8,7 +8,7 @@ import Testing
 /// WebAuthn extension: CTAP2, internal transport, resident keys, user verification): the
 /// browser makes the credential after a password + SMS SCA, signs in on the hosted page with
 /// it (discoverable, no e-mail typed) and approves a payment consent with it. Screenshots go
-/// under the test's directory and to /tmp/pk-shots/.
+/// to /tmp/pk-shots/.
 ///
 /// The server listens on `http://localhost:PORT` on a port chosen beforehand, because the
 /// origin is part of the relying party's configuration (`webauthn.origins`) and an IP address
@@ -55,18 +55,8 @@ struct PasskeyBrowserTests {
 
     @Test("register a passkey after password + SMS, sign in with it on the hosted page, approve a payment with it")
     func passkeyEndToEnd() async throws {
-        let port = try WebDriver.freePort()
-        let base = "http://localhost:\(port)"
-        let server = try await TestServer {
-            $0.publicBaseURL = base
-            $0.webauthnRPID = "localhost"
-            $0.webauthnOrigins = [base]
-        }
-        let directory = server.directory.appendingPathComponent("screenshots")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
-        try await server.runListening(port: port, base: base) { api in
-            try await Self.scenario(api, base: base, port: port, directory: directory)
+        try await TestServer.runForBrowser(screenshots: Self.shots) { api, base in
+            try await Self.scenario(api, base: base)
         }
     }
 
@@ -88,7 +78,8 @@ struct PasskeyBrowserTests {
         throw WebDriverError(message: "the server did not start on \(base)")
     }
 
-    static func scenario(_ api: APIClient, base: String, port: Int, directory: URL) async throws {
+    static func scenario(_ api: APIClient, base: String) async throws {
+        let port = try #require(URL(string: base)?.port)
         let email = "passkey.browser@example.com"
         let phone = "+33612348001"
         let userID = try await api.createUser(email, phone: phone)
@@ -100,11 +91,7 @@ struct PasskeyBrowserTests {
 
         let driver = try await WebDriver()
         func shot(_ step: String) async throws {
-            let file = directory.appendingPathComponent("passkey-\(step).png")
-            try await driver.screenshot(to: file)
-            let copy = shots.appendingPathComponent(file.lastPathComponent)
-            try? FileManager.default.removeItem(at: copy)
-            try FileManager.default.copyItem(at: file, to: copy)
+            try await driver.screenshot(to: shots.appendingPathComponent("passkey-\(step).png"))
         }
         do {
             try await driver.setWindow(width: 420, height: 900)
