@@ -45,9 +45,12 @@ package struct ChallengeService: EngineService, Sendable {
     ///   - delegation: the partner the challenge's tokens are for (a hosted sign-in, a consent,
     ///     a partner's operation); nil for the bank's own surfaces. Never from the request body:
     ///     only the server's own partner flows set it.
+    ///   - read: the user `request` names by id (and no device), as the caller has just read
+    ///     it with what else it needed (the consent page): not read again. Ignored unless it is
+    ///     that user.
     package func create(
         _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: SignUpOrIn? = nil, admitted: Bool = false,
-        delegation: Delegation? = nil
+        delegation: Delegation? = nil, read: UserRecord? = nil
     ) async throws -> ChallengeResponse {
         if !admitted { try await limiter.admitChallenge() }
         // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
@@ -56,7 +59,12 @@ package struct ChallengeService: EngineService, Sendable {
         let beneficiary = try Self.validatedBeneficiary(request)
         let discoverable = try discoverableLogin(request)
         // The user and the device named, in one read.
-        let context = try await lookUp(request, loginPhone: signUpOrIn?.loginPhone, discoverable: discoverable)
+        let context: ChallengeContext
+        if let read, signUpOrIn == nil, request.device == nil, request.user.email == nil, request.user.userId == read.id {
+            context = ChallengeContext(user: read, device: nil)
+        } else {
+            context = try await lookUp(request, loginPhone: signUpOrIn?.loginPhone, discoverable: discoverable)
+        }
         var user = context.user
         // Sign up or in: decided from that read alone, the same way for every address.
         let signUpPlan = signUpOrIn?.plan(
@@ -208,7 +216,13 @@ package struct ChallengeService: EngineService, Sendable {
     /// complete). Nil otherwise. One read.
     /// - Throws: `Problem.challengeNotFound`.
     package func provableOnPage(_ challengeID: String) async throws -> ChallengeResponse? {
-        let challenge = try await load(challengeID)
+        try await provableOnPage(try await load(challengeID))
+    }
+
+    /// The same, of the challenge as the caller read it (with the page's other records): no
+    /// read of its own, and a write only to record that it expired.
+    package func provableOnPage(_ loaded: ChallengeRecord) async throws -> ChallengeResponse? {
+        let challenge = try await expireIfDue(loaded)
         guard challenge.closedState(at: runtime.now()) == nil, challenge.deviceID == nil else { return nil }
         return try await describeWithOptions(challenge)
     }

@@ -106,6 +106,12 @@ package struct ConsentService: EngineService, Sendable {
         guard InputRules.isWellFormedID(id, prefix: "cst"), let consent = try await store.consent(id: id) else {
             throw Problem.consentNotFound
         }
+        return await expiredIfDue(consent)
+    }
+
+    /// The consent as read, or expired (and recorded so) when its time is up; as read when
+    /// that write fails, for the next visit to try again.
+    func expiredIfDue(_ consent: ConsentRecord) async -> ConsentRecord {
         var expired = consent
         if expired.expireIfDue(now: runtime.now()) {
             return (try? await move(consent, to: .expired)) ?? consent
