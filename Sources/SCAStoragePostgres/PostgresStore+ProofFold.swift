@@ -30,10 +30,11 @@ extension PostgresStore {
 
     /// The commit in one round trip (or a few, when the counters keep changing), or nil when it
     /// takes ``lockedCommit(_:)``: a device's failure and an unknown address's counters (read
-    /// and decided under their lock there), a plan that refuses the attempt on the counters
+    /// and decided under their lock there), a consent the proof decides (a page's, rare), a plan that refuses the attempt on the counters
     /// seen (decided on the locked row instead), or counters that kept changing.
     func foldedCommit(_ commit: ProofCommit) async throws -> ProofCommitResult? {
         if case .failure? = commit.device { return nil }
+        if commit.consent != nil { return nil }
         var counters: LockoutState?
         if let change = commit.lockout {
             guard case .user(let userID) = change.subject else { return nil }
@@ -67,7 +68,8 @@ extension PostgresStore {
                 """
             do {
                 let linked = try await rows(query)
-                return .committed(lockout: step, device: nil, audit: try Self.entries(commit.audit, parts: parts, linkedBy: linked))
+                return .committed(
+                    lockout: step, device: nil, audit: try Self.entries(commit.audit, parts: parts, linkedBy: linked), consentStored: false)
             } catch let error as PSQLError {
                 guard let refusal = error.sqlState.flatMap(FoldRefusal.init(rawValue:)) else { throw error }
                 switch refusal {

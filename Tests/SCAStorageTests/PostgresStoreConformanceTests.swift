@@ -171,6 +171,7 @@ struct PostgresStoreConformanceTests {
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
     // One proof, one write transaction
     @Test func proofCommitAppliesEverything() async throws { try await check { try await $0.proofCommitAppliesEverything() } }
+    @Test func proofCommitDecidesItsConsent() async throws { try await check { try await $0.proofCommitDecidesItsConsent() } }
     @Test func proofCommitAppliesNothingWhenRefused() async throws {
         try await check { try await $0.proofCommitAppliesNothingWhenRefused() }
     }

@@ -77,8 +77,13 @@ extension ConsentService {
         let consent = try await load(consentID)
         guard consent.status.isOpen, let challengeID = consent.challengeID else { return .closed(consent) }
         do {
-            let response = try await challenges.submit(proof, to: challengeID)
+            // Accepted in the write that completes the challenge; decided again on its own
+            // when that write could not take it (the consent changed meanwhile).
+            let (response, accepted) = try await challenges.submit(proof, to: challengeID) { tokens in
+                await acceptance(of: consent, completing: challengeID, with: tokens.accessToken)
+            }
             guard let tokens = response.tokens else { return .moreNeeded }
+            if let accepted { return .decided(accepted) }
             return try await accept(consent, completing: challengeID, with: tokens.accessToken)
         } catch let problem as Problem where Self.blocksUser(problem) {
             return .decided(try await move(consent, to: .credentialRefused))
@@ -109,6 +114,14 @@ extension ConsentService {
             let current = try await load(consent.id)
             return current.status == .accepted && current.challengeID == challengeID ? .decided(current) : .closed(current)
         }
+    }
+
+    /// ``accept(_:completing:with:)`` as the write completing `challengeID` takes it; nil when
+    /// the consent cannot take it as read, or the token does not check out (that proof's write
+    /// then goes ahead without it, and ``accept(_:completing:with:)`` decides and says why).
+    func acceptance(of consent: ConsentRecord, completing challengeID: String, with accessToken: String) async -> ConsentDecision? {
+        guard consent.challengeID == challengeID, let sealed = try? await seal(accessToken, for: consent) else { return nil }
+        return decision(consent, to: .accepted) { $0.sealedToken = sealed }
     }
 
     /// The user refused on the page: the phone's request (if any) is withdrawn, the challenge
