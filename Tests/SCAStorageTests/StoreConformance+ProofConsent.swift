@@ -71,5 +71,31 @@ extension StoreConformance {
         #expect(try await store.consent(id: "cst_1") == stored)
         #expect(try await store.webhookDelivery(id: "evt_late") == nil)
         #expect(AuditChainVerifier.verify(try await store.auditEntries(after: 0, limit: 10)) == nil)
+
+        // An event for an address the client has not (its back-channel logout URI): the consent
+        // is stored without it. (A PostgreSQL store takes its transaction path for this one.)
+        try await store.insertChallenge(makeChallenge("c3"))
+        var second = started
+        second.id = "cst_2"
+        second.challengeID = "c3"
+        second.version = 0
+        try await store.insertConsent(second, auditing: consentEntry("cst_2", to: "Started"))
+        var secondAccepted = second
+        let movedSecond = secondAccepted.move(to: .accepted, now: t0 + 3)
+        #expect(movedSecond)
+        var commit = completing("c3", expectedVersion: 0, event: "unused")
+        var logout = event("lgo_1", subject: "cst_2")
+        logout.kind = .backchannelLogout
+        commit.consent = ConsentChange(
+            consent: secondAccepted, expectedVersion: 0, event: logout, audit: consentEntry("cst_2", to: "Accepted"))
+        guard case .committed(_, _, let both, true) = try await store.commitProof(commit) else {
+            Issue.record("the consent was not stored with the proof")
+            return
+        }
+        #expect(both.map(\.draft.event) == ["challenge.completed", "consent.changed"])
+        #expect(try await store.consent(id: "cst_2")?.status == .accepted)
+        #expect(try await store.consent(id: "cst_2")?.version == 1)
+        #expect(try await store.webhookDelivery(id: "lgo_1") == nil)
+        #expect(AuditChainVerifier.verify(try await store.auditEntries(after: 0, limit: 20)) == nil)
     }
 }
