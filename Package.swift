@@ -279,6 +279,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The store round trip tests count the spans the real stores record.
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             // The schemathesis run loads its format generators from the source tree.
             exclude: ["Schemathesis"]

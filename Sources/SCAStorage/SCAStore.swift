@@ -346,6 +346,10 @@ public protocol SCAStore: Sendable {
     /// version is still `expectedVersion`.
     /// - Returns: false when another update came first.
     func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool
+    /// The consent with its partner's name, its user, its challenge and the user's devices, in
+    /// one read: all the hosted page needs to show it.
+    /// - Returns: nil when there is no such consent.
+    func consentContext(id: String) async throws -> ConsentContext?
     // MARK: Passkeys (v3-passkeys)
 
     /// Stores `passkey` unless its credential id is registered already or its user has

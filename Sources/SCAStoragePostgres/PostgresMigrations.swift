@@ -1112,5 +1112,63 @@ enum PostgresMigrations {
                 "CREATE INDEX operations_challenge_id ON operations (challenge_id)",
             ]
         ),
+        // v15-consent-in-proof: the proof that completes a hosted consent page's challenge
+        // accepts the consent in the same statement (`ProofCommit.consent`). The proof function
+        // is wrapped once more: without a consent the wrapper runs the previous one as it was;
+        // with one it runs it without the audit entries, then the consent's compare-and-set and
+        // its event (the row locked after the proof's, before the audit lock, which stays last),
+        // then appends the proof's entries and, iff the consent was stored, its entry: the
+        // caller reads which from the number of entries linked. An instance of the previous
+        // version sends no consent and decides it in a write of its own, as it did.
+        (
+            "v15-consent-in-proof",
+            [
+                "ALTER FUNCTION sca_commit_proof(TEXT, TEXT) RENAME TO sca_commit_proof_v4_delegated",
+                """
+                CREATE FUNCTION sca_commit_proof(proof TEXT, entries TEXT)
+                RETURNS TABLE (entry_sequence BIGINT, entry_prev_hash TEXT, entry_hash TEXT)
+                LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    consent JSON := proof::json->'consent';
+                    delivery JSON := consent->'delivery';
+                    next consents;
+                    stored BOOLEAN;
+                BEGIN
+                    IF consent IS NULL THEN
+                        RETURN QUERY SELECT * FROM sca_commit_proof_v4_delegated(proof, entries);
+                        RETURN;
+                    END IF;
+                    PERFORM * FROM sca_commit_proof_v4_delegated(proof, NULL);
+                    next := json_populate_record(NULL::consents, consent->'row');
+                    UPDATE consents SET
+                        client_id = next.client_id, user_id = next.user_id, operation = next.operation,
+                        transaction_json = next.transaction_json, beneficiary_json = next.beneficiary_json,
+                        summary = next.summary, redirect_url = next.redirect_url, resource_id = next.resource_id,
+                        status = next.status, created_at = next.created_at, expires_at = next.expires_at,
+                        updated_at = next.updated_at, challenge_id = next.challenge_id,
+                        sealed_token = decode(consent->'row'->>'sealed_token_hex', 'hex'), version = next.version
+                    WHERE id = next.id AND version = (consent->>'expected_version')::BIGINT;
+                    stored := FOUND;
+                    IF stored AND delivery IS NOT NULL
+                        AND EXISTS (SELECT 1 FROM partner_webhooks w WHERE w.client_id = delivery->>'client_id')
+                    THEN
+                        INSERT INTO webhook_deliveries
+                            (id, kind, client_id, subject_id, body, status, attempts, next_attempt_at, lease_until,
+                             last_http_status, created_at, finished_at, version)
+                        SELECT d.id, d.kind, d.client_id, d.subject_id, d.body, d.status, d.attempts, d.next_attempt_at,
+                            d.lease_until, d.last_http_status, d.created_at, d.finished_at, d.version
+                        FROM json_populate_record(NULL::webhook_deliveries, delivery) d;
+                    END IF;
+                    IF entries IS NOT NULL THEN
+                        RETURN QUERY SELECT * FROM sca_append_audit(entries);
+                    END IF;
+                    IF stored THEN
+                        RETURN QUERY SELECT * FROM sca_append_audit(consent->>'entry');
+                    END IF;
+                END
+                $$
+                """,
+            ]
+        ),
     ]
 }

@@ -119,6 +119,33 @@ extension PostgresStore {
         try await rows("SELECT * FROM consents WHERE id = \(id)").first.map(ConsentRecord.init(row:))
     }
 
+    /// One statement, so one round trip and one snapshot: outer joins on the consent's row, one
+    /// row per device of the user (one row when there is none).
+    package func consentContext(id: String) async throws -> ConsentContext? {
+        let separator = Columns.partSeparator
+        let query: PostgresQuery = """
+            SELECT c.*, NULL AS \(unescaped: separator), p.name, NULL AS \(unescaped: separator), u.*,
+                NULL AS \(unescaped: separator), ch.*, NULL AS \(unescaped: separator), d.*
+            FROM consents c
+                LEFT JOIN partner_clients p ON p.id = c.client_id
+                LEFT JOIN users u ON u.id = c.user_id
+                LEFT JOIN challenges ch ON ch.id = c.challenge_id
+                LEFT JOIN devices d ON d.user_id = c.user_id
+            WHERE c.id = \(id)
+            ORDER BY d.created_at, d.id
+            """
+        let found = try await rows(query)
+        guard let first = found.first else { return nil }
+        let parts = Columns.parts(of: first)
+        guard parts.count == 5 else { throw PostgresStoreError(reason: "the consent context has \(parts.count) parts") }
+        let devices = try found.compactMap { row in
+            try Columns.parts(of: row).last.flatMap(DeviceRecord.init(part:))
+        }
+        return ConsentContext(
+            consent: try ConsentRecord(columns: parts[0]), clientName: try parts[1].isNull("name") ? nil : parts[1].string("name"),
+            user: try UserRecord(part: parts[2]), challenge: try ChallengeRecord(part: parts[3]), devices: devices)
+    }
+
     package func updateConsent(_ consent: ConsentRecord, expectedVersion: Int) async throws -> Bool {
         try await rows(try Self.consentUpdate(consent, expectedVersion: expectedVersion)).count == 1
     }

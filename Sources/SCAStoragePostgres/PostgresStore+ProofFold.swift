@@ -30,10 +30,13 @@ extension PostgresStore {
 
     /// The commit in one round trip (or a few, when the counters keep changing), or nil when it
     /// takes ``lockedCommit(_:)``: a device's failure and an unknown address's counters (read
-    /// and decided under their lock there), a plan that refuses the attempt on the counters
-    /// seen (decided on the locked row instead), or counters that kept changing.
+    /// and decided under their lock there), a consent's event to another address than its
+    /// webhook, a plan that refuses the attempt on the counters seen (decided on the locked
+    /// row instead), or counters that kept changing.
     func foldedCommit(_ commit: ProofCommit) async throws -> ProofCommitResult? {
         if case .failure? = commit.device { return nil }
+        // A consent's event to any address but the webhook: decided in the transaction.
+        if let kind = commit.consent?.event?.kind, kind != .event { return nil }
         var counters: LockoutState?
         if let change = commit.lockout {
             guard case .user(let userID) = change.subject else { return nil }
@@ -52,9 +55,13 @@ extension PostgresStore {
         }
         let parts = commit.audit.map(AuditEntry.canonicalParts)
         let entries = commit.audit.isEmpty ? nil : try Self.appendArgument(commit.audit, parts: parts)
+        let consentParts = commit.consent.map { AuditEntry.canonicalParts(of: $0.audit) }
         for _ in 0..<Self.foldAttempts {
             var step: LockoutStep?
             var argument = try Self.foldArgument(commit)
+            if let change = commit.consent, let consentParts {
+                argument.add("consent", try Self.consentArgument(change, parts: consentParts))
+            }
             if let change = commit.lockout, case .user(let userID) = change.subject, let before = counters {
                 var after = before
                 let applied = after.apply(change.plan)
@@ -67,7 +74,13 @@ extension PostgresStore {
                 """
             do {
                 let linked = try await rows(query)
-                return .committed(lockout: step, device: nil, audit: try Self.entries(commit.audit, parts: parts, linkedBy: linked))
+                // The consent's entry is linked last, and only when its compare-and-set won.
+                if let change = commit.consent, let consentParts, linked.count == commit.audit.count + 1 {
+                    let entries = try Self.entries(commit.audit + [change.audit], parts: parts + [consentParts], linkedBy: linked)
+                    return .committed(lockout: step, device: nil, audit: entries, consentStored: true)
+                }
+                return .committed(
+                    lockout: step, device: nil, audit: try Self.entries(commit.audit, parts: parts, linkedBy: linked), consentStored: false)
             } catch let error as PSQLError {
                 guard let refusal = error.sqlState.flatMap(FoldRefusal.init(rawValue:)) else { throw error }
                 switch refusal {
@@ -166,6 +179,52 @@ extension PostgresStore {
             }
         }
         return proof
+    }
+
+    /// The consent a proof decides, as the function of `v15-consent-in-proof` reads it: the
+    /// row, the version it was read at, the event when one may be written (the function checks
+    /// its client's webhook), and the audit entry as a one-entry append.
+    private static func consentArgument(_ change: ConsentChange, parts: AuditEntry.CanonicalParts) throws -> JSONObjectText {
+        let consent = change.consent
+        var row = JSONObjectText()
+        row.add("id", consent.id)
+        row.add("client_id", consent.clientID)
+        row.add("user_id", consent.userID)
+        row.add("operation", consent.operation.rawValue)
+        row.add("transaction_json", try consent.transaction.map { try JSONColumn.text($0) })
+        row.add("beneficiary_json", try consent.beneficiary.map { try JSONColumn.text($0) })
+        row.add("summary", consent.summary)
+        row.add("redirect_url", consent.redirectURL)
+        row.add("resource_id", consent.resourceID)
+        row.add("status", consent.status.rawValue)
+        row.add("created_at", consent.createdAt)
+        row.add("expires_at", consent.expiresAt)
+        row.add("updated_at", consent.updatedAt)
+        row.add("challenge_id", consent.challengeID)
+        if let sealed = consent.sealedToken { row.add("sealed_token_hex", hex: sealed) }
+        row.add("version", change.expectedVersion + 1)
+        var argument = JSONObjectText()
+        argument.add("row", row)
+        argument.add("expected_version", change.expectedVersion)
+        if let event = WebhookDeliveryRecord.toEnqueue(change.event, statusStored: true, receiverRegistered: true) {
+            var delivery = JSONObjectText()
+            delivery.add("id", event.id)
+            delivery.add("kind", event.kind.rawValue)
+            delivery.add("client_id", event.clientID)
+            delivery.add("subject_id", event.subjectID)
+            delivery.add("body", event.body)
+            delivery.add("status", event.status.rawValue)
+            delivery.add("attempts", event.attempts)
+            delivery.add("next_attempt_at", event.nextAttemptAt)
+            delivery.add("lease_until", event.leaseUntil)
+            delivery.add("last_http_status", event.lastHTTPStatus)
+            delivery.add("created_at", event.createdAt)
+            delivery.add("finished_at", event.finishedAt)
+            delivery.add("version", event.version)
+            argument.add("delivery", delivery)
+        }
+        argument.add("entry", try appendArgument([change.audit], parts: [parts]))
+        return argument
     }
 
     /// The counters the plan was decided on, and the result when it changes them.

@@ -14,7 +14,8 @@ import SCAStorage
 //
 // Most proofs take one round trip instead (PostgresStore+ProofFold.swift): the same statements
 // in the same order, run by the database function `sca_commit_proof`. This transaction is the
-// path for what that one leaves out, and for a lockout whose counters changed under it.
+// path for what that one leaves out (a device's failure, an unknown address's counters, a
+// consent the proof decides), and for a lockout whose counters changed under it.
 extension PostgresStore {
     package func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
         if let result = try await foldedCommit(commit) { return result }
@@ -53,8 +54,22 @@ extension PostgresStore {
                 if let opening = commit.session {
                     try await createSession(opening.session, refreshToken: opening.refreshToken, connection)
                 }
-                let entries = try await appendAuditEntries(commit.audit, connection)
-                return .committed(lockout: step, device: device, audit: entries)
+                // The consent's row and its event before the audit lock, which is taken last.
+                var consentStored = false
+                if let change = commit.consent {
+                    let update = try Self.consentUpdate(change.consent, expectedVersion: change.expectedVersion)
+                    consentStored = try await connection.rows(update, logger: logger).count == 1
+                    if consentStored, let event = change.event {
+                        let registered = try await hasReceiver(of: event.kind, clientID: event.clientID, connection)
+                        if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: true, receiverRegistered: registered) {
+                            _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
+                        }
+                    }
+                }
+                var drafts = commit.audit
+                if consentStored, let change = commit.consent { drafts.append(change.audit) }
+                let entries = try await appendAuditEntries(drafts, connection)
+                return .committed(lockout: step, device: device, audit: entries, consentStored: consentStored)
             }
         } catch let refusal as ProofCommitRefusal {
             return refusal.result

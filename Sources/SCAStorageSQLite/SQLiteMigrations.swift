@@ -725,5 +725,9 @@ enum SQLiteMigrations {
             CREATE INDEX sessions_challenge_id ON sessions (challenge_id);
             """
         ),
+        // v15-consent-in-proof lets PostgreSQL's one-statement proof also decide the consent
+        // of the hosted page; SQLite's proof transaction does that in Swift. Recorded so both
+        // histories read alike.
+        ("v15-consent-in-proof", "SELECT 1;"),
     ]
 }

@@ -135,6 +135,23 @@ extension SQLiteStore {
         try await updateConsent(consent, expectedVersion: expectedVersion, enqueueing: nil, auditing: nil)
     }
 
+    /// One read transaction: the rows as of one moment.
+    package func consentContext(id: String) async throws -> ConsentContext? {
+        try await read { db in
+            guard let consent = try db.cachedStatement(sql: "SELECT * FROM consents WHERE id = ?").fetchOne(ConsentRecord.self, arguments: [id])
+            else { return nil }
+            let clientName = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT name FROM partner_clients WHERE id = ?"), arguments: [consent.clientID])
+            let user = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?").fetchOne(UserRecord.self, arguments: [consent.userID])
+            let challenge = try consent.challengeID.flatMap { challengeID in
+                try db.cachedStatement(sql: "SELECT * FROM challenges WHERE id = ?").fetchOne(ChallengeRecord.self, arguments: [challengeID])
+            }
+            let devices = try db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at, id")
+                .fetchAll(DeviceRecord.self, arguments: [consent.userID])
+            return ConsentContext(consent: consent, clientName: clientName, user: user, challenge: challenge, devices: devices)
+        }
+    }
+
     /// The compare-and-set of `consent`, inside the caller's transaction.
     static func storeConsent(_ consent: ConsentRecord, expectedVersion: Int, in db: Database) throws -> Bool {
         let columns = try ConsentColumns(consent)

@@ -4,8 +4,8 @@ import SCACore
 import SCAStorage
 
 // One proof, one write transaction: the lockout plan, the one-time factor's use, the
-// challenge's compare-and-set (with a device signature's burn), the device's outcome and the
-// audit entries commit together or not at all.
+// challenge's compare-and-set (with a device signature's burn), the device's outcome, the
+// audit entries and the consent the proof decides commit together or not at all.
 // GRDB's single writer (`BEGIN IMMEDIATE` across processes) runs proofs, and the audit
 // appends inside them, one after another, so counters are counted in turn and the chain
 // never forks.
@@ -41,8 +41,14 @@ extension SQLiteStore {
                 if let opening = commit.session {
                     try Self.createSession(opening.session, refreshToken: opening.refreshToken, db)
                 }
-                let entries = try commit.audit.map { try Self.appendAuditEntry($0, db) }
-                return .committed(lockout: step, device: device, audit: entries)
+                var entries = try commit.audit.map { try Self.appendAuditEntry($0, db) }
+                var consentStored = false
+                if let change = commit.consent {
+                    consentStored = try Self.storeConsent(change.consent, expectedVersion: change.expectedVersion, in: db)
+                    try Self.enqueue(change.event, statusStored: consentStored, in: db)
+                    if consentStored { entries.append(try Self.appendAuditEntry(change.audit, db)) }
+                }
+                return .committed(lockout: step, device: device, audit: entries, consentStored: consentStored)
             }
         } catch let refusal as ProofCommitRefusal {
             return refusal.result

@@ -40,7 +40,7 @@ extension SQLiteStore {
     }
 
     /// Writes `event` when the decision says so, inside the caller's transaction.
-    private static func enqueue(_ event: WebhookDeliveryRecord?, statusStored: Bool, in db: Database) throws {
+    static func enqueue(_ event: WebhookDeliveryRecord?, statusStored: Bool, in db: Database) throws {
         guard let event, statusStored else { return }
         let registered = try hasReceiver(of: event.kind, clientID: event.clientID, db)
         if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: statusStored, receiverRegistered: registered) {

@@ -138,6 +138,9 @@ struct SQLiteStoreConformanceTests {
     @Test func partnerClientRoundTrip() async throws { try await check { try await $0.partnerClientRoundTrip() } }
     @Test func authorizationCodesRedeemOnce() async throws { try await check { try await $0.authorizationCodesRedeemOnce() } }
     @Test func consentCompareAndSet() async throws { try await check { try await $0.consentCompareAndSet() } }
+    @Test func consentContextReadsWhatThePageShows() async throws {
+        try await check { try await $0.consentContextReadsWhatThePageShows() }
+    }
 
     // Passkeys (v3-passkeys)
     @Test func passkeyRegistrationRoundTrip() async throws { try await check { try await $0.passkeyRegistrationRoundTrip() } }
@@ -166,6 +169,7 @@ struct SQLiteStoreConformanceTests {
     @Test func overdueOperationsAreListed() async throws { try await check { try await $0.overdueOperationsAreListed() } }
     // One proof, one write transaction
     @Test func proofCommitAppliesEverything() async throws { try await check { try await $0.proofCommitAppliesEverything() } }
+    @Test func proofCommitDecidesItsConsent() async throws { try await check { try await $0.proofCommitDecidesItsConsent() } }
     @Test func proofCommitAppliesNothingWhenRefused() async throws {
         try await check { try await $0.proofCommitAppliesNothingWhenRefused() }
     }

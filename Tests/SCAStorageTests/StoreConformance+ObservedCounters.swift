@@ -19,7 +19,7 @@ extension StoreConformance {
                 challenge: next, expectedVersion: 0,
                 lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .failure), observed: LockoutState()),
                 audit: [makeAuditDraft("proof.rejected", at: t0)]))
-        guard case .committed(let step, _, let entries) = result else { Issue.record("not committed: \(result)"); return }
+        guard case .committed(let step, _, let entries, false) = result else { Issue.record("not committed: \(result)"); return }
         #expect(step == .applied(failure: .counted(remaining: 2), remaining: 2), "decided on the stored 2, not the observed 0")
         #expect(entries.map(\.draft.event) == ["proof.rejected"])
         #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 3)
@@ -31,7 +31,7 @@ extension StoreConformance {
             ProofCommit(
                 challenge: next, expectedVersion: 1,
                 lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: true, .success), observed: stored)))
-        guard case .committed(let done, _, _) = success else { Issue.record("not committed: \(success)"); return }
+        guard case .committed(let done, _, _, false) = success else { Issue.record("not committed: \(success)"); return }
         #expect(done == .applied(failure: nil, remaining: 5))
         #expect(try await store.user(id: "u1")?.lockout.failedAttempts == 0)
     }

@@ -77,6 +77,45 @@ extension StoreConformance {
         #expect(try await store.consent(id: "cst_1") == started)
     }
 
+    /// The consent, its partner's name, its user, its challenge and the user's devices in one
+    /// read; nil parts for what is missing.
+    func consentContextReadsWhatThePageShows() async throws {
+        #expect(try await store.consentContext(id: "cst_1") == nil)
+        let consent = ConsentRecord(
+            id: "cst_1", clientID: "cli_a", userID: "u1", operation: .settingsChange, summary: "Change your phone number",
+            redirectURL: "https://shop.example/consent", createdAt: t0, expiresAt: t0 + 900)
+        try await store.insertConsent(consent, auditing: consentEntry("cst_1", to: "Created"))
+        // Neither its client nor its user exists (any more).
+        #expect(
+            try await store.consentContext(id: "cst_1")
+                == ConsentContext(consent: consent, clientName: nil, user: nil, challenge: nil, devices: []))
+
+        try await store.createPartnerClient(
+            PartnerClientRecord(
+                id: "cli_a", name: "Shop", secretHash: nil, redirectURIs: ["https://shop.example/cb"],
+                consentRedirectURIs: ["https://shop.example/consent"], scopes: ["openid"], createdAt: t0))
+        try await store.createUser(makeUser())
+        try await store.createUser(makeUser("u2", email: "bob@example.com"))
+        try await addDevice(makeDevice("d2", createdAt: t0 + 2))
+        try await addDevice(makeDevice("d1", createdAt: t0 + 1))
+        try await addDevice(makeDevice("d3", userID: "u2"))
+        try await store.insertChallenge(makeChallenge())
+        var started = consent
+        let moved = started.move(to: .started, now: t0 + 5)
+        #expect(moved)
+        started.challengeID = "c1"
+        #expect(try await store.updateConsent(started, expectedVersion: 0))
+        started.version = 1
+
+        let context = try #require(try await store.consentContext(id: "cst_1"))
+        #expect(context.consent == started)
+        #expect(context.clientName == "Shop")
+        #expect(context.user == (try await store.user(id: "u1")))
+        #expect(context.challenge == (try await store.challenge(id: "c1")))
+        #expect(context.devices == (try await store.devices(userID: "u1")))
+        #expect(context.devices.map(\.id) == ["d1", "d2"])
+    }
+
     /// The `consent.changed` entry a consent's insert or move appends.
     func consentEntry(_ id: String, to status: String) -> AuditEntryDraft {
         AuditEntryDraft(

@@ -28,7 +28,7 @@ extension StoreConformance {
                 device: .success(deviceID: "d1", now: t0 + 2),
                 session: SessionOpening(session: session, refreshToken: nil),
                 audit: [makeAuditDraft("proof.accepted", at: t0 + 2), makeAuditDraft("challenge.completed", at: t0 + 2)]))
-        guard case .committed(let step, let device, let entries) = result else {
+        guard case .committed(let step, let device, let entries, false) = result else {
             Issue.record("not committed: \(result)")
             return
         }
@@ -100,7 +100,7 @@ extension StoreConformance {
                     audit: [AuditEntryDraft(time: StoreConformance.t0, event: "proof.rejected", actor: "client", challengeID: "c\(index)", outcome: "rejected")]))
         }
         let committed = results.compactMap { result -> LockoutStep? in
-            if case .committed(let step?, _, _) = result { return step }
+            if case .committed(let step?, _, _, _) = result { return step }
             return nil
         }
         #expect(committed.count == 5)
@@ -142,11 +142,11 @@ extension StoreConformance {
     func proofCommitCountsUnknownAddresses() async throws {
         let change = LockoutChange(subject: .unknownAddress(key: "k1"), plan: proofPlan(reserve: true, .failure))
         let first = try await store.commitProof(ProofCommit(challenge: nil, expectedVersion: 0, lockout: change))
-        #expect(first == .committed(lockout: .applied(failure: .counted(remaining: 4), remaining: 4), device: nil, audit: []))
+        #expect(first == .committed(lockout: .applied(failure: .counted(remaining: 4), remaining: 4), device: nil, audit: [], consentStored: false))
         let read = LockoutChange(subject: .unknownAddress(key: "k1"), plan: proofPlan(reserve: false, .keep))
         let second = try await store.commitProof(
             ProofCommit(challenge: nil, expectedVersion: 0, lockout: read, audit: [makeAuditDraft("challenge.failed", at: t0)]))
-        guard case .committed(.applied(nil, 4)?, nil, let entries) = second else {
+        guard case .committed(.applied(nil, 4)?, nil, let entries, false) = second else {
             Issue.record("unexpected: \(second)")
             return
         }
@@ -161,7 +161,7 @@ extension StoreConformance {
         for expected in [DeviceStatus.active, .active, .blocked] {
             let result = try await store.commitProof(
                 ProofCommit(challenge: nil, expectedVersion: 0, device: .failure(deviceID: "d1", maximumFailures: 3)))
-            guard case .committed(nil, let device?, []) = result else {
+            guard case .committed(nil, let device?, [], false) = result else {
                 Issue.record("unexpected: \(result)")
                 return
             }
@@ -237,7 +237,7 @@ extension StoreConformance {
                 audit: [makeAuditDraft("proof.accepted", at: t0 + 1)])
         }
         let use = FactorUse.deliveredCode(challengeID: "c1", method: .emailOTP, codeHash: [4, 2], now: t0 + 1)
-        guard case .committed(_, nil, let entries) = try await store.commitProof(commit(version: 0, use: use)) else {
+        guard case .committed(_, nil, let entries, false) = try await store.commitProof(commit(version: 0, use: use)) else {
             Issue.record("the first use is not committed")
             return
         }

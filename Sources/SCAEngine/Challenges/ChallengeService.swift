@@ -45,9 +45,12 @@ package struct ChallengeService: EngineService, Sendable {
     ///   - delegation: the partner the challenge's tokens are for (a hosted sign-in, a consent,
     ///     a partner's operation); nil for the bank's own surfaces. Never from the request body:
     ///     only the server's own partner flows set it.
+    ///   - read: the user `request` names by id (and no device), as the caller has just read
+    ///     it with what else it needed (the consent page): not read again. Ignored unless it is
+    ///     that user.
     package func create(
         _ request: CreateChallengeRequest, authorization: String? = nil, signUpOrIn: SignUpOrIn? = nil, admitted: Bool = false,
-        delegation: Delegation? = nil
+        delegation: Delegation? = nil, read: UserRecord? = nil
     ) async throws -> ChallengeResponse {
         if !admitted { try await limiter.admitChallenge() }
         // Only a sign-up's answer carries an enrolment token; no challenge is opened for one.
@@ -56,7 +59,12 @@ package struct ChallengeService: EngineService, Sendable {
         let beneficiary = try Self.validatedBeneficiary(request)
         let discoverable = try discoverableLogin(request)
         // The user and the device named, in one read.
-        let context = try await lookUp(request, loginPhone: signUpOrIn?.loginPhone, discoverable: discoverable)
+        let context: ChallengeContext
+        if let read, signUpOrIn == nil, request.device == nil, request.user.email == nil, request.user.userId == read.id {
+            context = ChallengeContext(user: read, device: nil)
+        } else {
+            context = try await lookUp(request, loginPhone: signUpOrIn?.loginPhone, discoverable: discoverable)
+        }
         var user = context.user
         // Sign up or in: decided from that read alone, the same way for every address.
         let signUpPlan = signUpOrIn?.plan(
@@ -208,7 +216,13 @@ package struct ChallengeService: EngineService, Sendable {
     /// complete). Nil otherwise. One read.
     /// - Throws: `Problem.challengeNotFound`.
     package func provableOnPage(_ challengeID: String) async throws -> ChallengeResponse? {
-        let challenge = try await load(challengeID)
+        try await provableOnPage(try await load(challengeID))
+    }
+
+    /// The same, of the challenge as the caller read it (with the page's other records): no
+    /// read of its own, and a write only to record that it expired.
+    package func provableOnPage(_ loaded: ChallengeRecord) async throws -> ChallengeResponse? {
+        let challenge = try await expireIfDue(loaded)
         guard challenge.closedState(at: runtime.now()) == nil, challenge.deviceID == nil else { return nil }
         return try await describeWithOptions(challenge)
     }
@@ -265,6 +279,17 @@ package struct ChallengeService: EngineService, Sendable {
     ///   `sca.code_already_used`), 422 `method.not_offered`, 423 `user.locked`,
     ///   429 `sca.attempts_in_progress`.
     package func submit(_ proof: ProofRequest, to challengeID: String) async throws -> ProofResponse {
+        try await submit(proof, to: challengeID, deciding: nil).response
+    }
+
+    /// ``submit(_:to:)``, and a proof that completes the challenge writes the consent change
+    /// `deciding` makes of its tokens in the same write (the hosted consent page's acceptance).
+    /// - Returns: the answer, and the consent as stored (nil when the proof did not complete
+    ///   the challenge, `deciding` made no change, or the consent changed meanwhile: the
+    ///   caller decides it again).
+    package func submit(
+        _ proof: ProofRequest, to challengeID: String, deciding: ConsentDecision.Deciding?
+    ) async throws -> (response: ProofResponse, consent: ConsentRecord?) {
         // The challenge, its user and its device in one read: the resource first, as on every
         // route, then the proof's shape (still before anything is counted).
         guard InputRules.isWellFormedID(challengeID, prefix: "ch"), let context = try await store.proofContext(challengeID: challengeID) else {
@@ -309,7 +334,7 @@ package struct ChallengeService: EngineService, Sendable {
             return try await record(
                 JudgedProof(
                     method: proof.method, passed: passed, extra: nil, details: [:], user: user, subject: subject,
-                    device: device, burn: burn, factor: nil, claim: .unclaimed),
+                    device: device, burn: burn, factor: nil, claim: .unclaimed, deciding: deciding),
                 on: challenge)
         }
 
@@ -373,13 +398,14 @@ package struct ChallengeService: EngineService, Sendable {
                     .proofAccepted, outcome: "accepted", challengeID: claimed.id, method: proof.method,
                     details: details.merging(["user": "unknown"]) { $1 })
                 if startsAttempt { try await lockout.releaseAttempt(for: subject) }
-                return try await completeSignUp(claimed, address: address, method: proof.method)
+                return (try await completeSignUp(claimed, address: address, method: proof.method), nil)
             }
             do {
                 return try await record(
                     JudgedProof(
                         method: proof.method, passed: passed, extra: extraCategory, details: details, user: user,
-                        subject: claimedSubject, device: nil, burn: nil, factor: use, claim: .claimed(startsAttempt: startsAttempt)),
+                        subject: claimedSubject, device: nil, burn: nil, factor: use, claim: .claimed(startsAttempt: startsAttempt),
+                        deciding: deciding),
                     on: claimed)
             } catch is FactorUsedMeanwhile {
                 // The code (or TOTP step) was used, or replaced, between the read and the commit,
@@ -469,7 +495,7 @@ package struct ChallengeService: EngineService, Sendable {
     /// in one compare-and-set write with everything else the proof changes, so of many
     /// parallel proofs exactly one completes the challenge, and a proof that loses the race
     /// changes nothing before it is decided again on the challenge as it now is.
-    private func record(_ proof: JudgedProof, on loaded: ChallengeRecord) async throws -> ProofResponse {
+    private func record(_ proof: JudgedProof, on loaded: ChallengeRecord) async throws -> (response: ProofResponse, consent: ConsentRecord?) {
         try await CompareAndSet.retrying(from: loaded, reload: { try await load(loaded.id) }) { challenge in
             // A valid signature seen before on this challenge (in any round): only the device
             // could make it. Not a guess: refused (once is once), and nothing of it counted. The
@@ -483,8 +509,14 @@ package struct ChallengeService: EngineService, Sendable {
             }
             let step = try await decide(proof, on: challenge)
             switch try await store.commitProof(step.commit) {
-            case .committed(let lockoutStep, let device, _):
-                return try await finish(proof, step, lockout: lockoutStep, device: device)
+            case .committed(let lockoutStep, let device, _, let consentStored):
+                var consent: ConsentRecord?
+                if consentStored, let decision = step.consent {
+                    audit.committed([decision.event])
+                    consent = decision.change.consent
+                    consent?.version += 1
+                }
+                return (try await finish(proof, step, lockout: lockoutStep, device: device), consent)
             case .refused(let reservation):
                 throw lockout.problem(for: reservation)
             case .factorUsed:
@@ -528,6 +560,7 @@ package struct ChallengeService: EngineService, Sendable {
         let outcome: RecordStep.Outcome
         var session: SessionOpening?
         var tokens: TokenResponse?
+        var consent: ConsentDecision?
         var finalSettlement = settlement
         if let closed = challenge.closedState(at: now) {
             // Closed while the proof was checked: the attempt is settled, nothing is collected.
@@ -547,6 +580,7 @@ package struct ChallengeService: EngineService, Sendable {
                 let prepared = try await self.tokens.prepare(for: next, userID: user.id, user: user)
                 session = prepared.opening
                 tokens = prepared.response
+                consent = await proof.deciding?(prepared.response)
                 events.append(prepared.audit)
                 events.append(
                     audit.prepare(
@@ -579,8 +613,9 @@ package struct ChallengeService: EngineService, Sendable {
         let commit = ProofCommit(
             challenge: next != challenge || proof.claim == .unclaimed ? next : nil, expectedVersion: challenge.version,
             lockout: needsLockout ? lockout.change(for: proof.subject, reserve: reserve, settlement: finalSettlement) : nil,
-            factor: proof.passed ? proof.factor : nil, device: device, session: session, audit: events.map(\.draft))
-        return RecordStep(commit: commit, challenge: next, outcome: outcome, tokens: tokens, events: events)
+            factor: proof.passed ? proof.factor : nil, device: device, session: session, audit: events.map(\.draft),
+            consent: consent?.change)
+        return RecordStep(commit: commit, challenge: next, outcome: outcome, tokens: tokens, events: events, consent: consent)
     }
 
     /// After the commit: counters, announcements, best-effort follow-ups, and the answer.

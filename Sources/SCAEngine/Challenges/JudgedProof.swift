@@ -29,4 +29,6 @@ struct JudgedProof: Sendable {
     /// meanwhile and the proof is judged again.
     let factor: FactorUse?
     let claim: Claim
+    /// The consent a completing proof decides in its write (``ConsentDecision``).
+    var deciding: ConsentDecision.Deciding? = nil
 }

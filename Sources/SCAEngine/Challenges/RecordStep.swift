@@ -23,4 +23,6 @@ struct RecordStep: Sendable {
     let tokens: TokenResponse?
     /// The audit events the write appends, counted once it commits.
     let events: [PreparedAuditEvent]
+    /// The consent the write decides, if it wins its own compare-and-set.
+    var consent: ConsentDecision? = nil
 }

@@ -102,7 +102,12 @@ package struct OperationService: EngineService, Sendable {
     /// The device an operation for `userID` is asked of: the active one with a biometric key
     /// used most recently (nil when there is none).
     package func approvingDevice(userID: String) async throws -> DeviceRecord? {
-        try await store.devices(userID: userID)
+        Self.approvingDevice(among: try await store.devices(userID: userID))
+    }
+
+    /// ``approvingDevice(userID:)`` among the user's devices as the caller read them.
+    package static func approvingDevice(among devices: [DeviceRecord]) -> DeviceRecord? {
+        devices
             .filter { $0.status == .active && $0.biometryKey != nil }
             .max { ($0.lastUsedAt ?? $0.createdAt, $0.createdAt) < ($1.lastUsedAt ?? $1.createdAt, $1.createdAt) }
     }

@@ -231,7 +231,12 @@ package struct UserService: EngineService, Sendable {
     /// it after the request's `ui_locales` and before `Accept-Language`. Nil when they chose
     /// none, or when there is no such user.
     package func language(ofUser userID: String) async throws -> Language? {
-        ProfileLocale.language(stored: try await store.user(id: userID)?.profile.locale)
+        Self.language(of: try await store.user(id: userID))
+    }
+
+    /// ``language(ofUser:)`` of a user the caller read already.
+    package static func language(of user: UserRecord?) -> Language? {
+        ProfileLocale.language(stored: user?.profile.locale)
     }
 
     /// The time zone the user chose, for a page to show times in; nil (show UTC, and say so)

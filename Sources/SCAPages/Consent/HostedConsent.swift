@@ -38,14 +38,14 @@ struct HostedConsent: Sendable {
             return notFound(request)
         }
         switch outcome {
-        case .closed(let consent, let clientName):
-            return finished(consent, clientName: clientName, words: try await words(request, visit, consent: consent))
+        case .closed(let consent, let clientName, let language):
+            return finished(consent, clientName: clientName, words: words(request, visit, consent: consent, stored: language))
         case .waitingForPhone:
             // This visit is waiting for the phone: that page shows where it stands.
             return PageRenderer.redirect(to: HostedPhoneApproval.path(id))
-        case .open(let consent, let clientName, let challenge, let device):
+        case .open(let consent, let clientName, let language, let challenge, let device):
             var state = visit ?? PageState(secret: PageCookies.newSecret(runtime), consentID: consent.id, uiLocales: uiLocales)
-            let words = try await words(request, state, consent: consent)
+            let words = words(request, state, consent: consent, stored: language)
             let base = Self.base(consent.id)
             var values = Self.describe(consent, words: words)
             values["lead"] = words.html("consent.lead", ["partner": clientName], strong: ["partner"])
@@ -68,6 +68,11 @@ struct HostedConsent: Sendable {
                 formTarget: PageRenderer.formTarget(for: consent.redirectURL),
                 cookie: try cookies.cookie(PageCookies.consent, state))
         }
+    }
+
+    /// The words of the page of `consent`, whose user chose `stored` (read with the consent).
+    func words(_ request: Request, _ state: PageState?, consent: ConsentRecord, stored: Language?) -> PageWords {
+        renderer.words(for: request, uiLocales: state?.uiLocales, stored: stored, here: Self.base(consent.id))
     }
 
     func words(_ request: Request, _ state: PageState?, consent: ConsentRecord?) async throws -> PageWords {

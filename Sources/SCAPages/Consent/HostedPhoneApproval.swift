@@ -36,7 +36,7 @@ struct HostedPhoneApproval: Sendable {
     // MARK: The offer on the factors page
 
     /// The values of the "Approve on your phone" section for the user's `device`
-    /// (``ConsentService/approvingPhone(for:)``).
+    /// (``ConsentService/approvingPhone(for:among:)``).
     func offer(for consent: ConsentRecord, device: DeviceRecord, state: PageState, words: PageWords) -> [String: Any] {
         let action = Self.path(consent.id)
         return [

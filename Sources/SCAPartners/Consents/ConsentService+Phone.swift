@@ -40,11 +40,11 @@ extension ConsentService {
         consent.operation == .payment || consent.operation == .settingsChange
     }
 
-    /// The user's phone that may approve the consent: an active device with a biometric key,
-    /// for an operation a phone approves; nil otherwise.
-    func approvingPhone(for consent: ConsentRecord) async throws -> DeviceRecord? {
-        guard Self.phoneCanApprove(consent) else { return nil }
-        return try await operations.approvingDevice(userID: consent.userID)
+    /// The user's phone that may approve the consent, among the user's `devices`: an active
+    /// device with a biometric key, for an operation a phone approves; nil otherwise.
+    static func approvingPhone(for consent: ConsentRecord, among devices: [DeviceRecord]) -> DeviceRecord? {
+        guard phoneCanApprove(consent) else { return nil }
+        return OperationService.approvingDevice(among: devices)
     }
 
     /// Asks the user's phone, withdrawing the visit's earlier request first (it expired).

@@ -106,6 +106,12 @@ package struct ConsentService: EngineService, Sendable {
         guard InputRules.isWellFormedID(id, prefix: "cst"), let consent = try await store.consent(id: id) else {
             throw Problem.consentNotFound
         }
+        return await expiredIfDue(consent)
+    }
+
+    /// The consent as read, or expired (and recorded so) when its time is up; as read when
+    /// that write fails, for the next visit to try again.
+    func expiredIfDue(_ consent: ConsentRecord) async -> ConsentRecord {
         var expired = consent
         if expired.expireIfDue(now: runtime.now()) {
             return (try? await move(consent, to: .expired)) ?? consent
@@ -121,31 +127,46 @@ package struct ConsentService: EngineService, Sendable {
         _ loaded: ConsentRecord, to next: ConsentStatus, _ change: @Sendable (inout ConsentRecord) throws -> Void = { _ in }
     ) async throws -> ConsentRecord {
         try await CompareAndSet.retrying(from: loaded, reload: { try await reload(loaded) }) { consent in
-            var updated = consent
-            let now = runtime.now()
-            guard updated.move(to: next, now: now) else {
-                if updated.expireIfDue(now: now), next != .expired {
+            guard let decision = try decision(consent, to: next, change) else {
+                var expired = consent
+                if expired.expireIfDue(now: runtime.now()), next != .expired {
                     return try await move(consent, to: .expired)
                 }
                 throw Problem.consentClosed(consent.status)
             }
-            try change(&updated)
-            let entry = audit.prepare(
-                .consentChanged, userID: updated.userID, challengeID: updated.challengeID,
-                operation: updated.operation.operation,
-                details: [
-                    "consentId": updated.id, "clientId": updated.clientID, "from": consent.status.rawValue,
-                    "to": updated.status.rawValue,
-                ])
             // The status, its webhook event and its audit entry are one store operation: no
             // crash between them.
+            let write = decision.change
             guard try await store.updateConsent(
-                updated, expectedVersion: consent.version, enqueueing: webhooks.event(for: updated), auditing: entry.draft)
+                write.consent, expectedVersion: write.expectedVersion, enqueueing: write.event, auditing: write.audit)
             else { return nil }
+            audit.committed([decision.event])
+            var updated = write.consent
             updated.version += 1
-            audit.committed([entry])
             return updated
         }
+    }
+
+    /// The move of `consent` (as read) to `next`, with `change` applied, as one write stores it:
+    /// the record, its webhook event and its audit entry. Pure but for the event's id and time.
+    /// - Returns: nil when the status does not allow the move.
+    func decision(
+        _ consent: ConsentRecord, to next: ConsentStatus, _ change: (inout ConsentRecord) throws -> Void = { _ in }
+    ) rethrows -> ConsentDecision? {
+        var updated = consent
+        guard updated.move(to: next, now: runtime.now()) else { return nil }
+        try change(&updated)
+        let entry = audit.prepare(
+            .consentChanged, userID: updated.userID, challengeID: updated.challengeID,
+            operation: updated.operation.operation,
+            details: [
+                "consentId": updated.id, "clientId": updated.clientID, "from": consent.status.rawValue,
+                "to": updated.status.rawValue,
+            ])
+        return ConsentDecision(
+            change: ConsentChange(
+                consent: updated, expectedVersion: consent.version, event: webhooks.event(for: updated), audit: entry.draft),
+            event: entry)
     }
 
     /// Stores the once-only operation token of an accepted consent, sealed, once it is checked

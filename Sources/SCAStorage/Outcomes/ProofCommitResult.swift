@@ -4,8 +4,9 @@ import SCACore
 public enum ProofCommitResult: Sendable, Equatable {
     /// Everything was applied. `lockout`: what the plan did (nil without one); `device`: the
     /// device after the change (nil without one, or when there is no such device); `audit`:
-    /// the entries as stored.
-    case committed(lockout: LockoutStep?, device: DeviceRecord?, audit: [AuditEntry])
+    /// the entries as stored (the consent's last, when it was stored); `consentStored`: the
+    /// commit's ``ProofCommit/consent`` won its compare-and-set (false without one).
+    case committed(lockout: LockoutStep?, device: DeviceRecord?, audit: [AuditEntry], consentStored: Bool)
     /// The lockout plan refused the attempt (blocked, or the allowance is taken).
     case refused(AttemptReservation)
     /// Another update of the challenge came first.

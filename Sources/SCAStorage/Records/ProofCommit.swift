@@ -25,10 +25,15 @@ public struct ProofCommit: Sendable, Equatable {
     public var session: SessionOpening?
     /// Entries appended to the audit trail, in this order, linked like every other append.
     public var audit: [AuditEntryDraft]
+    /// The consent a completing proof decides (the hosted consent page's): stored by its own
+    /// compare-and-set, with its event and audit entry, iff that wins. A lost one refuses
+    /// nothing else: the proof stands, and the caller decides the consent again.
+    public var consent: ConsentChange?
 
     public init(
         challenge: ChallengeRecord?, expectedVersion: Int, lockout: LockoutChange? = nil,
-        factor: FactorUse? = nil, device: DeviceChange? = nil, session: SessionOpening? = nil, audit: [AuditEntryDraft] = []
+        factor: FactorUse? = nil, device: DeviceChange? = nil, session: SessionOpening? = nil, audit: [AuditEntryDraft] = [],
+        consent: ConsentChange? = nil
     ) {
         self.challenge = challenge
         self.expectedVersion = expectedVersion
@@ -36,6 +41,26 @@ public struct ProofCommit: Sendable, Equatable {
         self.factor = factor
         self.device = device
         self.session = session
+        self.audit = audit
+        self.consent = consent
+    }
+}
+
+/// A consent's status change as ``SCAStore/updateConsent(_:expectedVersion:enqueueing:auditing:)``
+/// writes it, inside a proof's commit.
+public struct ConsentChange: Sendable, Equatable {
+    /// The consent as changed, stored with version `expectedVersion + 1`.
+    public var consent: ConsentRecord
+    public var expectedVersion: Int
+    /// Its webhook event, written as `WebhookDeliveryRecord.toEnqueue` decides.
+    public var event: WebhookDeliveryRecord?
+    /// Appended after the proof's own entries: a status change always has its record.
+    public var audit: AuditEntryDraft
+
+    public init(consent: ConsentRecord, expectedVersion: Int, event: WebhookDeliveryRecord?, audit: AuditEntryDraft) {
+        self.consent = consent
+        self.expectedVersion = expectedVersion
+        self.event = event
         self.audit = audit
     }
 }
