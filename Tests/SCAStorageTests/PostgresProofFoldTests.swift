@@ -7,7 +7,9 @@ import Testing
 /// The proof's commit in one statement (`v3-proof-fold`): the function lists the
 /// challenge's columns itself, so a column added to the table later must be added to it too,
 /// or written by the wrapper a later step put around it (`v3-challenge-signatures`). A column
-/// written at insert only (the delegation) is named as such.
+/// written at insert only (the delegation) is named as such. The wrappers nest: the consent's
+/// (`v15-consent-in-proof`) runs the delegated sessions' (`v4-delegated-tokens`), which runs
+/// the signatures', which runs the fold.
 @Suite(
     "PostgresStore proof fold",
     .enabled(if: PostgresTestDatabase.url != nil, "PostgreSQL cases skipped: set SCA_TEST_POSTGRES_URL"))
@@ -27,10 +29,13 @@ struct PostgresProofFoldTests {
             }
             let fold = try await definition("sca_commit_proof_v3")
             let signatures = try await definition("sca_commit_proof_v3_signatures")
+            let delegated = try await definition("sca_commit_proof_v4_delegated")
             let wrapper = try await definition("sca_commit_proof")
             #expect(signatures.contains("sca_commit_proof_v3(proof, entries)"), "the signatures' wrapper runs the fold")
-            #expect(wrapper.contains("sca_commit_proof_v3_signatures(proof, entries)"), "the outer wrapper runs the signatures'")
-            #expect(wrapper.contains("SET client_id = "), "the outer wrapper names the session's client")
+            #expect(delegated.contains("sca_commit_proof_v3_signatures(proof, entries)"), "the sessions' wrapper runs the signatures'")
+            #expect(delegated.contains("SET client_id = "), "the sessions' wrapper names the session's client")
+            #expect(wrapper.contains("sca_commit_proof_v4_delegated(proof, entries)"), "the outer wrapper runs the sessions' as it was")
+            #expect(wrapper.contains("sca_commit_proof_v4_delegated(proof, NULL)"), "or without its entries, before the consent's row")
             #expect(columns.count > 20)
             // Set when the challenge is inserted and never changed, so no proof writes it.
             let insertedOnly: Set<String> = ["id", "delegation_json"]
