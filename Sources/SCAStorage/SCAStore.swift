@@ -432,11 +432,12 @@ public protocol SCAStore: Sendable {
     /// The user `user` names and the device `deviceID` names, in one read; nil parts for what
     /// is not named or not found.
     func challengeContext(user: UserLookup?, deviceID: String?) async throws -> ChallengeContext
-    /// ``insertChallenge(_:)`` and, in the same write transaction, the append of `entry` (as
-    /// ``appendAuditEntry(_:)`` would, serialised with every other append): both or neither.
-    /// - Returns: the entry appended.
+    /// ``insertChallenge(_:)`` and, in the same write transaction, the append of `entries` in
+    /// order (as ``appendAuditEntry(_:)`` would, serialised with every other append): all or
+    /// nothing. A payment's risk decision and its challenge's creation are one write.
+    /// - Returns: the entries appended.
     /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when a challenge with this id exists.
-    func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry
+    func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry]
 
     // MARK: Status changes with their webhook event (v3-webhook-events)
 

@@ -14,22 +14,19 @@ extension PostgresStore {
         }
     }
 
-    /// The challenge and its `challenge.created` entry in one statement, so one round trip and
-    /// its own transaction: the insert is a data-modifying `WITH` of the audit append,
-    /// and a duplicate id fails both. The audit advisory lock is held only while the statement
-    /// runs, not across round trips.
-    package func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
+    /// The challenge and its entries (the risk decision's, `challenge.created`) in one
+    /// statement, so one round trip and its own transaction: the insert is a data-modifying
+    /// `WITH` of the audit append, and a duplicate id fails both. The audit advisory lock is
+    /// held only while the statement runs, not across round trips.
+    package func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry] {
         let columns = try ChallengeColumns(challenge)
         var insert = Self.insertQuery(challenge, columns: columns)
         insert.sql = "WITH inserted AS (" + insert.sql + ")"
-        let parts = [AuditEntry.canonicalParts(of: entry)]
-        let query = try Self.appendQuery([entry], parts: parts, prefix: insert)
+        let parts = entries.map(AuditEntry.canonicalParts)
+        let query = try Self.appendQuery(entries, parts: parts, prefix: insert)
         do {
             let rows = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
-            guard let linked = try Self.entries([entry], parts: parts, linkedBy: rows).first else {
-                throw PostgresStoreError(reason: "the audit append returned no entry")
-            }
-            return linked
+            return try Self.entries(entries, parts: parts, linkedBy: rows)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
         }

@@ -10,13 +10,13 @@ extension SQLiteStore {
         try await write { db in try Self.insertChallenge(challenge, columns: columns, db) }
     }
 
-    /// The challenge and its `challenge.created` entry in one write transaction.
-    package func insertChallenge(_ challenge: ChallengeRecord, auditing entry: AuditEntryDraft) async throws -> AuditEntry {
+    /// The challenge and its entries (the risk decision's, `challenge.created`) in one write transaction.
+    package func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry] {
         // Encoded before entering the write transaction, so the writer is held no longer than needed.
         let columns = try ChallengeColumns.arguments(challenge)
         return try await write { db in
             try Self.insertChallenge(challenge, columns: columns, db)
-            return try Self.appendAuditEntry(entry, db)
+            return try entries.map { try Self.appendAuditEntry($0, db) }
         }
     }
 

@@ -29,24 +29,28 @@ extension StoreConformance {
         #expect(try await store.challengeContext(user: nil, deviceID: "d1") == ChallengeContext(user: nil, device: device))
     }
 
-    /// The challenge and its entry are stored together, the entry linked after those appended
-    /// before; a challenge whose id is taken stores nothing, not even its entry.
+    /// The challenge and its entries (a payment's risk decision, then its creation) are stored
+    /// together, linked in order after those appended before; a challenge whose id is taken
+    /// stores nothing, not even its entries.
     func challengeInsertAuditsInTheSameWrite() async throws {
         try await store.createUser(makeUser())
         let before = try await store.appendAuditEntry(makeAuditDraft("user.created", at: t0))
-        let entry = try await store.insertChallenge(makeChallenge(), auditing: makeAuditDraft("challenge.created", at: t0 + 1))
-        #expect(entry.sequence == 2 && entry.prevHash == before.hash)
-        #expect(entry.draft == makeAuditDraft("challenge.created", at: t0 + 1))
+        let drafts = [makeAuditDraft("risk.decision", at: t0 + 1), makeAuditDraft("challenge.created", at: t0 + 1)]
+        let entries = try await store.insertChallenge(makeChallenge(), auditing: drafts)
+        #expect(entries.map(\.sequence) == [2, 3])
+        #expect(entries.first?.prevHash == before.hash)
+        #expect(entries.map(\.draft) == drafts)
         #expect(try await store.challenge(id: "c1") == makeChallenge())
-        #expect(try await store.auditEntries(after: 0, limit: 10) == [before, entry])
+        #expect(try await store.auditEntries(after: 0, limit: 10) == [before] + entries)
+        #expect(AuditChainVerifier.verify(try await store.auditEntries(after: 0, limit: 10)) == nil)
 
         var again = makeChallenge()
         again.nonce = "another"
         await #expect(throws: StoreError.conflict("id")) {
-            try await store.insertChallenge(again, auditing: makeAuditDraft("challenge.created", at: t0 + 2))
+            try await store.insertChallenge(again, auditing: [makeAuditDraft("challenge.created", at: t0 + 2)])
         }
         #expect(try await store.challenge(id: "c1") == makeChallenge())
-        #expect(try await store.auditEntries(after: 0, limit: 10).count == 2, "the refused insert appended nothing")
+        #expect(try await store.auditEntries(after: 0, limit: 10).count == 3, "the refused insert appended nothing")
     }
 
     /// Twenty challenges opened at once, among twenty plain appends: every entry once, one
@@ -57,7 +61,9 @@ extension StoreConformance {
         let created = (0..<20).map { (makeChallenge("c\($0)"), makeAuditDraft("challenge.created", at: t0 + Double($0))) }
         let plain = (0..<20).map { makeAuditDraft("code.sent", at: t0 + Double($0)) }
         let entries = try await withThrowingTaskGroup(of: AuditEntry.self) { group in
-            for (challenge, draft) in created { group.addTask { try await store.insertChallenge(challenge, auditing: draft) } }
+            for (challenge, draft) in created {
+                group.addTask { try #require(try await store.insertChallenge(challenge, auditing: [draft]).first) }
+            }
             for draft in plain { group.addTask { try await store.appendAuditEntry(draft) } }
             var entries: [AuditEntry] = []
             for try await entry in group { entries.append(entry) }

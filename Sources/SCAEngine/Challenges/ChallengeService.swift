@@ -110,9 +110,9 @@ package struct ChallengeService: EngineService, Sendable {
             throw Problem.categoriesUnavailable(required: required)
         }
         let challengeID = runtime.makeTimeOrderedID(prefix: "ch")
-        var exemption: Exemption?
+        var decision: RiskService.Decision?
         if let user {
-            exemption = try await riskEngine.decide(
+            decision = try await riskEngine.decide(
                 RiskService.Request(
                     challengeID: challengeID, operation: request.operation, transaction: transaction,
                     paymentType: request.paymentType ?? .creditTransfer, recurring: request.recurring ?? false, user: user,
@@ -132,24 +132,26 @@ package struct ChallengeService: EngineService, Sendable {
         if let signUpOrIn, let signUpPlan, let typed = challenge.decoy {
             challenge.decoy = signUpPlan.marking(typed, code: signUpOrIn.code)
         }
-        if let exemption, let user {
-            return try await completeExempt(&challenge, exemption: exemption, user: user)
+        if let decision, let exemption = decision.exemption, let user {
+            return try await completeExempt(&challenge, exemption: exemption, user: user, decided: decision.audit)
         }
         // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
         try await insert(
             challenge,
-            auditing: audit.prepare(
-                .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-                operation: challenge.operation, details: ["requiredCategories": "\(required)"]))
+            auditing: [decision?.audit].compactMap { $0 } + [
+                audit.prepare(
+                    .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+                    operation: challenge.operation, details: ["requiredCategories": "\(required)"])
+            ])
         logger.debug("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
         return try await describeWithOptions(challenge)
     }
 
-    /// Stores a new challenge and its `challenge.created` entry in one write, and
-    /// counts the event once both are committed.
-    private func insert(_ challenge: ChallengeRecord, auditing created: PreparedAuditEvent) async throws {
-        _ = try await store.insertChallenge(challenge, auditing: created.draft)
-        audit.committed([created])
+    /// Stores a new challenge and its entries (the risk decision's, `challenge.created`) in
+    /// one write, and counts the events once they are committed.
+    private func insert(_ challenge: ChallengeRecord, auditing events: [PreparedAuditEvent]) async throws {
+        _ = try await store.insertChallenge(challenge, auditing: events.map(\.draft))
+        audit.committed(events)
     }
 
     /// A `login` challenge without a user, for a discoverable passkey (`methodHint` `passkey`,
@@ -182,7 +184,7 @@ package struct ChallengeService: EngineService, Sendable {
     /// An exempted challenge: stored completed without proofs, its tokens issued at once
     /// (`acr` `psd2.exempt`, the `exemption` claim, `txn` still bound).
     private func completeExempt(
-        _ challenge: inout ChallengeRecord, exemption: Exemption, user: UserRecord
+        _ challenge: inout ChallengeRecord, exemption: Exemption, user: UserRecord, decided: PreparedAuditEvent
     ) async throws -> ChallengeResponse {
         challenge.requiredCategories = 0
         challenge.methods = []
@@ -191,9 +193,12 @@ package struct ChallengeService: EngineService, Sendable {
         challenge.exemption = exemption
         try await insert(
             challenge,
-            auditing: audit.prepare(
-                .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-                operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue]))
+            auditing: [
+                decided,
+                audit.prepare(
+                    .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+                    operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue]),
+            ])
         let issued = try await tokens.issue(for: challenge, userID: user.id)
         logger.debug(
             "challenge exempted",

@@ -9,7 +9,8 @@ import SCAStorage
 ///
 /// The decisions are pure code in SCAStorage (``MonitoringRules``, ``ExemptionRules``,
 /// ``RiskState``, ``TRABand``); this service loads what they need, applies them (the low-value
-/// counters in one store operation) and records one audit entry per decision.
+/// counters in one store operation) and prepares one audit entry per decision, appended in the
+/// write that opens its challenge.
 package struct RiskService: EngineService, Sendable {
     package let context: EngineContext
     let settings: RiskSettings
@@ -40,12 +41,18 @@ package struct RiskService: EngineService, Sendable {
         var policyRaised: Bool
     }
 
-    /// Decides whether the challenge goes without SCA, records the payment (authorised at once
-    /// when exempt), and audits the decision. Operations no exemption applies to are not
-    /// decided here (nil, nothing recorded).
-    /// - Returns: the exemption granted, nil when SCA is needed.
+    /// What was decided for a challenge about to open: the exemption granted (nil: SCA is
+    /// needed) and the decision's audit entry, which the challenge's own write appends.
+    struct Decision: Sendable {
+        let exemption: Exemption?
+        let audit: PreparedAuditEvent
+    }
+
+    /// Decides whether the challenge goes without SCA and records the payment (authorised at
+    /// once when exempt). Operations no exemption applies to are not decided here (nil,
+    /// nothing recorded).
     /// - Throws: `Problem.riskRefused` when a signal refuses the operation (audited first).
-    func decide(_ request: Request) async throws -> Exemption? {
+    func decide(_ request: Request) async throws -> Decision? {
         guard request.operation == .payment || request.operation == .accountInfo else { return nil }
         let rules = settings.exemptionRules
         let monitoring = settings.monitoringRules
@@ -134,10 +141,11 @@ package struct RiskService: EngineService, Sendable {
         }
         details["rule"] = granted?.rawValue ?? "none"
         details["verdicts"] = verdicts.isEmpty ? "none" : verdicts
-        await audit.record(
-            .riskDecision, outcome: granted == nil ? "sca" : "exempt", userID: request.user.id,
-            deviceID: request.device?.id, challengeID: request.challengeID, operation: request.operation, details: details)
-        return granted
+        return Decision(
+            exemption: granted,
+            audit: audit.prepare(
+                .riskDecision, outcome: granted == nil ? "sca" : "exempt", userID: request.user.id,
+                deviceID: request.device?.id, challengeID: request.challengeID, operation: request.operation, details: details))
     }
 
     /// A challenge completed with SCA: the payment is authorised (the counters start again, a

@@ -104,6 +104,10 @@ struct ConsentRoundTripTests {
             let writes = { (calls: [StoreRoundTrips.Call]) in calls.filter(\.isWrite).count }
             #expect(writes(pagePassword) <= writes(apiPassword), "page: \(pagePassword); JSON API: \(apiPassword)")
             #expect(writes(pageCode) <= writes(apiCode), "page: \(pageCode); JSON API: \(apiCode)")
+            // And the JSON API's payment opens in two writes: the admission (the low-value
+            // counters with the payment they admitted), then the challenge with the risk
+            // decision's entry and its own.
+            #expect(writes(apiOpening) == 2, "JSON API: \(apiOpening)")
         }
     }
 }
