@@ -1112,62 +1112,158 @@ enum PostgresMigrations {
                 "CREATE INDEX operations_challenge_id ON operations (challenge_id)",
             ]
         ),
-        // v15-consent-in-proof: the proof that completes a hosted consent page's challenge
-        // accepts the consent in the same statement (`ProofCommit.consent`). The proof function
-        // is wrapped once more: without a consent the wrapper runs the previous one as it was;
-        // with one it runs it without the audit entries, then the consent's compare-and-set and
-        // its event (the row locked after the proof's, before the audit lock, which stays last),
-        // then appends the proof's entries and, iff the consent was stored, its entry: the
-        // caller reads which from the number of entries linked. An instance of the previous
-        // version sends no consent and decides it in a write of its own, as it did.
+        // v15-one-proof-function: the proof's commit function written once more as one
+        // function, in place of the fold and the two wrappers around it (v3-challenge-signatures,
+        // v4-delegated-tokens), which are dropped. It reads its argument as `jsonb`, parsed once:
+        // each `->` on a `json` value lexes the whole text again, and the fold and its wrappers
+        // did that about fifteen times per proof. It runs the same statements in the same order,
+        // the used signatures and the session's client in the challenge's and the session's own
+        // statements now. And a proof that completes a hosted consent page's challenge accepts
+        // the consent in the same statement (`ProofCommit.consent`): the consent's
+        // compare-and-set and its event after the proof's rows and before the audit appends
+        // (the audit lock stays last), the consent's entry appended iff it was stored, which the
+        // caller reads from the number of entries linked. An instance of the previous version
+        // sends what it sent (no consent) and gets what it got.
         (
-            "v15-consent-in-proof",
+            "v15-one-proof-function",
             [
-                "ALTER FUNCTION sca_commit_proof(TEXT, TEXT) RENAME TO sca_commit_proof_v4_delegated",
                 """
-                CREATE FUNCTION sca_commit_proof(proof TEXT, entries TEXT)
+                CREATE OR REPLACE FUNCTION sca_commit_proof(proof TEXT, entries TEXT)
                 RETURNS TABLE (entry_sequence BIGINT, entry_prev_hash TEXT, entry_hash TEXT)
                 LANGUAGE plpgsql VOLATILE AS $$
                 DECLARE
-                    consent JSON := proof::json->'consent';
-                    delivery JSON := consent->'delivery';
-                    next consents;
-                    stored BOOLEAN;
+                    p JSONB := proof::jsonb;
+                    lockout JSONB := p->'lockout';
+                    factor JSONB := p->'factor';
+                    burn JSONB := p->'signature';
+                    device JSONB := p->'device';
+                    session JSONB := p->'session';
+                    token JSONB := p->'refresh_token';
+                    consent JSONB := p->'consent';
+                    delivery JSONB := p->'consent'->'delivery';
+                    counters RECORD;
+                    next challenges;
+                    accepted consents;
+                    consent_stored BOOLEAN := FALSE;
                 BEGIN
-                    IF consent IS NULL THEN
-                        RETURN QUERY SELECT * FROM sca_commit_proof_v4_delegated(proof, entries);
-                        RETURN;
+                    IF lockout IS NOT NULL THEN
+                        SELECT u.failed_attempts, u.temporary_blocks, u.locked_until, u.permanently_locked INTO counters
+                        FROM users u WHERE u.id = lockout->>'user_id' FOR NO KEY UPDATE;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'no such user' USING ERRCODE = 'SCA05';
+                        END IF;
+                        IF (counters.failed_attempts, counters.temporary_blocks, counters.locked_until, counters.permanently_locked)
+                            IS DISTINCT FROM ((lockout->>'failed_attempts')::BIGINT, (lockout->>'temporary_blocks')::BIGINT,
+                                (lockout->>'locked_until')::DOUBLE PRECISION, (lockout->>'permanently_locked')::BOOLEAN) THEN
+                            RAISE EXCEPTION 'the lockout counters changed' USING ERRCODE = 'SCA04', DETAIL = json_build_object(
+                                'failed_attempts', counters.failed_attempts, 'temporary_blocks', counters.temporary_blocks,
+                                'locked_until', counters.locked_until, 'permanently_locked', counters.permanently_locked)::TEXT;
+                        END IF;
+                        IF lockout->'next' IS NOT NULL THEN
+                            UPDATE users SET
+                                failed_attempts = (lockout->'next'->>'failed_attempts')::BIGINT,
+                                temporary_blocks = (lockout->'next'->>'temporary_blocks')::BIGINT,
+                                locked_until = (lockout->'next'->>'locked_until')::DOUBLE PRECISION,
+                                permanently_locked = (lockout->'next'->>'permanently_locked')::BOOLEAN
+                            WHERE id = lockout->>'user_id';
+                        END IF;
                     END IF;
-                    PERFORM * FROM sca_commit_proof_v4_delegated(proof, NULL);
-                    next := json_populate_record(NULL::consents, consent->'row');
-                    UPDATE consents SET
-                        client_id = next.client_id, user_id = next.user_id, operation = next.operation,
-                        transaction_json = next.transaction_json, beneficiary_json = next.beneficiary_json,
-                        summary = next.summary, redirect_url = next.redirect_url, resource_id = next.resource_id,
-                        status = next.status, created_at = next.created_at, expires_at = next.expires_at,
-                        updated_at = next.updated_at, challenge_id = next.challenge_id,
-                        sealed_token = decode(consent->'row'->>'sealed_token_hex', 'hex'), version = next.version
-                    WHERE id = next.id AND version = (consent->>'expected_version')::BIGINT;
-                    stored := FOUND;
-                    IF stored AND delivery IS NOT NULL
-                        AND EXISTS (SELECT 1 FROM partner_webhooks w WHERE w.client_id = delivery->>'client_id')
-                    THEN
-                        INSERT INTO webhook_deliveries
-                            (id, kind, client_id, subject_id, body, status, attempts, next_attempt_at, lease_until,
-                             last_http_status, created_at, finished_at, version)
-                        SELECT d.id, d.kind, d.client_id, d.subject_id, d.body, d.status, d.attempts, d.next_attempt_at,
-                            d.lease_until, d.last_http_status, d.created_at, d.finished_at, d.version
-                        FROM json_populate_record(NULL::webhook_deliveries, delivery) d;
+                    IF factor IS NOT NULL THEN
+                        IF factor->>'kind' = 'code' THEN
+                            UPDATE one_time_codes SET used = TRUE
+                            WHERE challenge_id = factor->>'challenge_id' AND method = factor->>'method'
+                                AND code_hash = decode(factor->>'code_hash', 'hex') AND NOT used
+                                AND expires_at > (factor->>'now')::DOUBLE PRECISION;
+                        ELSE
+                            UPDATE users SET last_totp_step = (factor->>'step')::BIGINT
+                            WHERE id = factor->>'user_id' AND (last_totp_step IS NULL OR last_totp_step < (factor->>'step')::BIGINT);
+                        END IF;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'the factor was used' USING ERRCODE = 'SCA03';
+                        END IF;
+                    END IF;
+                    IF p->'challenge' IS NOT NULL THEN
+                        next := jsonb_populate_record(NULL::challenges, p->'challenge');
+                        UPDATE challenges SET
+                            user_id = next.user_id, operation = next.operation, verdict = next.verdict,
+                            required_categories = next.required_categories, methods = next.methods, nonce = next.nonce,
+                            transaction_json = next.transaction_json, transaction_digest = next.transaction_digest,
+                            device_id = next.device_id, state = next.state, accepted_methods = next.accepted_methods,
+                            rejected_methods = next.rejected_methods, failed_attempts = next.failed_attempts,
+                            created_at = next.created_at, expires_at = next.expires_at, completed_at = next.completed_at,
+                            decoy_json = next.decoy_json, pending_method = next.pending_method, exemption = next.exemption,
+                            extra_categories = next.extra_categories, version = next.version,
+                            used_signature_hashes = coalesce(
+                                decode(p->'challenge'->>'used_signatures_hex', 'hex'), used_signature_hashes)
+                        WHERE id = next.id AND version = (p->>'expected_version')::BIGINT;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'the challenge changed' USING ERRCODE = 'SCA01';
+                        END IF;
+                    END IF;
+                    IF burn IS NOT NULL THEN
+                        INSERT INTO used_signatures (hash, expires_at)
+                        VALUES (decode(burn->>'hash', 'hex'), (burn->>'expires_at')::DOUBLE PRECISION)
+                        ON CONFLICT (hash) DO UPDATE SET expires_at = EXCLUDED.expires_at
+                        WHERE used_signatures.expires_at < (burn->>'now')::DOUBLE PRECISION;
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'the signature was used' USING ERRCODE = 'SCA02';
+                        END IF;
+                    END IF;
+                    IF device IS NOT NULL THEN
+                        UPDATE devices SET fail_count = 0, last_used_at = (device->>'now')::DOUBLE PRECISION
+                        WHERE id = device->>'id';
+                        IF NOT FOUND THEN
+                            RAISE EXCEPTION 'no such device' USING ERRCODE = 'SCA05';
+                        END IF;
+                    END IF;
+                    IF session IS NOT NULL THEN
+                        INSERT INTO sessions (id, user_id, operation, challenge_id, created_at, last_used_at, revoked_at, client_id)
+                        VALUES (
+                            session->>'id', session->>'user_id', session->>'operation', session->>'challenge_id',
+                            (session->>'created_at')::DOUBLE PRECISION, (session->>'last_used_at')::DOUBLE PRECISION,
+                            (session->>'revoked_at')::DOUBLE PRECISION, session->>'client_id');
+                    END IF;
+                    IF token IS NOT NULL THEN
+                        INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at, used_at)
+                        VALUES (
+                            decode(token->>'token_hash', 'hex'), token->>'session_id', (token->>'issued_at')::DOUBLE PRECISION,
+                            (token->>'expires_at')::DOUBLE PRECISION, (token->>'used_at')::DOUBLE PRECISION);
+                    END IF;
+                    IF consent IS NOT NULL THEN
+                        accepted := jsonb_populate_record(NULL::consents, consent->'row');
+                        UPDATE consents SET
+                            client_id = accepted.client_id, user_id = accepted.user_id, operation = accepted.operation,
+                            transaction_json = accepted.transaction_json, beneficiary_json = accepted.beneficiary_json,
+                            summary = accepted.summary, redirect_url = accepted.redirect_url,
+                            resource_id = accepted.resource_id, status = accepted.status, created_at = accepted.created_at,
+                            expires_at = accepted.expires_at, updated_at = accepted.updated_at,
+                            challenge_id = accepted.challenge_id,
+                            sealed_token = decode(consent->'row'->>'sealed_token_hex', 'hex'), version = accepted.version
+                        WHERE id = accepted.id AND version = (consent->>'expected_version')::BIGINT;
+                        consent_stored := FOUND;
+                        IF consent_stored AND delivery IS NOT NULL
+                            AND EXISTS (SELECT 1 FROM partner_webhooks w WHERE w.client_id = delivery->>'client_id')
+                        THEN
+                            INSERT INTO webhook_deliveries
+                                (id, kind, client_id, subject_id, body, status, attempts, next_attempt_at, lease_until,
+                                 last_http_status, created_at, finished_at, version)
+                            SELECT d.id, d.kind, d.client_id, d.subject_id, d.body, d.status, d.attempts,
+                                d.next_attempt_at, d.lease_until, d.last_http_status, d.created_at, d.finished_at, d.version
+                            FROM jsonb_populate_record(NULL::webhook_deliveries, delivery) d;
+                        END IF;
                     END IF;
                     IF entries IS NOT NULL THEN
-                        RETURN QUERY SELECT * FROM sca_append_audit(entries);
+                        RETURN QUERY SELECT a.entry_sequence, a.entry_prev_hash, a.entry_hash FROM sca_append_audit(entries) a;
                     END IF;
-                    IF stored THEN
-                        RETURN QUERY SELECT * FROM sca_append_audit(consent->>'entry');
+                    IF consent_stored THEN
+                        RETURN QUERY SELECT a.entry_sequence, a.entry_prev_hash, a.entry_hash
+                        FROM sca_append_audit(consent->>'entry') a;
                     END IF;
                 END
                 $$
                 """,
+                "DROP FUNCTION sca_commit_proof_v3_signatures(TEXT, TEXT)",
+                "DROP FUNCTION sca_commit_proof_v3(TEXT, TEXT)",
             ]
         ),
     ]

@@ -181,7 +181,7 @@ extension PostgresStore {
         return proof
     }
 
-    /// The consent a proof decides, as the function of `v15-consent-in-proof` reads it: the
+    /// The consent a proof decides, as the function of `v15-one-proof-function` reads it: the
     /// row, the version it was read at, the event when one may be written (the function checks
     /// its client's webhook), and the audit entry as a one-entry append.
     private static func consentArgument(_ change: ConsentChange, parts: AuditEntry.CanonicalParts) throws -> JSONObjectText {

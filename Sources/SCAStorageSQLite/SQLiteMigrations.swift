@@ -725,9 +725,9 @@ enum SQLiteMigrations {
             CREATE INDEX sessions_challenge_id ON sessions (challenge_id);
             """
         ),
-        // v15-consent-in-proof lets PostgreSQL's one-statement proof also decide the consent
-        // of the hosted page; SQLite's proof transaction does that in Swift. Recorded so both
-        // histories read alike.
-        ("v15-consent-in-proof", "SELECT 1;"),
+        // v15-one-proof-function rewrites PostgreSQL's one-statement proof (parsed once, and
+        // deciding the hosted page's consent); SQLite's proof transaction does that in Swift.
+        // Recorded so both histories read alike.
+        ("v15-one-proof-function", "SELECT 1;"),
     ]
 }

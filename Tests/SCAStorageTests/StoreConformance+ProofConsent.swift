@@ -34,6 +34,11 @@ extension StoreConformance {
             return ProofCommit(
                 challenge: next, expectedVersion: expectedVersion,
                 lockout: LockoutChange(subject: .user(id: "u1"), plan: proofPlan(reserve: false, .success)),
+                session: SessionOpening(
+                    session: SessionRecord(
+                        id: "s_\(challengeID)", userID: "u1", operation: .payment, challengeID: challengeID, createdAt: t0 + 2,
+                        lastUsedAt: t0 + 2, clientID: "cli_a"),
+                    refreshToken: nil),
                 audit: [makeAuditDraft("challenge.completed", at: t0 + 2)],
                 consent: ConsentChange(
                     consent: accepted, expectedVersion: 1, event: event(eventID, subject: "cst_1"),
@@ -59,6 +64,7 @@ extension StoreConformance {
         #expect(try await store.consent(id: "cst_1") == stored)
         #expect(try await store.challenge(id: "c1")?.state == .completed)
         #expect(try await store.webhookDelivery(id: "evt_won") == event("evt_won", subject: "cst_1"))
+        #expect(try await store.session(id: "s_c1")?.clientID == "cli_a", "the delegated session names its partner")
 
         // The consent moved meanwhile (here: by that commit): the proof still commits, alone.
         guard case .committed(_, _, let alone, false) = try await store.commitProof(completing("c2", expectedVersion: 0, event: "evt_late"))
