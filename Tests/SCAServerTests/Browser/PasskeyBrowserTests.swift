@@ -70,14 +70,6 @@ struct PasskeyBrowserTests {
         return try #require(try proven.decode(ProofResponse.self).accessToken)
     }
 
-    static func waitUntilListening(_ base: String) async throws {
-        for _ in 0..<100 {
-            if (try? await PlainHTTP.request("GET", URL(string: "\(base)/health/live")!).status) == 200 { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw WebDriverError(message: "the server did not start on \(base)")
-    }
-
     static func scenario(_ api: APIClient, base: String) async throws {
         let port = try #require(URL(string: base)?.port)
         let email = "passkey.browser@example.com"

@@ -43,13 +43,24 @@ struct TestServer {
 
     /// As ``run(_:)``, with the server also listening on 127.0.0.1:`port` (its `publicBaseURL`
     /// `base`), for what a browser or a child process reaches over a socket.
+    /// The body starts once the server says it listens (no polling deadline, which a loaded
+    /// machine can miss); a server that fails to start ends the wait with its error.
     func runListening(port: Int, base: String, _ body: @escaping @Sendable (APIClient) async throws -> Void) async throws {
-        let app = Application(router: services.router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        let (listening, signal) = AsyncStream.makeStream(of: Void.self)
+        let app = Application(
+            router: services.router(), configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { _ in signal.yield() })
         try await run { api in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await app.runService() }
+                group.addTask {
+                    do { try await app.runService() } catch {
+                        signal.finish()
+                        throw error
+                    }
+                }
                 do {
-                    try await PasskeyBrowserTests.waitUntilListening(base)
+                    var started = listening.makeAsyncIterator()
+                    guard await started.next() != nil else { throw WebDriverError(message: "the server did not start on \(base)") }
                     try await body(api)
                 } catch {
                     group.cancelAll()
