@@ -56,12 +56,14 @@ extension PostgresStore {
         let parts = commit.audit.map(AuditEntry.canonicalParts)
         let entries = commit.audit.isEmpty ? nil : try Self.appendArgument(commit.audit, parts: parts)
         let consentParts = commit.consent.map { AuditEntry.canonicalParts(of: $0.audit) }
+        // Everything but the lockout, which each attempt decides again.
+        var proof = try Self.foldArgument(commit)
+        if let change = commit.consent, let consentParts {
+            proof.add("consent", try Self.consentArgument(change, parts: consentParts))
+        }
         for _ in 0..<Self.foldAttempts {
             var step: LockoutStep?
-            var argument = try Self.foldArgument(commit)
-            if let change = commit.consent, let consentParts {
-                argument.add("consent", try Self.consentArgument(change, parts: consentParts))
-            }
+            var argument = proof
             if let change = commit.lockout, case .user(let userID) = change.subject, let before = counters {
                 var after = before
                 let applied = after.apply(change.plan)

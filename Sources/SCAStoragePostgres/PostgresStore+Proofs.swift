@@ -59,12 +59,7 @@ extension PostgresStore {
                 if let change = commit.consent {
                     let update = try Self.consentUpdate(change.consent, expectedVersion: change.expectedVersion)
                     consentStored = try await connection.rows(update, logger: logger).count == 1
-                    if consentStored, let event = change.event {
-                        let registered = try await hasReceiver(of: event.kind, clientID: event.clientID, connection)
-                        if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: true, receiverRegistered: registered) {
-                            _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
-                        }
-                    }
+                    try await enqueue(change.event, statusStored: consentStored, connection)
                 }
                 var drafts = commit.audit
                 if consentStored, let change = commit.consent { drafts.append(change.audit) }

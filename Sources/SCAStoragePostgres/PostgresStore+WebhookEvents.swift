@@ -41,17 +41,21 @@ extension PostgresStore {
             return try await transaction { [self] connection in
                 let stored = try await connection.rows(update, logger: logger).count == 1
                 guard stored else { return false }
-                for event in events {
-                    let registered = try await hasReceiver(of: event.kind, clientID: event.clientID, connection)
-                    if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: stored, receiverRegistered: registered) {
-                        _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
-                    }
-                }
+                for event in events { try await enqueue(event, statusStored: stored, connection) }
                 if let entry { _ = try await appendAuditEntries([entry], connection) }
                 return stored
             }
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")
+        }
+    }
+
+    /// Writes `event` when the decision says so, inside the caller's transaction.
+    func enqueue(_ event: WebhookDeliveryRecord?, statusStored: Bool, _ connection: PostgresConnection) async throws {
+        guard let event, statusStored else { return }
+        let registered = try await hasReceiver(of: event.kind, clientID: event.clientID, connection)
+        if let write = WebhookDeliveryRecord.toEnqueue(event, statusStored: statusStored, receiverRegistered: registered) {
+            _ = try await connection.rows(Self.deliveryInsert(write), logger: logger)
         }
     }
 

@@ -218,14 +218,8 @@ package struct ChallengeService: EngineService, Sendable {
 
     /// The challenge as ``get(_:)`` describes it, when a page's factor forms can still prove
     /// it: pending, and not bound to a device (a phone operation's challenge is the phone's to
-    /// complete). Nil otherwise. One read.
-    /// - Throws: `Problem.challengeNotFound`.
-    package func provableOnPage(_ challengeID: String) async throws -> ChallengeResponse? {
-        try await provableOnPage(try await load(challengeID))
-    }
-
-    /// The same, of the challenge as the caller read it (with the page's other records): no
-    /// read of its own, and a write only to record that it expired.
+    /// complete). Nil otherwise. Of the challenge as the caller read it (with the page's other
+    /// records): no read of its own, and a write only to record that it expired.
     package func provableOnPage(_ loaded: ChallengeRecord) async throws -> ChallengeResponse? {
         let challenge = try await expireIfDue(loaded)
         guard challenge.closedState(at: runtime.now()) == nil, challenge.deviceID == nil else { return nil }

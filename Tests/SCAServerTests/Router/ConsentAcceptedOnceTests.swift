@@ -79,11 +79,7 @@ struct ConsentAcceptedOnceTests {
     /// A new payment consent shown, its password given and its SMS code sent: the visit's path
     /// and browser.
     static func consentAtItsLastCode(_ partner: PartnerFixture, accessToken: String) async throws -> (String, PageBrowser) {
-        let consent = try await partner.createConsent(
-            CreateConsentRequest(
-                operation: .payment, transaction: PartnerConsentTests.payment, consentRedirectUrl: PartnerFixture.consentRedirect),
-            accessToken: accessToken
-        ).decode(ConsentResponse.self)
+        let consent = try await partner.paymentConsent(accessToken: accessToken)
         let path = "/consents/\(consent.consentId)"
         let browser = PageBrowser(api: partner.api)
         try await browser.givePasswordAndAskForCode(onConsent: path)

@@ -53,11 +53,7 @@ struct ConsentRoundTripTests {
         #expect(changeShowing.count <= showingLimit, "the first showing of a settings change: \(changeShowing)")
 
         // A payment: its first showing opens its challenge, which monitoring looks at first.
-        let consent = try await partner.createConsent(
-            CreateConsentRequest(
-                operation: .payment, transaction: PartnerConsentTests.payment, consentRedirectUrl: PartnerFixture.consentRedirect),
-            accessToken: accessToken
-        ).decode(ConsentResponse.self)
+        let consent = try await partner.paymentConsent(accessToken: accessToken)
         let path = "/consents/\(consent.consentId)"
         let (firstPage, firstShowing) = try await calls.during { try await browser.get(path) }
         #expect(firstPage.status == 200)

@@ -124,6 +124,15 @@ struct PartnerFixture {
         return APIResponse(status: Int(response.status.code), headers: response.headers, body: Data(buffer: response.body))
     }
 
+    /// A consent to the consent tests' payment, created with the user's `accessToken`.
+    func paymentConsent(accessToken: String) async throws -> ConsentResponse {
+        try await createConsent(
+            CreateConsentRequest(
+                operation: .payment, transaction: PartnerConsentTests.payment, consentRedirectUrl: Self.consentRedirect),
+            accessToken: accessToken
+        ).decode(ConsentResponse.self)
+    }
+
     func consent(_ id: String, accessToken: String, method: HTTPRequest.Method = .get) async throws -> APIResponse {
         let response = try await api.client.execute(
             uri: "/v1/consents/\(id)", method: method, headers: [.authorization: "Bearer \(accessToken)"], body: nil)
