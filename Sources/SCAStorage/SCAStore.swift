@@ -268,25 +268,18 @@ public protocol SCAStore: Sendable {
     func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
     ) async throws -> Outcome
-    /// The risk state under `key` as last committed (a fresh state when none), read without a
-    /// write transaction or a lock: for decisions that only look at it. What must
-    /// change together with what it read goes through ``updateRiskState(key:as:_:)``.
-    func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State
+    /// The stored text of the risk state under `key` as last committed (nil when none was
+    /// stored), read without a write transaction or a lock: for decisions that only look at it
+    /// (``riskState(key:as:)``), or that write it back only if it is still this text
+    /// (``RiskStateChange``). What must change together with what it read otherwise goes
+    /// through ``updateRiskState(key:as:_:)``.
+    func riskStateText(key: String) async throws -> String?
     /// Records a payment the risk engine decided on (authorised or not yet).
     /// - Throws: `StoreError.conflict("challengeID")` when its challenge has one already.
     func recordRiskPayment(_ payment: RiskPaymentRecord) async throws
     /// Marks the payment of `challengeID` authorised at `at`, once.
     /// - Returns: the payment as authorised; nil when there is none or it was authorised before.
     func authoriseRiskPayment(challengeID: String, at: Date) async throws -> RiskPaymentRecord?
-    /// ``updateRiskState(key:as:_:)`` and ``recordRiskPayment(_:)`` of the payment its outcome
-    /// decides, in one write transaction: the counters never move without the payment
-    /// they admitted, and the decision costs one write, not two.
-    /// - Throws: `StoreError.conflict("challengeID")` when its challenge has a payment already;
-    ///   the state is then left as it was.
-    func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
-        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
-        recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
-    ) async throws -> Outcome
     /// ``authoriseRiskPayment(challengeID:at:)``, then ``updateRiskState(key:as:_:)`` with what it
     /// returned (nil included), in one write transaction: a payment authorised by SCA
     /// and the state that records it commit together.
@@ -437,7 +430,14 @@ public protocol SCAStore: Sendable {
     /// nothing. A payment's risk decision and its challenge's creation are one write.
     /// - Returns: the entries appended.
     /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when a challenge with this id exists.
-    func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry]
+    /// With `admission`, a payment's risk decision is written too, before the challenge: its
+    /// state change, if any, only while the stored state is still the text the decision read;
+    /// then its payment (with the running aggregates of an authorised one).
+    /// - Throws: `StoreError.conflict("riskState")` (nothing stored) when the state changed
+    ///   since it was read: decide again from what is stored now.
+    func insertChallenge(
+        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
+    ) async throws -> [AuditEntry]
 
     // MARK: Status changes with their webhook event (v3-webhook-events)
 
@@ -499,6 +499,16 @@ public protocol SCAStore: Sendable {
 }
 
 extension SCAStore {
+    /// ``insertChallenge(_:auditing:admitting:)`` of a challenge no payment's decision rides with.
+    package func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry] {
+        try await insertChallenge(challenge, auditing: entries, admitting: nil)
+    }
+
+    /// The risk state under `key` as last committed (a fresh state when none): ``riskStateText(key:)`` decoded.
+    package func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
+        try RiskStateCodec.decode(try await riskStateText(key: key), as: State.self)
+    }
+
     /// Audit entries with a sequence number above `sequence`, in sequence order, at most `limit`.
     package func auditEntries(after sequence: Int64, limit: Int) async throws -> [AuditEntry] {
         try await auditEntries(after: sequence, since: nil, limit: limit)

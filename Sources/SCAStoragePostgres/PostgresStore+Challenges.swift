@@ -17,15 +17,34 @@ extension PostgresStore {
     /// The challenge and its entries (the risk decision's, `challenge.created`) in one
     /// statement, so one round trip and its own transaction: the insert is a data-modifying
     /// `WITH` of the audit append, and a duplicate id fails both. The audit advisory lock is
-    /// held only while the statement runs, not across round trips.
-    package func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry] {
+    /// held only while the statement runs, not across round trips. A payment SCA is asked for
+    /// is one more `WITH` part of it; one let through without SCA moves its counters and the
+    /// running aggregates first, in one transaction with that statement.
+    package func insertChallenge(
+        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
+    ) async throws -> [AuditEntry] {
         let columns = try ChallengeColumns(challenge)
         var insert = Self.insertQuery(challenge, columns: columns)
         insert.sql = "WITH inserted AS (" + insert.sql + ")"
+        let inStatement = admission.map { $0.stateChange == nil && $0.payment.authorisedAt == nil } ?? false
+        if let admission, inStatement {
+            insert.sql += ", paid AS ("
+            Self.appendRiskPaymentInsert(admission.payment, to: &insert)
+            insert.sql += ")"
+        }
         let parts = entries.map(AuditEntry.canonicalParts)
         let query = try Self.appendQuery(entries, parts: parts, prefix: insert)
         do {
-            let rows = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
+            let rows: [PostgresRow]
+            if let admission, !inStatement {
+                rows = try await transaction { [self] connection in
+                    if let change = admission.stateChange { try await changeRiskState(change, connection) }
+                    try await insertRiskPayment(admission.payment, connection)
+                    return try await connection.rows(query, logger: logger)
+                }
+            } else {
+                rows = try await leased { [self] connection in try await connection.rows(query, logger: logger) }
+            }
             return try Self.entries(entries, parts: parts, linkedBy: rows)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("id")

@@ -15,23 +15,6 @@ extension PostgresStore {
         try await transaction { [self] connection in try await updateRiskState(key: key, as: State.self, transition, connection) }
     }
 
-    package func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
-        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
-        recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
-    ) async throws -> Outcome {
-        do {
-            return try await transaction { [self] connection in
-                let outcome = try await updateRiskState(key: key, as: State.self, transition, connection)
-                let record = payment(outcome)
-                _ = try await connection.rows(Self.insertRiskPaymentQuery(record), logger: logger)
-                try await addToRiskAggregates(record, connection)
-                return outcome
-            }
-        } catch let error as PSQLError where error.isUniqueViolation {
-            throw StoreError.conflict("challengeID")
-        }
-    }
-
     package func authoriseRiskPayment<State: RiskStateValue>(
         challengeID: String, at: Date, updating key: String, as type: State.Type,
         _ transition: @escaping @Sendable (inout State, RiskPaymentRecord?) -> Void
@@ -70,10 +53,28 @@ extension PostgresStore {
         return outcome
     }
 
-    package func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
-        let text: String? = try await rows("SELECT state_json FROM risk_states WHERE key = \(key)").first
-            .map { try Columns($0).value("state_json") }
-        return try RiskStateCodec.decode(text, as: State.self)
+    package func riskStateText(key: String) async throws -> String? {
+        try await rows("SELECT state_json FROM risk_states WHERE key = \(key)").first.map { try Columns($0).value("state_json") }
+    }
+
+    /// A payment's state change inside the transaction that opens its challenge
+    /// (``insertChallenge(_:auditing:admitting:)``), in one statement: written only while the
+    /// state is still the text the decision read. A parallel writer's row lock makes this wait
+    /// for its commit and compare with what it committed.
+    func changeRiskState(_ change: RiskStateChange, _ connection: PostgresConnection) async throws {
+        let query: PostgresQuery =
+            if let read = change.readText {
+                "UPDATE risk_states SET state_json = \(change.newText) WHERE key = \(change.key) AND state_json = \(read) RETURNING key"
+            } else {
+                "INSERT INTO risk_states (key, state_json) VALUES (\(change.key), \(change.newText)) ON CONFLICT (key) DO NOTHING RETURNING key"
+            }
+        guard try await connection.rows(query, logger: logger).count == 1 else { throw StoreError.conflict("riskState") }
+    }
+
+    /// The payment and, once authorised, its share of the running aggregates, inside a caller's transaction.
+    func insertRiskPayment(_ payment: RiskPaymentRecord, _ connection: PostgresConnection) async throws {
+        _ = try await connection.rows(Self.insertRiskPaymentQuery(payment), logger: logger)
+        try await addToRiskAggregates(payment, connection)
     }
 
     package func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
@@ -82,10 +83,7 @@ extension PostgresStore {
                 _ = try await rows(Self.insertRiskPaymentQuery(payment))
                 return
             }
-            try await transaction { [self] connection in
-                _ = try await connection.rows(Self.insertRiskPaymentQuery(payment), logger: logger)
-                try await addToRiskAggregates(payment, connection)
-            }
+            try await transaction { [self] connection in try await insertRiskPayment(payment, connection) }
         } catch let error as PSQLError where error.isUniqueViolation {
             throw StoreError.conflict("challengeID")
         }
@@ -101,17 +99,40 @@ extension PostgresStore {
     }
 
     private static func insertRiskPaymentQuery(_ payment: RiskPaymentRecord) -> PostgresQuery {
-        """
-        INSERT INTO risk_payments (
-            challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency,
-            payment_type, payee_key, iban, transaction_digest, client_address, device_id, exemption, recurring
-        ) VALUES (
-            \(payment.challengeID), \(payment.userID), \(payment.createdAt.unixSeconds),
-            \(payment.authorisedAt?.unixSeconds), \(payment.amountMinor), \(payment.amount), \(payment.currency),
-            \(payment.type.rawValue), \(payment.payeeKey), \(payment.iban), \(payment.transactionDigest),
-            \(payment.clientAddress), \(payment.deviceID), \(payment.exemption?.rawValue), \(payment.recurring)
-        )
-        """
+        var query = PostgresQuery(unsafeSQL: "")
+        appendRiskPaymentInsert(payment, to: &query)
+        return query
+    }
+
+    /// The payment's insert at the end of `query`, its one bind after `query`'s: a statement
+    /// of its own, or a `WITH` part of the statement that inserts its challenge. The row goes
+    /// as one JSON object, so it joins whatever binds the statement has already.
+    static func appendRiskPaymentInsert(_ payment: RiskPaymentRecord, to query: inout PostgresQuery) {
+        var row = JSONObjectText()
+        row.add("challenge_id", payment.challengeID)
+        row.add("user_id", payment.userID)
+        row.add("created_at", payment.createdAt.unixSeconds)
+        row.add("authorised_at", payment.authorisedAt?.unixSeconds)
+        row.add("amount_minor", payment.amountMinor)
+        row.add("amount", payment.amount)
+        row.add("currency", payment.currency)
+        row.add("payment_type", payment.type.rawValue)
+        row.add("payee_key", payment.payeeKey)
+        row.add("iban", payment.iban)
+        row.add("transaction_digest", payment.transactionDigest)
+        row.add("client_address", payment.clientAddress)
+        row.add("device_id", payment.deviceID)
+        row.add("exemption", payment.exemption?.rawValue)
+        row.add("recurring", payment.recurring)
+        query.binds.append(row.text)
+        let columns = """
+            challenge_id, user_id, created_at, authorised_at, amount_minor, amount, currency, payment_type, payee_key,
+            iban, transaction_digest, client_address, device_id, exemption, recurring
+            """
+        query.sql += """
+            INSERT INTO risk_payments (\(columns))
+            SELECT \(columns) FROM jsonb_populate_record(NULL::risk_payments, $\(query.binds.count)::JSONB)
+            """
     }
 
     private static func authoriseRiskPaymentQuery(challengeID: String, at: Date) -> PostgresQuery {

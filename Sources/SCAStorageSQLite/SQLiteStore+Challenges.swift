@@ -10,12 +10,16 @@ extension SQLiteStore {
         try await write { db in try Self.insertChallenge(challenge, columns: columns, db) }
     }
 
-    /// The challenge and its entries (the risk decision's, `challenge.created`) in one write transaction.
-    package func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry] {
+    /// The challenge, a payment's decision and the entries (the risk decision's,
+    /// `challenge.created`) in one write transaction.
+    package func insertChallenge(
+        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
+    ) async throws -> [AuditEntry] {
         // Encoded before entering the write transaction, so the writer is held no longer than needed.
         let columns = try ChallengeColumns.arguments(challenge)
         return try await write { db in
             try Self.insertChallenge(challenge, columns: columns, db)
+            if let admission { try Self.admit(admission, db) }
             return try entries.map { try Self.appendAuditEntry($0, db) }
         }
     }

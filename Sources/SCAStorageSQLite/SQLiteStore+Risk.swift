@@ -14,17 +14,6 @@ extension SQLiteStore {
         try await write { db in try Self.updateRiskState(key: key, as: State.self, transition, db) }
     }
 
-    package func admitRiskPayment<State: RiskStateValue, Outcome: Sendable>(
-        key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome,
-        recording payment: @escaping @Sendable (Outcome) -> RiskPaymentRecord
-    ) async throws -> Outcome {
-        try await write { db in
-            let outcome = try Self.updateRiskState(key: key, as: State.self, transition, db)
-            try Self.insertRiskPayment(payment(outcome), db)
-            return outcome
-        }
-    }
-
     package func authoriseRiskPayment<State: RiskStateValue>(
         challengeID: String, at: Date, updating key: String, as type: State.Type,
         _ transition: @escaping @Sendable (inout State, RiskPaymentRecord?) -> Void
@@ -46,14 +35,18 @@ extension SQLiteStore {
         let before = state
         let outcome = transition(&state)
         if state != before || text == nil {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO risk_states (key, state_json) VALUES (?, ?)
-                    ON CONFLICT (key) DO UPDATE SET state_json = excluded.state_json
-                    """).execute(
-                arguments: [key, try RiskStateCodec.encode(state)])
+            try writeRiskState(key: key, text: try RiskStateCodec.encode(state), db)
         }
         return outcome
+    }
+
+    private static func writeRiskState(key: String, text: String, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO risk_states (key, state_json) VALUES (?, ?)
+                ON CONFLICT (key) DO UPDATE SET state_json = excluded.state_json
+                """
+        ).execute(arguments: [key, text])
     }
 
     /// The stored text of the state under `key`, nil when none was written.
@@ -61,8 +54,19 @@ extension SQLiteStore {
         try String.fetchOne(db.cachedStatement(sql: "SELECT state_json FROM risk_states WHERE key = ?"), arguments: [key])
     }
 
-    package func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
-        try await read { db in try RiskStateCodec.decode(try Self.storedRiskState(key: key, db), as: State.self) }
+    package func riskStateText(key: String) async throws -> String? {
+        try await read { db in try Self.storedRiskState(key: key, db) }
+    }
+
+    /// A payment's decision inside the write that opens its challenge
+    /// (``insertChallenge(_:auditing:admitting:)``): its state change while the state is still
+    /// what the decision read, then its payment.
+    static func admit(_ admission: RiskAdmission, _ db: Database) throws {
+        if let change = admission.stateChange {
+            guard try storedRiskState(key: change.key, db) == change.readText else { throw StoreError.conflict("riskState") }
+            try writeRiskState(key: change.key, text: change.newText, db)
+        }
+        try insertRiskPayment(admission.payment, db)
     }
 
     package func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {

@@ -54,7 +54,13 @@ struct RiskStoreWorkTests {
         _ = try await store.riskPaymentVolume(from: now - 90 * 86_400, to: now + 1)
         _ = try await store.fraudVolume(from: now - 90 * 86_400, to: now + 1)
         let paying = payment("this", user: "u1", at: now, payee: "payee-3")
-        _ = try await store.admitRiskPayment(key: "user:u1", as: RiskState.self) { _ in } recording: { _ in paying }
+        let challenge = ChallengeRecord(
+            id: "this", userID: "u1", operation: .payment, verdict: .immediate, requiredCategories: 0, methods: [],
+            nonce: "nonce", createdAt: now, expiresAt: now + 300)
+        _ = try await store.insertChallenge(
+            challenge, auditing: [],
+            admitting: RiskAdmission(
+                payment: paying, stateChange: RiskStateChange(key: "user:u1", readText: nil, newText: try RiskStateCodec.encode(RiskState()))))
         return try await store.writer.writeWithoutTransaction { db in Self.steps(db) }
     }
 

@@ -122,7 +122,7 @@ struct SQLiteStoreConformanceTests {
     // Risk engine (v3-risk).
     @Test func riskStateRoundTrip() async throws { try await check { try await $0.riskStateRoundTrip() } }
     @Test func riskStateReadsWhatWasCommitted() async throws { try await check { try await $0.riskStateReadsWhatWasCommitted() } }
-    @Test func riskPaymentAdmittedWithItsCounters() async throws { try await check { try await $0.riskPaymentAdmittedWithItsCounters() } }
+    @Test func riskPaymentAdmittedWithItsChallenge() async throws { try await check { try await $0.riskPaymentAdmittedWithItsChallenge() } }
     @Test func riskPaymentAuthorisedWithItsState() async throws { try await check { try await $0.riskPaymentAuthorisedWithItsState() } }
     @Test func parallelLowValueAdmissionsGrantTheLimit() async throws {
         try await check { try await $0.parallelLowValueAdmissionsGrantTheLimit() }

@@ -41,40 +41,85 @@ extension StoreConformance {
         #expect(try await store.updateRiskState(key: "provider", as: ProviderRiskState.self) { $0.suspendedBands } == ["credit_transfer:500"])
     }
 
-    /// The counters and the payment they admitted commit together; a payment whose challenge
-    /// has one already is a conflict that leaves the counters as they were; parallel admissions
-    /// for one user each see the count the one before left.
-    func riskPaymentAdmittedWithItsCounters() async throws {
+    /// A payment's decision commits with its challenge: a payment SCA is asked for (no state
+    /// change) and one let through (its counters moved, its aggregates kept) are stored with
+    /// their challenges and entries. A state changed since the decision read it is a conflict
+    /// that stores nothing, as is a challenge id taken; of parallel decisions made from one
+    /// read, exactly one is stored.
+    func riskPaymentAdmittedWithItsChallenge() async throws {
         let key = "user:u1"
-        let granted = try await store.admitRiskPayment(key: key, as: RiskState.self) { state -> Int64 in
-            state.lowValue.add(1_000)
-            return state.lowValue.sumMinor
-        } recording: { total in
-            makePayment("c1", at: t0, authorised: total > 0, minor: total, exemption: .lowValue)
-        }
-        #expect(granted == 1_000)
-        #expect(try await store.riskState(key: key, as: RiskState.self).lowValue.sumMinor == 1_000)
-        let recorded = try #require(try await store.riskPayments(userID: "u1", since: t0).first)
-        #expect(recorded.challengeID == "c1" && recorded.amountMinor == 1_000 && recorded.exemption == .lowValue)
+        let asked = makePayment("c1", at: t0, authorised: false)
+        let linked = try await store.insertChallenge(
+            makeChallenge("c1"), auditing: [makeAuditDraft("challenge.created", at: t0)],
+            admitting: RiskAdmission(payment: asked, stateChange: nil))
+        #expect(linked.map(\.draft.event) == ["challenge.created"])
+        #expect(try await store.challenge(id: "c1") != nil)
+        #expect(try await store.riskStateText(key: key) == nil)
+        #expect(try await store.riskPayments(userID: "u1", since: t0).isEmpty)
 
-        await #expect(throws: StoreError.conflict("challengeID")) {
-            try await store.admitRiskPayment(key: key, as: RiskState.self) { $0.lowValue.add(500) } recording: { _ in
-                makePayment("c1", at: t0 + 1)
+        var counted = RiskState()
+        counted.lowValue.add(1_000)
+        let first = RiskStateChange(key: key, readText: nil, newText: try RiskStateCodec.encode(counted))
+        _ = try await store.insertChallenge(
+            makeChallenge("c2"), auditing: [makeAuditDraft("challenge.created", at: t0 + 1)],
+            admitting: RiskAdmission(payment: makePayment("c2", at: t0 + 1, exemption: .lowValue), stateChange: first))
+        #expect(try await store.riskState(key: key, as: RiskState.self) == counted)
+        #expect(try await store.riskPayments(userID: "u1", since: t0).map(\.challengeID) == ["c2"])
+        let history = try await store.riskHistory(
+            RiskHistoryQuery(userID: "u1", since: t0 - 1, hourSince: t0 - 1, daySince: t0 - 1, clientAddress: nil, payeeKey: nil))
+        #expect(history.lastHourCount == 1 && history.largestAmountMinor == 1_000)
+        // The payment SCA was asked for is there, not yet authorised: authorising it finds it.
+        #expect(try await store.authoriseRiskPayment(challengeID: "c1", at: t0 + 2)?.challengeID == "c1")
+
+        // Decided from no state, but c2 wrote one since: nothing of c3 is stored.
+        let entriesBefore = try await store.auditEntries(after: 0, limit: 100).count
+        var stale = RiskAdmission(payment: makePayment("c3", at: t0 + 3, exemption: .lowValue), stateChange: first)
+        await #expect(throws: StoreError.conflict("riskState")) {
+            try await store.insertChallenge(makeChallenge("c3"), auditing: [makeAuditDraft("challenge.created", at: t0 + 3)], admitting: stale)
+        }
+        #expect(try await store.challenge(id: "c3") == nil)
+        #expect(try await store.auditEntries(after: 0, limit: 100).count == entriesBefore)
+        #expect(try await store.riskPayments(userID: "u1", since: t0).count == 2)
+        #expect(try await store.riskState(key: key, as: RiskState.self) == counted)
+
+        // Decided again from what is stored: it goes through.
+        var again = counted
+        again.lowValue.add(500)
+        stale.stateChange = RiskStateChange(key: key, readText: try await store.riskStateText(key: key), newText: try RiskStateCodec.encode(again))
+        _ = try await store.insertChallenge(makeChallenge("c3"), auditing: [], admitting: stale)
+        #expect(try await store.riskState(key: key, as: RiskState.self) == again)
+
+        // A challenge id taken: nothing stored, the state as it was.
+        var taken = counted
+        taken.lowValue.add(7)
+        let duplicate = RiskAdmission(
+            payment: makePayment("c4", at: t0 + 4, exemption: .lowValue),
+            stateChange: RiskStateChange(key: key, readText: try await store.riskStateText(key: key), newText: try RiskStateCodec.encode(taken)))
+        await #expect(throws: StoreError.conflict("id")) {
+            try await store.insertChallenge(makeChallenge("c3"), auditing: [], admitting: duplicate)
+        }
+        #expect(try await store.riskState(key: key, as: RiskState.self) == again)
+        #expect(try await store.riskPayments(userID: "u1", since: t0).count == 3)
+
+        // Six decisions from one read, in parallel: one is stored, the others are told to decide again.
+        let read = try await store.riskStateText(key: key)
+        var next = again
+        next.lowValue.add(100)
+        let change = RiskStateChange(key: key, readText: read, newText: try RiskStateCodec.encode(next))
+        let stored = try await inParallel(6) {
+            let id = "p-\(UUID().uuidString)"
+            do {
+                _ = try await store.insertChallenge(
+                    makeChallenge(id), auditing: [],
+                    admitting: RiskAdmission(payment: makePayment(id, at: t0 + 5, minor: 100, exemption: .lowValue), stateChange: change))
+                return true
+            } catch StoreError.conflict("riskState") {
+                return false
             }
         }
-        #expect(try await store.riskState(key: key, as: RiskState.self).lowValue.sumMinor == 1_000)
-        #expect(try await store.riskPayments(userID: "u1", since: t0).count == 1)
-
-        let totals = try await inParallel(6) {
-            try await store.admitRiskPayment(key: key, as: RiskState.self) { state -> Int64 in
-                state.lowValue.add(100)
-                return state.lowValue.sumMinor
-            } recording: { total in
-                makePayment("p\(total)", at: t0 + 2, minor: 100)
-            }
-        }
-        #expect(Set(totals) == Set((1...6).map { 1_000 + 100 * Int64($0) }))
-        #expect(try await store.riskPayments(userID: "u1", since: t0).count == 7)
+        #expect(stored.filter { $0 }.count == 1)
+        #expect(try await store.riskState(key: key, as: RiskState.self) == next)
+        #expect(try await store.riskPayments(userID: "u1", since: t0).count == 4)
     }
 
     /// Authorising a payment and updating the state with it is one write: the transition sees
@@ -236,8 +281,11 @@ extension StoreConformance {
                 try await store.recordRiskPayment(payment)
                 scan.payments.append(payment)
             case 5..<7:
+                // Authorised as it is recorded, with its challenge, as a payment let through is.
                 let record = payment.with(authorisedAt: at)
-                _ = try await store.admitRiskPayment(key: "user:\(payment.userID)", as: RiskState.self) { _ in } recording: { _ in record }
+                _ = try await store.insertChallenge(
+                    makeChallenge(record.challengeID, userID: record.userID), auditing: [],
+                    admitting: RiskAdmission(payment: record, stateChange: nil))
                 scan.payments.append(record)
             case 7..<9:
                 // Authorised a little after it was made, but only once later payments are in.
@@ -299,7 +347,9 @@ extension StoreConformance {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for payment in payments {
                 group.addTask {
-                    _ = try await store.admitRiskPayment(key: "user:\(payment.userID)", as: RiskState.self) { _ in } recording: { _ in payment }
+                    _ = try await store.insertChallenge(
+                        makeChallenge(payment.challengeID, userID: payment.userID), auditing: [],
+                        admitting: RiskAdmission(payment: payment, stateChange: nil))
                 }
             }
             try await group.waitForAll()

@@ -110,47 +110,60 @@ package struct ChallengeService: EngineService, Sendable {
             throw Problem.categoriesUnavailable(required: required)
         }
         let challengeID = runtime.makeTimeOrderedID(prefix: "ch")
-        var decision: RiskService.Decision?
-        if let user {
-            decision = try await riskEngine.decide(
-                RiskService.Request(
-                    challengeID: challengeID, operation: request.operation, transaction: transaction,
-                    paymentType: request.paymentType ?? .creditTransfer, recurring: request.recurring ?? false, user: user,
-                    device: device, hasSession: hasSession, policyRaised: required > policy.requiredCategories))
+        // A payment's decision is written with its challenge, and only while the risk state it
+        // read is unchanged: when a parallel payment of the user wrote it first, decide again.
+        var contended = 0
+        while true {
+            var decision: RiskService.Decision?
+            if let user {
+                decision = try await riskEngine.decide(
+                    RiskService.Request(
+                        challengeID: challengeID, operation: request.operation, transaction: transaction,
+                        paymentType: request.paymentType ?? .creditTransfer, recurring: request.recurring ?? false, user: user,
+                        device: device, hasSession: hasSession, policyRaised: required > policy.requiredCategories),
+                    contended: contended)
+            }
+            let now = runtime.now()
+            var challenge = ChallengeRecord(
+                id: challengeID, userID: user?.id, operation: request.operation,
+                verdict: signUpOrIn == nil ? policy.verdict : SignUpOrIn.verdict, requiredCategories: required,
+                methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
+                transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
+                deviceID: request.device?.deviceId,
+                createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
+                decoy: user == nil && !discoverable || signUpOrIn != nil
+                    ? (signUpOrIn?.loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil,
+                delegation: delegation)
+            if let signUpOrIn, let signUpPlan, let typed = challenge.decoy {
+                challenge.decoy = signUpPlan.marking(typed, code: signUpOrIn.code)
+            }
+            do {
+                if let decision, let exemption = decision.exemption, let user {
+                    return try await completeExempt(&challenge, exemption: exemption, user: user, decided: decision)
+                }
+                // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
+                try await insert(
+                    challenge,
+                    auditing: [decision?.audit].compactMap { $0 } + [
+                        audit.prepare(
+                            .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
+                            operation: challenge.operation, details: ["requiredCategories": "\(required)"])
+                    ],
+                    admitting: decision?.admission)
+            } catch StoreError.conflict("riskState") {
+                contended += 1
+                continue
+            }
+            logger.debug("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
+            return try await describeWithOptions(challenge)
         }
-        let now = runtime.now()
-        var challenge = ChallengeRecord(
-            id: challengeID, userID: user?.id, operation: request.operation,
-            verdict: signUpOrIn == nil ? policy.verdict : SignUpOrIn.verdict, requiredCategories: required,
-            methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
-            transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
-            deviceID: request.device?.deviceId,
-            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
-            decoy: user == nil && !discoverable || signUpOrIn != nil
-                ? (signUpOrIn?.loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil,
-            delegation: delegation)
-        if let signUpOrIn, let signUpPlan, let typed = challenge.decoy {
-            challenge.decoy = signUpPlan.marking(typed, code: signUpOrIn.code)
-        }
-        if let decision, let exemption = decision.exemption, let user {
-            return try await completeExempt(&challenge, exemption: exemption, user: user, decided: decision.audit)
-        }
-        // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
-        try await insert(
-            challenge,
-            auditing: [decision?.audit].compactMap { $0 } + [
-                audit.prepare(
-                    .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-                    operation: challenge.operation, details: ["requiredCategories": "\(required)"])
-            ])
-        logger.debug("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
-        return try await describeWithOptions(challenge)
     }
 
-    /// Stores a new challenge and its entries (the risk decision's, `challenge.created`) in
-    /// one write, and counts the events once they are committed.
-    private func insert(_ challenge: ChallengeRecord, auditing events: [PreparedAuditEvent]) async throws {
-        _ = try await store.insertChallenge(challenge, auditing: events.map(\.draft))
+    /// Stores a new challenge, its payment's decision and its entries (the risk decision's,
+    /// `challenge.created`) in one write, and counts the events once they are committed.
+    /// - Throws: `StoreError.conflict("riskState")` (nothing stored) when the decision's state changed.
+    private func insert(_ challenge: ChallengeRecord, auditing events: [PreparedAuditEvent], admitting admission: RiskAdmission?) async throws {
+        _ = try await store.insertChallenge(challenge, auditing: events.map(\.draft), admitting: admission)
         audit.committed(events)
     }
 
@@ -184,7 +197,7 @@ package struct ChallengeService: EngineService, Sendable {
     /// An exempted challenge: stored completed without proofs, its tokens issued at once
     /// (`acr` `psd2.exempt`, the `exemption` claim, `txn` still bound).
     private func completeExempt(
-        _ challenge: inout ChallengeRecord, exemption: Exemption, user: UserRecord, decided: PreparedAuditEvent
+        _ challenge: inout ChallengeRecord, exemption: Exemption, user: UserRecord, decided: RiskService.Decision
     ) async throws -> ChallengeResponse {
         challenge.requiredCategories = 0
         challenge.methods = []
@@ -194,11 +207,12 @@ package struct ChallengeService: EngineService, Sendable {
         try await insert(
             challenge,
             auditing: [
-                decided,
+                decided.audit,
                 audit.prepare(
                     .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
                     operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue]),
-            ])
+            ],
+            admitting: decided.admission)
         let issued = try await tokens.issue(for: challenge, userID: user.id)
         logger.debug(
             "challenge exempted",

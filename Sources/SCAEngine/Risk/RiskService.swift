@@ -8,8 +8,8 @@ import SCAStorage
 /// the fraud rates that keep TRA honest (arts. 19–21).
 ///
 /// The decisions are pure code in SCAStorage (``MonitoringRules``, ``ExemptionRules``,
-/// ``RiskState``, ``TRABand``); this service loads what they need, applies them (the low-value
-/// counters in one store operation) and prepares one audit entry per decision, appended in the
+/// ``RiskState``, ``TRABand``); this service loads what they need and applies them. What a
+/// decision records (the payment, the counters it moved, its audit entry) is written by the
 /// write that opens its challenge.
 package struct RiskService: EngineService, Sendable {
     package let context: EngineContext
@@ -42,23 +42,29 @@ package struct RiskService: EngineService, Sendable {
     }
 
     /// What was decided for a challenge about to open: the exemption granted (nil: SCA is
-    /// needed) and the decision's audit entry, which the challenge's own write appends.
+    /// needed), the decision's audit entry and, for a payment, what records it
+    /// (``RiskAdmission``), which the challenge's own write stores with it.
     struct Decision: Sendable {
         let exemption: Exemption?
         let audit: PreparedAuditEvent
+        var admission: RiskAdmission? = nil
     }
 
-    /// Decides whether the challenge goes without SCA and records the payment (authorised at
-    /// once when exempt). Operations no exemption applies to are not decided here (nil,
-    /// nothing recorded).
+    /// Decides whether the challenge goes without SCA and, for a payment, what records it
+    /// (authorised at once when exempt), for the challenge's write to store. Operations no
+    /// exemption applies to are not decided here (nil).
+    /// - Parameter contended: the decision's state changed under this many earlier decisions
+    ///   for the same challenge; past ``maxContention`` no exemption is counted, so the
+    ///   payment asks for SCA instead of deciding again.
     /// - Throws: `Problem.riskRefused` when a signal refuses the operation (audited first).
-    func decide(_ request: Request) async throws -> Decision? {
+    func decide(_ request: Request, contended: Int = 0) async throws -> Decision? {
         guard request.operation == .payment || request.operation == .accountInfo else { return nil }
         let rules = settings.exemptionRules
         let monitoring = settings.monitoringRules
         let now = runtime.now()
         let userKey = RiskState.keyPrefix + request.user.id
-        let state = try await store.riskState(key: userKey, as: RiskState.self)
+        let storedText = try await store.riskStateText(key: userKey)
+        let state = try RiskStateCodec.decode(storedText, as: RiskState.self)
         let transaction = request.transaction
         let amountMinor = transaction.flatMap { EURAmount.minorUnits(of: $0, eurPerUnit: eurPerUnit) }
         let payeeKey = transaction?.payee.digest
@@ -104,36 +110,38 @@ package struct RiskService: EngineService, Sendable {
             payeeTrusted: trusted, recurringRequested: request.recurring,
             continuesSeries: transaction.map { state.continuesSeries(payee: $0.payee.digest, amount: $0.amount, currency: $0.currency) } ?? false,
             traMaxMinor: traMax, accountInfoSCAAt: state.accountInfoSCAAt,
-            withheld: request.policyRaised ? "policy_raised" : locked ? "user_locked" : nil, now: now)
+            withheld: request.policyRaised
+                ? "policy_raised" : locked ? "user_locked" : contended >= Self.maxContention ? "contended" : nil,
+            now: now)
         let candidate = rules.candidate(for: inputs)
         var verdicts = candidate.verdictSummary
 
         var granted: Exemption?
+        var admission: RiskAdmission?
         if request.operation == .payment, let transaction {
-            // One store operation: of parallel payments, only as many as the counters allow
-            // go as low value; every payment let through without SCA is counted, and recorded
-            // in the same write as the counters that admitted it.
+            // Of parallel payments, only as many as the counters allow go as low value: the
+            // counters this one moves are written only while they are still those it read
+            // (``RiskStateChange``), with the payment and its challenge. Every payment let
+            // through without SCA is counted.
             let lowValue = rules.lowValue
             let amount = amountMinor ?? 0
-            let (paymentType, recurring, deviceID) = (request.paymentType, request.recurring, request.device?.id)
-            let (challengeID, userID) = (request.challengeID, request.user.id)
-            let admitted = try await store.admitRiskPayment(key: userKey, as: RiskState.self) { state in
-                let result = state.admitPayment(candidate: candidate.exemption, amountMinor: amount, lowValue: lowValue)
-                return (result.granted, result.countersBefore, state.lowValue)
-            } recording: { admitted in
-                RiskPaymentRecord(
-                    challengeID: challengeID, userID: userID, createdAt: now,
-                    authorisedAt: admitted.0 == nil ? nil : now, amountMinor: amount, amount: transaction.amount,
-                    currency: transaction.currency, type: paymentType, payeeKey: transaction.payee.digest,
+            var counted = state
+            let admitted = counted.admitPayment(candidate: candidate.exemption, amountMinor: amount, lowValue: lowValue)
+            granted = admitted.granted
+            admission = RiskAdmission(
+                payment: RiskPaymentRecord(
+                    challengeID: request.challengeID, userID: request.user.id, createdAt: now,
+                    authorisedAt: granted == nil ? nil : now, amountMinor: amount, amount: transaction.amount,
+                    currency: transaction.currency, type: request.paymentType, payeeKey: transaction.payee.digest,
                     iban: transaction.payee.iban, transactionDigest: transaction.digest, clientAddress: clientAddress,
-                    deviceID: deviceID, exemption: admitted.0, recurring: recurring)
-            }
-            granted = admitted.0
+                    deviceID: request.device?.id, exemption: granted, recurring: request.recurring),
+                stateChange: counted == state
+                    ? nil : RiskStateChange(key: userKey, readText: storedText, newText: try RiskStateCodec.encode(counted)))
             if candidate.exemption == .lowValue, granted == nil {
                 verdicts = verdicts.replacingOccurrences(of: "low_value=applies", with: "low_value=limit_reached")
             }
-            details["countersBefore"] = admitted.1.summary
-            details["countersAfter"] = admitted.2.summary
+            details["countersBefore"] = admitted.countersBefore.summary
+            details["countersAfter"] = counted.lowValue.summary
             details["lowValueLimit"] = lowValue.map { $0.limit.rawValue } ?? "off"
         } else {
             granted = candidate.exemption
@@ -145,8 +153,15 @@ package struct RiskService: EngineService, Sendable {
             exemption: granted,
             audit: audit.prepare(
                 .riskDecision, outcome: granted == nil ? "sca" : "exempt", userID: request.user.id,
-                deviceID: request.device?.id, challengeID: request.challengeID, operation: request.operation, details: details))
+                deviceID: request.device?.id, challengeID: request.challengeID, operation: request.operation, details: details),
+            admission: admission)
     }
+
+    /// How many times a payment's decision is made again when the state it read changed
+    /// before its write (another payment of the user let through, or one authenticated);
+    /// after that it asks for SCA, which writes no state. Only a storm of one user's payments
+    /// gets that far.
+    static let maxContention = 8
 
     /// A challenge completed with SCA: the payment is authorised (the counters start again, a
     /// recurring payment fixes its series' terms), or account information's 180 days start.

@@ -52,7 +52,8 @@ package struct ExemptionInputs: Sendable, Equatable {
     /// Account information: the last SCA for it.
     package var accountInfoSCAAt: Date?
     /// A reason no exemption may apply whatever the rules say: `policy_raised` (a rule such
-    /// as the high-value one asks for more than the operation's base), `user_locked`.
+    /// as the high-value one asks for more than the operation's base), `user_locked`,
+    /// `contended` (parallel payments of the user kept changing the counters it read).
     package var withheld: String?
     package var now: Date
 
@@ -142,7 +143,7 @@ extension ExemptionRules {
             return "applies"
         case .lowValue:
             guard let rules = lowValue, let amount = inputs.amountMinor, amount <= rules.maxAmountMinor else { return "over_amount" }
-            // Whether the counters still admit it is decided inside the store operation.
+            // Whether the counters still admit it is decided with them (``RiskState/admitPayment``).
             return "applies"
         case .accountInfo180d:
             guard let last = inputs.accountInfoSCAAt, let interval = accountInfoInterval else { return "first_access" }
