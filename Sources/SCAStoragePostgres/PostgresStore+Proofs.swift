@@ -18,8 +18,33 @@ import SCAStorage
 // consent the proof decides), and for a lockout whose counters changed under it.
 extension PostgresStore {
     package func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult {
-        if let result = try await foldedCommit(commit) { return result }
-        return try await lockedCommit(commit)
+        let result: ProofCommitResult
+        if let folded = try await foldedCommit(commit) {
+            result = folded
+        } else {
+            result = try await lockedCommit(commit)
+        }
+        if case .committed = result, let completion = commit.risk { await record(completion) }
+        return result
+    }
+
+    /// A completion's risk records, right after the proof that completed the challenge
+    /// committed, in a transaction of their own: the proof is one statement, which keeps the
+    /// risk engine's JSON state out. The proof stands whatever happens here, so a failure is
+    /// logged, not thrown; it only means more SCA later.
+    private func record(_ completion: RiskCompletion) async {
+        do {
+            switch completion {
+            case .paymentAuthorised(let challengeID, _, let at):
+                _ = try await authoriseRiskPayment(challengeID: challengeID, at: at, updating: completion.stateKey, as: RiskState.self) {
+                    completion.apply(to: &$0, payment: $1)
+                }
+            case .accountInfoAuthenticated:
+                try await updateRiskState(key: completion.stateKey, as: RiskState.self) { completion.apply(to: &$0, payment: nil) }
+            }
+        } catch {
+            logger.error("risk records not written after SCA", metadata: ["error": "\(String(describing: type(of: error)))"])
+        }
     }
 
     /// The proof as one transaction of single statements, the lockout counters read under

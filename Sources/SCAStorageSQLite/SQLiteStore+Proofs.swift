@@ -5,7 +5,8 @@ import SCAStorage
 
 // One proof, one write transaction: the lockout plan, the one-time factor's use, the
 // challenge's compare-and-set (with a device signature's burn), the device's outcome, the
-// audit entries and the consent the proof decides commit together or not at all.
+// risk records a completion changes, the audit entries and the consent the proof decides
+// commit together or not at all.
 // GRDB's single writer (`BEGIN IMMEDIATE` across processes) runs proofs, and the audit
 // appends inside them, one after another, so counters are counted in turn and the chain
 // never forks.
@@ -41,6 +42,7 @@ extension SQLiteStore {
                 if let opening = commit.session {
                     try Self.createSession(opening.session, refreshToken: opening.refreshToken, db)
                 }
+                if let completion = commit.risk { try Self.record(completion, db) }
                 var entries = try commit.audit.map { try Self.appendAuditEntry($0, db) }
                 var consentStored = false
                 if let change = commit.consent {

@@ -69,6 +69,16 @@ extension SQLiteStore {
         try insertRiskPayment(admission.payment, db)
     }
 
+    /// A challenge's completion with SCA inside the proof's write transaction
+    /// (``commitProof(_:)``): its payment authorised, then the state that records it.
+    static func record(_ completion: RiskCompletion, _ db: Database) throws {
+        var payment: RiskPaymentRecord?
+        if case .paymentAuthorised(let challengeID, _, let at) = completion {
+            payment = try authoriseRiskPayment(challengeID: challengeID, at: at, db)
+        }
+        try updateRiskState(key: completion.stateKey, as: RiskState.self, { completion.apply(to: &$0, payment: payment) }, db)
+    }
+
     package func recordRiskPayment(_ payment: RiskPaymentRecord) async throws {
         try await write { db in try Self.insertRiskPayment(payment, db) }
     }

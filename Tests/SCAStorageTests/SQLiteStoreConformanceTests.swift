@@ -170,6 +170,7 @@ struct SQLiteStoreConformanceTests {
     // One proof, one write transaction
     @Test func proofCommitAppliesEverything() async throws { try await check { try await $0.proofCommitAppliesEverything() } }
     @Test func proofCommitDecidesItsConsent() async throws { try await check { try await $0.proofCommitDecidesItsConsent() } }
+    @Test func proofCommitRecordsItsRiskCompletion() async throws { try await check { try await $0.proofCommitRecordsItsRiskCompletion() } }
     @Test func proofCommitAppliesNothingWhenRefused() async throws {
         try await check { try await $0.proofCommitAppliesNothingWhenRefused() }
     }

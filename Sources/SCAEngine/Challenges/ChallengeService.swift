@@ -574,6 +574,7 @@ package struct ChallengeService: EngineService, Sendable {
         var session: SessionOpening?
         var tokens: TokenResponse?
         var consent: ConsentDecision?
+        var risk: RiskCompletion?
         var finalSettlement = settlement
         if let closed = challenge.closedState(at: now) {
             // Closed while the proof was checked: the attempt is settled, nothing is collected.
@@ -594,6 +595,9 @@ package struct ChallengeService: EngineService, Sendable {
                 session = prepared.opening
                 tokens = prepared.response
                 consent = await proof.deciding?(prepared.response)
+                // The payment authorised (or account information's 180 days started) in the
+                // proof's own write.
+                risk = RiskCompletion(completing: next, userID: user.id, at: now)
                 events.append(prepared.audit)
                 events.append(
                     audit.prepare(
@@ -627,7 +631,7 @@ package struct ChallengeService: EngineService, Sendable {
             challenge: next != challenge || proof.claim == .unclaimed ? next : nil, expectedVersion: challenge.version,
             lockout: needsLockout ? lockout.change(for: proof.subject, reserve: reserve, settlement: finalSettlement) : nil,
             factor: proof.passed ? proof.factor : nil, device: device, session: session, audit: events.map(\.draft),
-            consent: consent?.change)
+            consent: consent?.change, risk: risk)
         return RecordStep(commit: commit, challenge: next, outcome: outcome, tokens: tokens, events: events, consent: consent)
     }
 
@@ -664,8 +668,7 @@ package struct ChallengeService: EngineService, Sendable {
         case .failed:
             throw Problem.authenticationFailed(remaining: remaining)
         case .completed:
-            guard let user = proof.user, let tokens = step.tokens else { throw Problem.contention }
-            await riskEngine.completedWithSCA(step.challenge, userID: user.id)
+            guard proof.user != nil, let tokens = step.tokens else { throw Problem.contention }
             logger.debug("challenge completed", metadata: ["challenge": "\(step.challenge.id)"])
             return ProofResponse(satisfiedCategories: step.challenge.acceptedCategories.sorted(), tokens: tokens)
         case .partial(let collected, let left):

@@ -163,36 +163,6 @@ package struct RiskService: EngineService, Sendable {
     /// gets that far.
     static let maxContention = 8
 
-    /// A challenge completed with SCA: the payment is authorised (the counters start again, a
-    /// recurring payment fixes its series' terms), or account information's 180 days start.
-    /// Best effort: a failure here only means more SCA later, so it is logged, not thrown.
-    func completedWithSCA(_ challenge: ChallengeRecord, userID: String) async {
-        let now = runtime.now()
-        let key = RiskState.keyPrefix + userID
-        do {
-            switch challenge.operation {
-            case .payment:
-                // The authorisation and the state it resets, in one write.
-                let transaction = challenge.transaction
-                _ = try await store.authoriseRiskPayment(challengeID: challenge.id, at: now, updating: key, as: RiskState.self) {
-                    state, payment in
-                    state.paymentAuthenticated(
-                        seriesPayee: payment.flatMap { $0.recurring ? $0.payeeKey : nil },
-                        amount: payment?.amount ?? transaction?.amount ?? "",
-                        currency: payment?.currency ?? transaction?.currency ?? "", at: now)
-                }
-            case .accountInfo:
-                try await store.updateRiskState(key: key, as: RiskState.self) { $0.accountInfoSCAAt = now }
-            default:
-                break
-            }
-        } catch {
-            logger.error(
-                "risk state not updated after SCA",
-                metadata: ["challenge": "\(challenge.id)", "error": "\(String(describing: type(of: error)))"])
-        }
-    }
-
     // MARK: Fraud rates (art. 19–21)
 
     /// The largest amount TRA may exempt now for `type`, from the rolling 90-day fraud rate

@@ -29,11 +29,14 @@ public struct ProofCommit: Sendable, Equatable {
     /// compare-and-set, with its event and audit entry, iff that wins. A lost one refuses
     /// nothing else: the proof stands, and the caller decides the consent again.
     public var consent: ConsentChange?
+    /// What the completing proof of a payment or an account-information challenge changes in
+    /// the risk engine's records.
+    public var risk: RiskCompletion?
 
     public init(
         challenge: ChallengeRecord?, expectedVersion: Int, lockout: LockoutChange? = nil,
         factor: FactorUse? = nil, device: DeviceChange? = nil, session: SessionOpening? = nil, audit: [AuditEntryDraft] = [],
-        consent: ConsentChange? = nil
+        consent: ConsentChange? = nil, risk: RiskCompletion? = nil
     ) {
         self.challenge = challenge
         self.expectedVersion = expectedVersion
@@ -43,6 +46,7 @@ public struct ProofCommit: Sendable, Equatable {
         self.session = session
         self.audit = audit
         self.consent = consent
+        self.risk = risk
     }
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import SCACore
 
 /// What the risk engine remembers about one user, stored as one record and changed only by the
-/// pure transitions below inside one store operation (`updateRiskState`), so that parallel
+/// pure transitions below, inside one store operation (`updateRiskState`) or written back only
+/// while it is still the record the decision read (``RiskStateChange``), so that parallel
 /// payments of one user are decided one after the other.
 package struct RiskState: RiskStateValue {
     package static let keyPrefix = "user:"
