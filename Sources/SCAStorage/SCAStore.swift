@@ -437,13 +437,15 @@ public protocol SCAStore: Sendable {
     /// nothing. A payment's risk decision and its challenge's creation are one write.
     /// - Returns: the entries appended.
     /// - Throws: `StoreError.conflict("id")` (and nothing is stored) when a challenge with this id exists.
-    /// With `admission`, a payment's risk decision is written too, before the challenge: its
-    /// state change, if any, only while the stored state is still the text the decision read;
-    /// then its payment (with the running aggregates of an authorised one).
+    /// With `admission`, a payment's risk decision is written too: its state change, if any,
+    /// only while the stored state is still the text the decision read; then its payment (with
+    /// the running aggregates of an authorised one). With `opening`, the session of a
+    /// challenge stored completed (an exemption's) is created in the same write.
     /// - Throws: `StoreError.conflict("riskState")` (nothing stored) when the state changed
     ///   since it was read: decide again from what is stored now.
     func insertChallenge(
-        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
+        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?,
+        opening: SessionOpening?
     ) async throws -> [AuditEntry]
 
     // MARK: Status changes with their webhook event (v3-webhook-events)
@@ -506,9 +508,17 @@ public protocol SCAStore: Sendable {
 }
 
 extension SCAStore {
-    /// ``insertChallenge(_:auditing:admitting:)`` of a challenge no payment's decision rides with.
+    /// ``insertChallenge(_:auditing:admitting:opening:)`` of a challenge no payment's decision
+    /// or session rides with.
     package func insertChallenge(_ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft]) async throws -> [AuditEntry] {
-        try await insertChallenge(challenge, auditing: entries, admitting: nil)
+        try await insertChallenge(challenge, auditing: entries, admitting: nil, opening: nil)
+    }
+
+    /// ``insertChallenge(_:auditing:admitting:opening:)`` of a challenge that opens no session yet.
+    package func insertChallenge(
+        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
+    ) async throws -> [AuditEntry] {
+        try await insertChallenge(challenge, auditing: entries, admitting: admission, opening: nil)
     }
 
     /// The risk state under `key` as last committed (a fresh state when none): ``riskStateText(key:)`` decoded.

@@ -19,9 +19,11 @@ extension PostgresStore {
     /// `WITH` of the audit append, and a duplicate id fails both. The audit advisory lock is
     /// held only while the statement runs, not across round trips. A payment SCA is asked for
     /// is one more `WITH` part of it; one let through without SCA moves its counters and the
-    /// running aggregates first, in one transaction with that statement.
+    /// running aggregates first, and an exempted challenge's session is created first, in one
+    /// transaction with that statement.
     package func insertChallenge(
-        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
+        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?,
+        opening: SessionOpening?
     ) async throws -> [AuditEntry] {
         let columns = try ChallengeColumns(challenge)
         var insert = Self.insertQuery(challenge, columns: columns)
@@ -36,10 +38,13 @@ extension PostgresStore {
         let query = try Self.appendQuery(entries, parts: parts, prefix: insert)
         do {
             let rows: [PostgresRow]
-            if let admission, !inStatement {
+            if admission != nil && !inStatement || opening != nil {
                 rows = try await transaction { [self] connection in
-                    if let change = admission.stateChange { try await changeRiskState(change, connection) }
-                    try await insertRiskPayment(admission.payment, connection)
+                    if let admission, !inStatement {
+                        if let change = admission.stateChange { try await changeRiskState(change, connection) }
+                        try await insertRiskPayment(admission.payment, connection)
+                    }
+                    if let opening { try await createSession(opening.session, refreshToken: opening.refreshToken, connection) }
                     return try await connection.rows(query, logger: logger)
                 }
             } else {

@@ -58,7 +58,7 @@ extension PostgresStore {
     }
 
     /// A payment's state change inside the transaction that opens its challenge
-    /// (``insertChallenge(_:auditing:admitting:)``), in one statement: written only while the
+    /// (``insertChallenge(_:auditing:admitting:opening:)``), in one statement: written only while the
     /// state is still the text the decision read. A parallel writer's row lock makes this wait
     /// for its commit and compare with what it committed.
     func changeRiskState(_ change: RiskStateChange, _ connection: PostgresConnection) async throws {

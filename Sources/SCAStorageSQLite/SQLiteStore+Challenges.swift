@@ -10,16 +10,18 @@ extension SQLiteStore {
         try await write { db in try Self.insertChallenge(challenge, columns: columns, db) }
     }
 
-    /// The challenge, a payment's decision and the entries (the risk decision's,
-    /// `challenge.created`) in one write transaction.
+    /// The challenge, a payment's decision, an exempted challenge's session and the entries
+    /// (the risk decision's, `challenge.created`) in one write transaction.
     package func insertChallenge(
-        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
+        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?,
+        opening: SessionOpening?
     ) async throws -> [AuditEntry] {
         // Encoded before entering the write transaction, so the writer is held no longer than needed.
         let columns = try ChallengeColumns.arguments(challenge)
         return try await write { db in
             try Self.insertChallenge(challenge, columns: columns, db)
             if let admission { try Self.admit(admission, db) }
+            if let opening { try Self.createSession(opening.session, refreshToken: opening.refreshToken, db) }
             return try entries.map { try Self.appendAuditEntry($0, db) }
         }
     }

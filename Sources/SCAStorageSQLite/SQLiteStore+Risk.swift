@@ -59,7 +59,7 @@ extension SQLiteStore {
     }
 
     /// A payment's decision inside the write that opens its challenge
-    /// (``insertChallenge(_:auditing:admitting:)``): its state change while the state is still
+    /// (``insertChallenge(_:auditing:admitting:opening:)``): its state change while the state is still
     /// what the decision read, then its payment.
     static func admit(_ admission: RiskAdmission, _ db: Database) throws {
         if let change = admission.stateChange {

@@ -60,10 +60,14 @@ extension StoreConformance {
         var counted = RiskState()
         counted.lowValue.add(1_000)
         let first = RiskStateChange(key: key, readText: nil, newText: try RiskStateCodec.encode(counted))
+        // Let through: stored completed, with the session its tokens name.
+        let session = makeSession("s2")
         _ = try await store.insertChallenge(
             makeChallenge("c2"), auditing: [makeAuditDraft("challenge.created", at: t0 + 1)],
-            admitting: RiskAdmission(payment: makePayment("c2", at: t0 + 1, exemption: .lowValue), stateChange: first))
+            admitting: RiskAdmission(payment: makePayment("c2", at: t0 + 1, exemption: .lowValue), stateChange: first),
+            opening: SessionOpening(session: session, refreshToken: nil))
         #expect(try await store.riskState(key: key, as: RiskState.self) == counted)
+        #expect(try await store.session(id: "s2") == session)
         #expect(try await store.riskPayments(userID: "u1", since: t0).map(\.challengeID) == ["c2"])
         let history = try await store.riskHistory(
             RiskHistoryQuery(userID: "u1", since: t0 - 1, hourSince: t0 - 1, daySince: t0 - 1, clientAddress: nil, payeeKey: nil))
@@ -75,9 +79,12 @@ extension StoreConformance {
         let entriesBefore = try await store.auditEntries(after: 0, limit: 100).count
         var stale = RiskAdmission(payment: makePayment("c3", at: t0 + 3, exemption: .lowValue), stateChange: first)
         await #expect(throws: StoreError.conflict("riskState")) {
-            try await store.insertChallenge(makeChallenge("c3"), auditing: [makeAuditDraft("challenge.created", at: t0 + 3)], admitting: stale)
+            try await store.insertChallenge(
+                makeChallenge("c3"), auditing: [makeAuditDraft("challenge.created", at: t0 + 3)], admitting: stale,
+                opening: SessionOpening(session: makeSession("s3"), refreshToken: nil))
         }
         #expect(try await store.challenge(id: "c3") == nil)
+        #expect(try await store.session(id: "s3") == nil)
         #expect(try await store.auditEntries(after: 0, limit: 100).count == entriesBefore)
         #expect(try await store.riskPayments(userID: "u1", since: t0).count == 2)
         #expect(try await store.riskState(key: key, as: RiskState.self) == counted)

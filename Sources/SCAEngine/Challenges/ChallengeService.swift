@@ -159,11 +159,15 @@ package struct ChallengeService: EngineService, Sendable {
         }
     }
 
-    /// Stores a new challenge, its payment's decision and its entries (the risk decision's,
-    /// `challenge.created`) in one write, and counts the events once they are committed.
+    /// Stores a new challenge, its payment's decision, an exempted one's session and its
+    /// entries (the risk decision's, `challenge.created`) in one write, and counts the events
+    /// once they are committed.
     /// - Throws: `StoreError.conflict("riskState")` (nothing stored) when the decision's state changed.
-    private func insert(_ challenge: ChallengeRecord, auditing events: [PreparedAuditEvent], admitting admission: RiskAdmission?) async throws {
-        _ = try await store.insertChallenge(challenge, auditing: events.map(\.draft), admitting: admission)
+    private func insert(
+        _ challenge: ChallengeRecord, auditing events: [PreparedAuditEvent], admitting admission: RiskAdmission?,
+        opening: SessionOpening? = nil
+    ) async throws {
+        _ = try await store.insertChallenge(challenge, auditing: events.map(\.draft), admitting: admission, opening: opening)
         audit.committed(events)
     }
 
@@ -204,6 +208,9 @@ package struct ChallengeService: EngineService, Sendable {
         challenge.state = .completed
         challenge.completedAt = challenge.createdAt
         challenge.exemption = exemption
+        // Its session, its tokens' entry and its completion are stored in the challenge's
+        // own write, which makes the signed tokens valid.
+        let prepared = try await tokens.prepare(for: challenge, userID: user.id, user: user)
         try await insert(
             challenge,
             auditing: [
@@ -211,15 +218,16 @@ package struct ChallengeService: EngineService, Sendable {
                 audit.prepare(
                     .challengeCreated, userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
                     operation: challenge.operation, details: ["requiredCategories": "0", "exemption": exemption.rawValue]),
+                prepared.audit,
+                audit.prepare(
+                    .challengeCompleted, outcome: "exempt", userID: user.id, deviceID: challenge.deviceID,
+                    challengeID: challenge.id, operation: challenge.operation, details: ["exemption": exemption.rawValue]),
             ],
-            admitting: decided.admission)
-        let issued = try await tokens.issue(for: challenge, userID: user.id)
+            admitting: decided.admission, opening: prepared.opening)
+        let issued = prepared.response
         logger.debug(
             "challenge exempted",
             metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)", "exemption": "\(exemption.rawValue)"])
-        await audit.record(
-            .challengeCompleted, outcome: "exempt", userID: user.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-            operation: challenge.operation, details: ["exemption": exemption.rawValue])
         var response = Self.describe(challenge)
         response.tokens = issued
         return response

@@ -7,7 +7,6 @@ struct PreparedTokens: Sendable {
     let opening: SessionOpening
     /// The answer, valid once the session is stored.
     let response: TokenResponse
-    let auditDetails: [String: String]
     /// The `token.issued` entry, to append with the session.
     let audit: PreparedAuditEvent
 }

@@ -16,16 +16,6 @@ package struct TokenService: EngineService, Sendable {
         operation == .login || operation == .accountInfo
     }
 
-    /// Opens a session for a completed challenge and signs its first tokens.
-    func issue(for challenge: ChallengeRecord, userID: String) async throws -> TokenResponse {
-        let prepared = try await prepare(for: challenge, userID: userID)
-        try await store.createSession(prepared.opening.session, refreshToken: prepared.opening.refreshToken)
-        await audit.record(
-            .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: prepared.opening.session.id,
-            operation: challenge.operation, details: prepared.auditDetails)
-        return prepared.response
-    }
-
     /// The session a completed challenge opens and its first tokens, signed but not yet valid:
     /// the caller stores the session (with the challenge's completion, ``SCAStore/commitProof(_:)``)
     /// and appends ``PreparedTokens/audit`` with it, or throws the tokens away.
@@ -49,7 +39,7 @@ package struct TokenService: EngineService, Sendable {
         let response = try await tokens(for: session, challenge: challenge, refreshToken: refreshToken, now: now, user: user)
         let details = ["refreshToken": refreshToken == nil ? "no" : "yes"]
         return PreparedTokens(
-            opening: SessionOpening(session: session, refreshToken: refreshRecord), response: response, auditDetails: details,
+            opening: SessionOpening(session: session, refreshToken: refreshRecord), response: response,
             audit: audit.prepare(
                 .tokenIssued, userID: userID, challengeID: challenge.id, sessionID: session.id,
                 operation: challenge.operation, details: details))

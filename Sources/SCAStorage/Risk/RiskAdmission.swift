@@ -1,7 +1,7 @@
 import Foundation
 
 /// A payment the risk engine decided on, written by the write that opens its challenge
-/// (``SCAStore/insertChallenge(_:auditing:admitting:)``): the decision, the payment and the
+/// (``SCAStore/insertChallenge(_:auditing:admitting:opening:)``): the decision, the payment and the
 /// challenge commit together, in one write transaction rather than two.
 public struct RiskAdmission: Sendable, Equatable {
     /// The payment as recorded: authorised at once when let through without SCA.
