@@ -6,7 +6,7 @@
 #
 # Creates a fresh database (sca_pgfold_count by default, DB=… to change) with
 # `log_statement = 'all'` set on it alone, starts SCA_SERVER on it, runs sca-bench raw mode with
-# one client for each flow (challenge, cold-start) and prints the statements of the last whole
+# one client for each flow (challenge, cold-start; FLOWS="… payment" to choose) and prints the statements of the last whole
 # flow, as the server log PGLOG (the cluster's stderr log) shows them, one line each: the
 # requests are told apart by the challenge insert that opens each flow. The setting and the
 # setting is reset afterwards; the database is kept for a look.
@@ -22,7 +22,7 @@ createdb -h "$PGHOST" -p "$PGPORT" -U postgres "$DB"
 source "$(dirname "$0")/instances.sh"
 start_instances SCA_DATABASE_URL="postgres://postgres@$PGHOST:$PGPORT/$DB?sslmode=disable"
 psql -h "$PGHOST" -p "$PGPORT" -U postgres -qc "ALTER DATABASE $DB SET log_statement = 'all'"
-for flow in challenge cold-start; do
+for flow in ${FLOWS:-challenge cold-start}; do
     # New connections pick the setting up: restart the server's pool by restarting the server.
     for p in "${PIDS[@]}"; do kill -TERM $p; wait $p 2>/dev/null || true; done
     start_instances SCA_DATABASE_URL="postgres://postgres@$PGHOST:$PGPORT/$DB?sslmode=disable"

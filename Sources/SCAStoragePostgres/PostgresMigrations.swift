@@ -1266,5 +1266,61 @@ enum PostgresMigrations {
                 "DROP FUNCTION sca_commit_proof_v3(TEXT, TEXT)",
             ]
         ),
+        // An authorised payment's share of the running aggregates (v4-risk-aggregates) in one
+        // statement: the lock and the five updates were six round trips of the transaction
+        // that authorises it. Its statements are those the store sent one by one.
+        (
+            "v16-risk-aggregate-function",
+            [
+                """
+                CREATE FUNCTION sca_add_risk_aggregates(
+                    p_id TEXT, p_user TEXT, p_type TEXT, p_amount BIGINT, p_volume BIGINT, p_at DOUBLE PRECISION,
+                    p_payee TEXT, p_address TEXT
+                ) RETURNS VOID LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(lockNamespace), hashtext(coalesce(current_schema(), '')) # \(riskAggregateLock));
+                    UPDATE risk_payments SET
+                        user_count_through = 1 + COALESCE((
+                            SELECT p.user_count_through FROM risk_payments p
+                            WHERE p.user_id = p_user AND p.authorised_at <= p_at AND p.challenge_id <> p_id
+                            ORDER BY p.authorised_at DESC LIMIT 1), 0),
+                        user_sum_through = p_amount + COALESCE((
+                            SELECT p.user_sum_through FROM risk_payments p
+                            WHERE p.user_id = p_user AND p.authorised_at <= p_at AND p.challenge_id <> p_id
+                            ORDER BY p.authorised_at DESC LIMIT 1), 0),
+                        volume_through = p_volume + COALESCE((
+                            SELECT p.volume_through FROM risk_payments p
+                            WHERE p.payment_type = p_type AND p.authorised_at <= p_at AND p.challenge_id <> p_id
+                            ORDER BY p.authorised_at DESC LIMIT 1), 0)
+                    WHERE challenge_id = p_id;
+                    UPDATE risk_payments SET
+                        user_count_through = user_count_through + CASE WHEN user_id = p_user THEN 1 ELSE 0 END,
+                        user_sum_through = user_sum_through + CASE WHEN user_id = p_user THEN p_amount ELSE 0 END,
+                        volume_through = volume_through + CASE WHEN payment_type = p_type THEN p_volume ELSE 0 END
+                    WHERE authorised_at >= p_at AND challenge_id <> p_id AND (user_id = p_user OR payment_type = p_type);
+                    INSERT INTO risk_user_seen (user_id, kind, value, last_at)
+                    SELECT p_user, seen.kind, seen.value, p_at FROM (
+                        VALUES ('payee', p_payee), ('address', p_address),
+                            ('any_address', CASE WHEN p_address IS NULL THEN NULL ELSE '' END)
+                    ) AS seen (kind, value)
+                    WHERE seen.value IS NOT NULL
+                    ON CONFLICT (user_id, kind, value) DO UPDATE SET last_at = GREATEST(risk_user_seen.last_at, excluded.last_at);
+                    DELETE FROM risk_user_maxima
+                    WHERE user_id = p_user AND authorised_at <= p_at AND authorised_at > COALESCE((
+                            SELECT m.authorised_at FROM risk_user_maxima m WHERE m.user_id = p_user AND m.amount_minor > p_amount
+                            ORDER BY m.amount_minor LIMIT 1), '-Infinity'::DOUBLE PRECISION)
+                        AND NOT EXISTS (
+                            SELECT 1 FROM risk_user_maxima m
+                            WHERE m.user_id = p_user AND m.authorised_at >= p_at AND m.amount_minor >= p_amount);
+                    INSERT INTO risk_user_maxima (user_id, authorised_at, amount_minor)
+                    SELECT p_user, p_at, p_amount
+                    WHERE NOT EXISTS (
+                        SELECT 1 FROM risk_user_maxima m
+                        WHERE m.user_id = p_user AND m.authorised_at >= p_at AND m.amount_minor >= p_amount);
+                END
+                $$
+                """
+            ]
+        ),
     ]
 }

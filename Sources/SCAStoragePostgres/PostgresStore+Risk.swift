@@ -6,8 +6,8 @@ import SCAStorage
 // The risk engine's records (v3-risk), with the running aggregates a payment reads instead of
 // its history (v4-risk-aggregates, PostgresStore+RiskAggregates.swift). A state is read with
 // its row locked and written back in one transaction, so parallel decisions for one user, from
-// any instance, are made one after the other. A missing row is created first (racing creations
-// agree on one row), then locked; what to change is the caller's pure transition.
+// any instance, are made one after the other. A missing row is created and the row locked in one
+// statement (racing creations agree on one row); what to change is the caller's pure transition.
 extension PostgresStore {
     package func updateRiskState<State: RiskStateValue, Outcome: Sendable>(
         key: String, as type: State.Type, _ transition: @escaping @Sendable (inout State) -> Outcome
@@ -28,18 +28,20 @@ extension PostgresStore {
         }
     }
 
-    /// ``updateRiskState(key:as:_:)`` inside a caller's transaction: the row is made if missing,
-    /// then locked (`FOR UPDATE`) until that transaction ends.
+    /// ``updateRiskState(key:as:_:)`` inside a caller's transaction: the row is made if missing
+    /// and locked until that transaction ends, in one statement.
     @discardableResult
     func updateRiskState<State: RiskStateValue, Outcome>(
         key: String, as type: State.Type, _ transition: (inout State) -> Outcome, _ connection: PostgresConnection
     ) async throws -> Outcome {
         let fresh = try RiskStateCodec.encode(State())
-        _ = try await connection.rows(
-            "INSERT INTO risk_states (key, state_json) VALUES (\(key), \(fresh)) ON CONFLICT (key) DO NOTHING",
-            logger: logger)
+        // Made if missing and locked in one statement: a conflict's update (of nothing that
+        // changes) takes the row's lock and returns the row as stored.
         guard let row = try await connection.rows(
-            "SELECT state_json FROM risk_states WHERE key = \(key) FOR UPDATE", logger: logger
+            """
+            INSERT INTO risk_states (key, state_json) VALUES (\(key), \(fresh))
+            ON CONFLICT (key) DO UPDATE SET state_json = risk_states.state_json RETURNING state_json
+            """, logger: logger
         ).first else { throw StoreError.notFound }
         let text: String = try Columns(row).value("state_json")
         var state = try RiskStateCodec.decode(text, as: State.self)

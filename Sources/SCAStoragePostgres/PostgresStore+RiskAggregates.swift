@@ -6,73 +6,25 @@ import SCAStorage
 // The running aggregates of the risk engine (v4-risk-aggregates), moved in the transaction that
 // authorises a payment or records a fraud report (see SQLiteStore+RiskAggregates.swift for the
 // rows kept). A payment's running totals start from the payment committed before it, so the
-// updates take `riskAggregateLock` as the transaction's last lock: every other lock (the user's
-// risk state, the payment row) is taken before it, so no two transactions wait on each other
-// in a circle, and the rows updated under it are ones only this lock's holder changes.
+// updates take `riskAggregateLock` as the transaction's last lock but the audit chain's: every
+// other lock (the user's risk state, the payment row) is taken before it, and the audit lock,
+// taken by the append that ends a transaction, only after it; so no two transactions wait on
+// each other in a circle, and the rows updated under it are ones only this lock's holder changes.
 extension PostgresStore {
     /// Adds the authorised `payment` to the running aggregates, inside the transaction that
     /// authorised it; called last in that transaction.
     func addToRiskAggregates(_ payment: RiskPaymentRecord, _ connection: PostgresConnection) async throws {
         guard let authorisedAt = payment.authorisedAt?.unixSeconds else { return }
-        let (id, user, type) = (payment.challengeID, payment.userID, payment.type.rawValue)
-        let (amount, volume) = (payment.amountMinor, payment.fraudRateVolumeMinor)
-        try await connection.lockSchema(PostgresMigrations.riskAggregateLock, logger: logger)
-        _ = try await connection.rows(
-            """
-            UPDATE risk_payments SET
-                user_count_through = 1 + COALESCE((
-                    SELECT p.user_count_through FROM risk_payments p
-                    WHERE p.user_id = \(user) AND p.authorised_at <= \(authorisedAt) AND p.challenge_id <> \(id)
-                    ORDER BY p.authorised_at DESC LIMIT 1), 0),
-                user_sum_through = \(amount) + COALESCE((
-                    SELECT p.user_sum_through FROM risk_payments p
-                    WHERE p.user_id = \(user) AND p.authorised_at <= \(authorisedAt) AND p.challenge_id <> \(id)
-                    ORDER BY p.authorised_at DESC LIMIT 1), 0),
-                volume_through = \(volume) + COALESCE((
-                    SELECT p.volume_through FROM risk_payments p
-                    WHERE p.payment_type = \(type) AND p.authorised_at <= \(authorisedAt) AND p.challenge_id <> \(id)
-                    ORDER BY p.authorised_at DESC LIMIT 1), 0)
-            WHERE challenge_id = \(id)
-            """, logger: logger)
-        // Payments authorised later that committed first get this one added: the totals stay
-        // in time order whatever order the transactions commit in.
-        _ = try await connection.rows(
-            """
-            UPDATE risk_payments SET
-                user_count_through = user_count_through + CASE WHEN user_id = \(user) THEN 1 ELSE 0 END,
-                user_sum_through = user_sum_through + CASE WHEN user_id = \(user) THEN \(amount) ELSE 0 END,
-                volume_through = volume_through + CASE WHEN payment_type = \(type) THEN \(volume) ELSE 0 END
-            WHERE authorised_at >= \(authorisedAt) AND challenge_id <> \(id) AND (user_id = \(user) OR payment_type = \(type))
-            """, logger: logger)
-        let address = payment.clientAddress
-        _ = try await connection.rows(
-            """
-            INSERT INTO risk_user_seen (user_id, kind, value, last_at)
-            SELECT \(user), kind, value, \(authorisedAt) FROM (
-                VALUES ('payee', \(payment.payeeKey)), ('address', \(address)), ('any_address', CASE WHEN \(address)::TEXT IS NULL THEN NULL ELSE '' END)
-            ) AS seen (kind, value)
-            WHERE value IS NOT NULL
-            ON CONFLICT (user_id, kind, value) DO UPDATE SET last_at = GREATEST(risk_user_seen.last_at, excluded.last_at)
-            """, logger: logger)
         // Unless a payment at the same time or later is at least as large, this one takes the
-        // place of the run before it that is not larger (see SQLiteStore+RiskAggregates.swift).
+        // place of the run before it that is not larger (see SQLiteStore+RiskAggregates.swift);
+        // payments authorised later that committed first get this one added, so the totals
+        // stay in time order whatever order the transactions commit in. One statement
+        // (`sca_add_risk_aggregates`, v16-risk-aggregate-function), which takes the lock first.
         _ = try await connection.rows(
             """
-            DELETE FROM risk_user_maxima
-            WHERE user_id = \(user) AND authorised_at <= \(authorisedAt) AND authorised_at > COALESCE((
-                    SELECT m.authorised_at FROM risk_user_maxima m WHERE m.user_id = \(user) AND m.amount_minor > \(amount)
-                    ORDER BY m.amount_minor LIMIT 1), '-Infinity'::DOUBLE PRECISION)
-                AND NOT EXISTS (
-                    SELECT 1 FROM risk_user_maxima m
-                    WHERE m.user_id = \(user) AND m.authorised_at >= \(authorisedAt) AND m.amount_minor >= \(amount))
-            """, logger: logger)
-        _ = try await connection.rows(
-            """
-            INSERT INTO risk_user_maxima (user_id, authorised_at, amount_minor)
-            SELECT \(user), \(authorisedAt), \(amount)
-            WHERE NOT EXISTS (
-                SELECT 1 FROM risk_user_maxima m
-                WHERE m.user_id = \(user) AND m.authorised_at >= \(authorisedAt) AND m.amount_minor >= \(amount))
+            SELECT sca_add_risk_aggregates(
+                \(payment.challengeID), \(payment.userID), \(payment.type.rawValue), \(payment.amountMinor),
+                \(payment.fraudRateVolumeMinor), \(authorisedAt), \(payment.payeeKey), \(payment.clientAddress))
             """, logger: logger)
     }
 

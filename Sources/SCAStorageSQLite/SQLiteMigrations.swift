@@ -729,5 +729,8 @@ enum SQLiteMigrations {
         // deciding the hosted page's consent); SQLite's proof transaction does that in Swift.
         // Recorded so both histories read alike.
         ("v15-one-proof-function", "SELECT 1;"),
+        // v16-risk-aggregate-function folds PostgreSQL's aggregate updates into one statement;
+        // SQLite runs them in its own process already. Recorded so both histories read alike.
+        ("v16-risk-aggregate-function", "SELECT 1;"),
     ]
 }

@@ -66,7 +66,7 @@ struct SQLiteStoreFileTests {
                 "v5-client-keys", "v6-partner-requests", "v7-partner-notifications", "v8-signing-key-activation",
                 "v9-console-lookups",
                 "v10-recovery-sheets", "v11-console-reports", "v12-password-reset", "v13-partner-health",
-                "v14-audit-lifecycle", "v15-one-proof-function",
+                "v14-audit-lifecycle", "v15-one-proof-function", "v16-risk-aggregate-function",
             ]
         )
     }
