@@ -417,11 +417,10 @@ public protocol SCAStore: Sendable {
     /// once-only guarantee of its single operation, across threads and instances.
     ///
     /// A completion's risk records (``ProofCommit/risk``: the payment authorised, the state
-    /// that records it) are written with a committed proof: in its transaction where the store
-    /// runs the proof as several statements (SQLite), or in a transaction of their own right
-    /// after it where the proof is one statement (PostgreSQL's `sca_commit_proof`). A failure
-    /// of that later transaction is logged, not thrown: the proof stands, and it only means
-    /// more SCA later.
+    /// that records it) are written with a committed proof: in its transaction on SQLite; on
+    /// PostgreSQL, whose proof is one statement (`sca_commit_proof`) where it can be, in a
+    /// transaction of their own right after it. A failure of that later transaction is logged,
+    /// not thrown: the proof stands, and it only means more SCA later.
     func commitProof(_ commit: ProofCommit) async throws -> ProofCommitResult
     /// The challenge with its user and the device it names, in one read.
     /// - Returns: nil when there is no such challenge.
