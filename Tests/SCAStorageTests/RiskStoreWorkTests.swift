@@ -25,7 +25,8 @@ struct RiskStoreWorkTests {
         print("risk store work per payment: \(none) SQLite steps after 0 earlier payments, \(few) after 100, \(many) after 2,000")
     }
 
-    /// The steps of one payment's store calls, as `RiskService.decide` makes them with TRA on,
+    /// The steps of one payment's store calls with TRA on, as its opening makes them
+    /// (`RiskService.decide`'s reads, then the challenge's write with the payment it decided),
     /// after `count` payments of its user over the last 80 days, each beside two of other
     /// users, with a fraud report every hundred payments.
     private func stepsOfOnePayment(afterEarlierPayments count: Int) async throws -> Int64 {
