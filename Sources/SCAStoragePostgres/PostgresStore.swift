@@ -112,7 +112,7 @@ package final class PostgresStore: SCAStore, Service {
     func rows(_ query: PostgresQuery, function: String = #function) async throws -> [PostgresRow] {
         let logger = self.logger
         return try await leased(function: function) { connection in
-            try await connection.query(query, logger: logger).collect()
+            try await connection.rows(query, logger: logger)
         }
     }
 
@@ -125,13 +125,13 @@ package final class PostgresStore: SCAStore, Service {
     ) async throws -> Result {
         let logger = self.logger
         return try await leased(span: "store.transaction", function: function) { connection in
-            try await connection.query("BEGIN", logger: logger)
+            _ = try await connection.rows("BEGIN", logger: logger)
             let result: Result
             do {
                 result = try await body(connection)
             } catch {
                 do {
-                    try await connection.query("ROLLBACK", logger: logger)
+                    _ = try await connection.rows("ROLLBACK", logger: logger)
                 } catch {
                     // A connection that cannot roll back is in an unknown state: drop it
                     // rather than give it back to the pool inside a transaction.
@@ -141,15 +141,19 @@ package final class PostgresStore: SCAStore, Service {
             }
             // A failed COMMIT ends the transaction on the server (rolled back), so the
             // connection goes back to the pool clean.
-            try await connection.query("COMMIT", logger: logger)
+            _ = try await connection.rows("COMMIT", logger: logger)
             return result
         }
     }
 }
 
 extension PostgresConnection {
-    /// Runs one statement inside a transaction and returns its rows.
+    /// Runs one statement and returns its rows. They are collected on the connection's event
+    /// loop and handed over once (PostgresNIO's future form): its async row sequence resumes
+    /// the caller when the statement's first answer arrives and again for its rows, a thread
+    /// hop each.
     func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        try await self.query(query, logger: logger).collect()
+        let result: EventLoopFuture<PostgresQueryResult> = self.query(query, logger: logger)
+        return try await result.get().rows
     }
 }
