@@ -513,13 +513,6 @@ extension SCAStore {
         try await insertChallenge(challenge, auditing: entries, admitting: nil, opening: nil)
     }
 
-    /// ``insertChallenge(_:auditing:admitting:opening:)`` of a challenge that opens no session yet.
-    package func insertChallenge(
-        _ challenge: ChallengeRecord, auditing entries: [AuditEntryDraft], admitting admission: RiskAdmission?
-    ) async throws -> [AuditEntry] {
-        try await insertChallenge(challenge, auditing: entries, admitting: admission, opening: nil)
-    }
-
     /// The risk state under `key` as last committed (a fresh state when none): ``riskStateText(key:)`` decoded.
     package func riskState<State: RiskStateValue>(key: String, as type: State.Type) async throws -> State {
         try RiskStateCodec.decode(try await riskStateText(key: key), as: State.self)

@@ -28,8 +28,10 @@ extension PostgresStore {
         let columns = try ChallengeColumns(challenge)
         var insert = Self.insertQuery(challenge, columns: columns)
         insert.sql = "WITH inserted AS (" + insert.sql + ")"
-        let inStatement = admission.map { $0.stateChange == nil && $0.payment.authorisedAt == nil } ?? false
-        if let admission, inStatement {
+        // A payment SCA is asked for changes nothing but its own row: it rides in the statement.
+        let asksForSCA = admission.map { $0.stateChange == nil && $0.payment.authorisedAt == nil } ?? false
+        let admittedBefore = asksForSCA ? nil : admission
+        if asksForSCA, let admission {
             insert.sql += ", paid AS ("
             Self.appendRiskPaymentInsert(admission.payment, to: &insert)
             insert.sql += ")"
@@ -38,11 +40,11 @@ extension PostgresStore {
         let query = try Self.appendQuery(entries, parts: parts, prefix: insert)
         do {
             let rows: [PostgresRow]
-            if admission != nil && !inStatement || opening != nil {
+            if admittedBefore != nil || opening != nil {
                 rows = try await transaction { [self] connection in
-                    if let admission, !inStatement {
-                        if let change = admission.stateChange { try await changeRiskState(change, connection) }
-                        try await insertRiskPayment(admission.payment, connection)
+                    if let admittedBefore {
+                        if let change = admittedBefore.stateChange { try await changeRiskState(change, connection) }
+                        try await insertRiskPayment(admittedBefore.payment, connection)
                     }
                     if let opening { try await createSession(opening.session, refreshToken: opening.refreshToken, connection) }
                     return try await connection.rows(query, logger: logger)

@@ -72,10 +72,12 @@ extension SQLiteStore {
     /// A challenge's completion with SCA inside the proof's write transaction
     /// (``commitProof(_:)``): its payment authorised, then the state that records it.
     static func record(_ completion: RiskCompletion, _ db: Database) throws {
-        var payment: RiskPaymentRecord?
-        if case .paymentAuthorised(let challengeID, _, let at) = completion {
-            payment = try authoriseRiskPayment(challengeID: challengeID, at: at, db)
-        }
+        let payment: RiskPaymentRecord? =
+            if case .paymentAuthorised(let challengeID, _, let at) = completion {
+                try authoriseRiskPayment(challengeID: challengeID, at: at, db)
+            } else {
+                nil
+            }
         try updateRiskState(key: completion.stateKey, as: RiskState.self, { completion.apply(to: &$0, payment: payment) }, db)
     }
 

@@ -61,7 +61,8 @@ struct RiskStoreWorkTests {
         _ = try await store.insertChallenge(
             challenge, auditing: [],
             admitting: RiskAdmission(
-                payment: paying, stateChange: RiskStateChange(key: "user:u1", readText: nil, newText: try RiskStateCodec.encode(RiskState()))))
+                payment: paying, stateChange: RiskStateChange(key: "user:u1", readText: nil, newText: try RiskStateCodec.encode(RiskState()))),
+            opening: nil)
         return try await store.writer.writeWithoutTransaction { db in Self.steps(db) }
     }
 

@@ -14,7 +14,7 @@ extension StoreConformance {
         var payment = makeChallenge("c1")
         payment.operation = .payment
         let recorded = makePayment("c1", at: t0, authorised: false, minor: 2_500)
-        _ = try await store.insertChallenge(payment, auditing: [], admitting: RiskAdmission(payment: recorded, stateChange: nil))
+        _ = try await store.insertChallenge(payment, auditing: [], admitting: RiskAdmission(payment: recorded, stateChange: nil), opening: nil)
         let counted = try await store.updateRiskState(key: "user:u1", as: RiskState.self) { state in
             state.lowValue.add(900)
             return state

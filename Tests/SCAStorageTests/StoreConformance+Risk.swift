@@ -51,7 +51,7 @@ extension StoreConformance {
         let asked = makePayment("c1", at: t0, authorised: false)
         let linked = try await store.insertChallenge(
             makeChallenge("c1"), auditing: [makeAuditDraft("challenge.created", at: t0)],
-            admitting: RiskAdmission(payment: asked, stateChange: nil))
+            admitting: RiskAdmission(payment: asked, stateChange: nil), opening: nil)
         #expect(linked.map(\.draft.event) == ["challenge.created"])
         #expect(try await store.challenge(id: "c1") != nil)
         #expect(try await store.riskStateText(key: key) == nil)
@@ -93,7 +93,7 @@ extension StoreConformance {
         var again = counted
         again.lowValue.add(500)
         stale.stateChange = RiskStateChange(key: key, readText: try await store.riskStateText(key: key), newText: try RiskStateCodec.encode(again))
-        _ = try await store.insertChallenge(makeChallenge("c3"), auditing: [], admitting: stale)
+        _ = try await store.insertChallenge(makeChallenge("c3"), auditing: [], admitting: stale, opening: nil)
         #expect(try await store.riskState(key: key, as: RiskState.self) == again)
 
         // A challenge id taken: nothing stored, the state as it was.
@@ -103,7 +103,7 @@ extension StoreConformance {
             payment: makePayment("c4", at: t0 + 4, exemption: .lowValue),
             stateChange: RiskStateChange(key: key, readText: try await store.riskStateText(key: key), newText: try RiskStateCodec.encode(taken)))
         await #expect(throws: StoreError.conflict("id")) {
-            try await store.insertChallenge(makeChallenge("c3"), auditing: [], admitting: duplicate)
+            try await store.insertChallenge(makeChallenge("c3"), auditing: [], admitting: duplicate, opening: nil)
         }
         #expect(try await store.riskState(key: key, as: RiskState.self) == again)
         #expect(try await store.riskPayments(userID: "u1", since: t0).count == 3)
@@ -118,7 +118,7 @@ extension StoreConformance {
             do {
                 _ = try await store.insertChallenge(
                     makeChallenge(id), auditing: [],
-                    admitting: RiskAdmission(payment: makePayment(id, at: t0 + 5, minor: 100, exemption: .lowValue), stateChange: change))
+                    admitting: RiskAdmission(payment: makePayment(id, at: t0 + 5, minor: 100, exemption: .lowValue), stateChange: change), opening: nil)
                 return true
             } catch StoreError.conflict("riskState") {
                 return false
@@ -292,7 +292,7 @@ extension StoreConformance {
                 let record = payment.with(authorisedAt: at)
                 _ = try await store.insertChallenge(
                     makeChallenge(record.challengeID, userID: record.userID), auditing: [],
-                    admitting: RiskAdmission(payment: record, stateChange: nil))
+                    admitting: RiskAdmission(payment: record, stateChange: nil), opening: nil)
                 scan.payments.append(record)
             case 7..<9:
                 // Authorised a little after it was made, but only once later payments are in.
@@ -356,7 +356,7 @@ extension StoreConformance {
                 group.addTask {
                     _ = try await store.insertChallenge(
                         makeChallenge(payment.challengeID, userID: payment.userID), auditing: [],
-                        admitting: RiskAdmission(payment: payment, stateChange: nil))
+                        admitting: RiskAdmission(payment: payment, stateChange: nil), opening: nil)
                 }
             }
             try await group.waitForAll()
