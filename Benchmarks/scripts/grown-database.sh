@@ -34,6 +34,10 @@ measure fresh
 for p in "${PIDS[@]}"; do kill -TERM "$p"; wait "$p" 2>/dev/null || true; done
 if [ -n "${SEED_USERS:-}" ]; then
     python3 "$(dirname "$0")/seed-store.py" "$DATA/0/sca.sqlite" "$SEED_USERS" "${SEED_CHALLENGES:-0}" 2>/dev/null
+    # The seed writes gigabytes without syncing (as a restore would, before it syncs): left in
+    # the page cache, the grown server's first checkpoint sync would write them all out and
+    # its tail would be the seed's, not the store's.
+    sync
 fi
 echo "{\"part\": \"grown\", \"databaseBytes\": $(stat -c %s "$DATA/0/sca.sqlite")}"
 start_instances "$@"
