@@ -141,10 +141,10 @@ extension ConfigurationSetting {
         .integer(
             "passwordResetCoolingOff", \.passwordResetCoolingOff,
             "seconds a password reset proven with one element holds payments and changes before an operator may lift the hold"),
-        .text("highValuePaymentThreshold", \.highValuePaymentThreshold, "EUR amount from which a payment needs all three categories"),
+        .text("highValuePaymentThreshold", \.highValuePaymentThreshold, "EUR amount, plain digits such as `1000.00`, from which a payment needs all three categories"),
         .family(
             "exchangeRates", "CUR", members: Currency.all.map(\.code).filter { $0 != "EUR" }, anyCase: true, defaultText: "none",
-            "EUR per unit of the currency `<CUR>`; a payment in a currency without a rate is high value"
+            "EUR per unit of the currency `<CUR>`, plain digits such as `0.92`; a payment in a currency without a rate is high value"
         ) { value, member, _, configuration in
             configuration.exchangeRates[member] = value
         },

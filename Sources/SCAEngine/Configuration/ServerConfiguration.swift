@@ -263,11 +263,11 @@ package struct ServerConfiguration: Sendable {
         guard (1...5).contains(maxDeviceFailures), (1...5).contains(activationCodeMaxTries) else {
             throw ConfigurationError("maxDeviceFailures and activationCodeMaxTries must be between 1 and 5")
         }
-        guard Decimal(string: highValuePaymentThreshold, locale: Locale(identifier: "en_US_POSIX")).map({ $0 > 0 }) == true else {
+        guard Decimal(plainText: highValuePaymentThreshold).map({ $0 > 0 }) == true else {
             throw ConfigurationError("highValuePaymentThreshold must be a positive decimal, got \(highValuePaymentThreshold)")
         }
         for (currency, rate) in exchangeRates {
-            guard Currency(code: currency) != nil, Decimal(string: rate, locale: Locale(identifier: "en_US_POSIX")).map({ $0 > 0 }) == true else {
+            guard Currency(code: currency) != nil, Decimal(plainText: rate).map({ $0 > 0 }) == true else {
                 throw ConfigurationError("exchangeRates.\(currency) must be a positive decimal for a known currency")
             }
         }

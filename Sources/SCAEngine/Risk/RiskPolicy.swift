@@ -27,11 +27,10 @@ struct RiskPolicy: Sendable {
     }
 
     static func standard(_ configuration: ServerConfiguration) -> RiskPolicy {
-        let posix = Locale(identifier: "en_US_POSIX")
-        return RiskPolicy(rules: [
+        RiskPolicy(rules: [
             HighValuePaymentRule(
-                thresholdInEUR: Decimal(string: configuration.highValuePaymentThreshold, locale: posix) ?? 1_000,
-                eurPerUnit: configuration.exchangeRates.compactMapValues { Decimal(string: $0, locale: posix) })
+                thresholdInEUR: Decimal(plainText: configuration.highValuePaymentThreshold) ?? 1_000,
+                eurPerUnit: configuration.exchangeRates.compactMapValues { Decimal(plainText: $0) })
         ])
     }
 }

@@ -22,8 +22,7 @@ package struct RiskService: EngineService, Sendable {
     init(context: EngineContext) {
         self.context = context
         self.settings = context.configuration.risk
-        let posix = Locale(identifier: "en_US_POSIX")
-        self.eurPerUnit = context.configuration.exchangeRates.compactMapValues { Decimal(string: $0, locale: posix) }
+        self.eurPerUnit = context.configuration.exchangeRates.compactMapValues { Decimal(plainText: $0) }
     }
 
     /// What a challenge being opened is about, as the risk engine sees it.

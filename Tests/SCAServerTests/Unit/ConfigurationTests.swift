@@ -40,9 +40,17 @@ struct ConfigurationTests {
             ["prot": "80"], ["port": "eighty"], ["verdict.login": "later"], ["requiredCategories.login": "4"],
             ["sessionIdleTimeout": "600"], ["scryptLogN": "40"], ["messageSender": "pigeon"],
             ["messageSender": "webhook"], ["adminKey": "short"], ["exchangeRates.XYZ": "1"], ["maxDeviceFailures": "9"],
+            // An amount or a rate is plain digits with at most one point: no trailing text (which a
+            // decimal parser would stop at and accept), sign, exponent, comma or space.
+            ["highValuePaymentThreshold": "12abc"], ["highValuePaymentThreshold": "1e3"],
+            ["highValuePaymentThreshold": "-5"], ["highValuePaymentThreshold": "0"], ["highValuePaymentThreshold": " 1000"],
+            ["highValuePaymentThreshold": "1000."], ["highValuePaymentThreshold": ".5"], ["exchangeRates.USD": "0,9"],
+            ["exchangeRates.USD": "0.9 EUR"], ["exchangeRates.USD": "+0.9"],
         ] {
             #expect(throws: ConfigurationError.self, "\(flags)") { try loader.load(file: nil, environment: [:], flags: flags) }
         }
+        let plain = try loader.load(file: nil, environment: [:], flags: ["highValuePaymentThreshold": "250", "exchangeRates.USD": "0.92"])
+        #expect(plain.highValuePaymentThreshold == "250" && plain.exchangeRates == ["USD": "0.92"])
     }
 
     @Test("PostgreSQL: databaseURL from SCA_DATABASE_URL, a postgres:// URL only, and a shared server key required")
