@@ -92,6 +92,15 @@ struct RiskDecisionTests {
         // A stopped band is skipped; a smaller one still applies.
         #expect(TRABand.maxExemptMinor(type: .creditTransfer, fraudMinor: 0, volumeMinor: volume, suspended: ["credit_transfer:500"]) == 25_000)
         #expect(TRABand.percentText(fraudMinor: 1_500, volumeMinor: volume) == "0.015000")
+        // Six decimals always, rounded half up, whatever the size.
+        #expect(TRABand.percentText(fraudMinor: 0, volumeMinor: volume) == "0.000000")
+        #expect(TRABand.percentText(fraudMinor: 5, volumeMinor: 0) == "0.000000")
+        #expect(TRABand.percentText(fraudMinor: volume, volumeMinor: volume) == "100.000000")
+        #expect(TRABand.percentText(fraudMinor: 1, volumeMinor: 3) == "33.333333")
+        #expect(TRABand.percentText(fraudMinor: 2, volumeMinor: 3) == "66.666667")
+        #expect(TRABand.percentText(fraudMinor: 5, volumeMinor: 1_000_000_000) == "0.000001")
+        #expect(TRABand.percentText(fraudMinor: 4, volumeMinor: 1_000_000_000) == "0.000000")
+        #expect(TRABand.percentText(fraudMinor: 3 * volume, volumeMinor: volume) == "300.000000")
         #expect(TRABand.bands(for: .creditTransfer)[0].referencePercentText == "0.015")
     }
 

@@ -69,18 +69,19 @@ package struct TRABand: Sendable, Equatable {
     }
 
     /// `0.015000`: a rate of `fraud / volume` in percent with six decimals.
+    ///
+    /// Written from the rounded value's own text, which no locale changes: a `NumberFormatter`
+    /// would open an ICU formatter, and load a locale's data, for every payment TRA looks at.
     package static func percentText(fraudMinor: Int64, volumeMinor: Int64) -> String {
         guard volumeMinor > 0 else { return "0.000000" }
         var value = Decimal(fraudMinor) * 100 / Decimal(volumeMinor)
         var rounded = Decimal()
         NSDecimalRound(&rounded, &value, 6, .plain)
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.minimumFractionDigits = 6
-        formatter.maximumFractionDigits = 6
-        formatter.minimumIntegerDigits = 1
-        formatter.usesGroupingSeparator = false
-        return formatter.string(from: NSDecimalNumber(decimal: rounded)) ?? "\(rounded)"
+        let text = rounded.description
+        let point = text.firstIndex(of: ".")
+        let whole = point.map { text[..<$0] } ?? text[...]
+        let fraction = point.map { text[text.index(after: $0)...] } ?? ""
+        return whole + "." + fraction + String(repeating: "0", count: max(0, 6 - fraction.count))
     }
 
     /// The reference rate in percent: 150 ppm is `0.015`.
