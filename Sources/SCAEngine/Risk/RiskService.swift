@@ -144,7 +144,9 @@ package struct RiskService: EngineService, Sendable {
             details["lowValueLimit"] = lowValue.map { $0.limit.rawValue } ?? "off"
         } else {
             granted = candidate.exemption
-            if let last = state.accountInfoSCAAt { details["lastAccountInfoSCA"] = ISO8601DateFormatter().string(from: last) }
+            // The trail's own date text, written without a formatter: this decision is taken on
+            // every account access a partner makes under the exemption.
+            if let last = state.accountInfoSCAAt { details["lastAccountInfoSCA"] = AuditEntry.rfc3339(last) }
         }
         details["rule"] = granted?.rawValue ?? "none"
         details["verdicts"] = verdicts.isEmpty ? "none" : verdicts

@@ -209,6 +209,7 @@ struct ExemptionTests {
             #expect(within.exemption == .accountInfo180d)
             #expect(within.tokens?.refreshToken != nil)
             #expect(within.tokens?.acr == "psd2.exempt")
+            #expect(try await api.riskDecisions().last?.draft.details["lastAccountInfoSCA"] == AuditEntry.rfc3339(scaAt))
 
             api.clock.advance(by: 180 * 86_400 + 60 - (api.clock.now().timeIntervalSince(scaAt)))
             user = try await api.signIn(user)
