@@ -264,11 +264,11 @@ package struct ServerConfiguration: Sendable {
             throw ConfigurationError("maxDeviceFailures and activationCodeMaxTries must be between 1 and 5")
         }
         guard Decimal(plainText: highValuePaymentThreshold).map({ $0 > 0 }) == true else {
-            throw ConfigurationError("highValuePaymentThreshold must be a positive decimal, got \(highValuePaymentThreshold)")
+            throw ConfigurationError("highValuePaymentThreshold must be a positive amount in plain digits such as 1000.00, got \(highValuePaymentThreshold)")
         }
         for (currency, rate) in exchangeRates {
             guard Currency(code: currency) != nil, Decimal(plainText: rate).map({ $0 > 0 }) == true else {
-                throw ConfigurationError("exchangeRates.\(currency) must be a positive decimal for a known currency")
+                throw ConfigurationError("exchangeRates.\(currency) must be a known currency with a positive rate in plain digits such as 0.92")
             }
         }
         guard passwordHashing.isWithinLimits else {
