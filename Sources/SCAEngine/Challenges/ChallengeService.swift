@@ -109,7 +109,20 @@ package struct ChallengeService: EngineService, Sendable {
         if required > policy.requiredCategories, provable.count < required {
             throw Problem.categoriesUnavailable(required: required)
         }
-        let challengeID = runtime.makeTimeOrderedID(prefix: "ch")
+        let now = runtime.now()
+        var opened = ChallengeRecord(
+            id: runtime.makeTimeOrderedID(prefix: "ch"), userID: user?.id, operation: request.operation,
+            verdict: signUpOrIn == nil ? policy.verdict : SignUpOrIn.verdict, requiredCategories: required,
+            methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
+            transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
+            deviceID: request.device?.deviceId,
+            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
+            decoy: user == nil && !discoverable || signUpOrIn != nil
+                ? (signUpOrIn?.loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil,
+            delegation: delegation)
+        if let signUpOrIn, let signUpPlan, let typed = opened.decoy {
+            opened.decoy = signUpPlan.marking(typed, code: signUpOrIn.code)
+        }
         // A payment's decision is written with its challenge, and only while the risk state it
         // read is unchanged: when a parallel payment of the user wrote it first, decide again.
         var contended = 0
@@ -118,44 +131,31 @@ package struct ChallengeService: EngineService, Sendable {
             if let user {
                 decision = try await riskEngine.decide(
                     RiskService.Request(
-                        challengeID: challengeID, operation: request.operation, transaction: transaction,
+                        challengeID: opened.id, operation: request.operation, transaction: transaction,
                         paymentType: request.paymentType ?? .creditTransfer, recurring: request.recurring ?? false, user: user,
                         device: device, hasSession: hasSession, policyRaised: required > policy.requiredCategories),
                     contended: contended)
             }
-            let now = runtime.now()
-            var challenge = ChallengeRecord(
-                id: challengeID, userID: user?.id, operation: request.operation,
-                verdict: signUpOrIn == nil ? policy.verdict : SignUpOrIn.verdict, requiredCategories: required,
-                methods: methods, nonce: Base64URL.encode(runtime.random.bytes(32)),
-                transaction: transaction, transactionDigest: transaction?.digest ?? beneficiary?.digest,
-                deviceID: request.device?.deviceId,
-                createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(configuration.challengeLifetime)),
-                decoy: user == nil && !discoverable || signUpOrIn != nil
-                    ? (signUpOrIn?.loginPhone.map(codes.decoySubject(forPhone:)) ?? codes.decoySubject(for: request.user)) : nil,
-                delegation: delegation)
-            if let signUpOrIn, let signUpPlan, let typed = challenge.decoy {
-                challenge.decoy = signUpPlan.marking(typed, code: signUpOrIn.code)
-            }
             do {
                 if let decision, let exemption = decision.exemption, let user {
-                    return try await completeExempt(&challenge, exemption: exemption, user: user, decided: decision)
+                    var exempted = opened
+                    return try await completeExempt(&exempted, exemption: exemption, user: user, decided: decision)
                 }
                 // A decoy (unknown user) is recorded too, without a user: probing is worth tracing.
                 try await insert(
-                    challenge,
+                    opened,
                     auditing: [decision?.audit].compactMap { $0 } + [
                         audit.prepare(
-                            .challengeCreated, userID: user?.id, deviceID: challenge.deviceID, challengeID: challenge.id,
-                            operation: challenge.operation, details: ["requiredCategories": "\(required)"])
+                            .challengeCreated, userID: user?.id, deviceID: opened.deviceID, challengeID: opened.id,
+                            operation: opened.operation, details: ["requiredCategories": "\(required)"])
                     ],
                     admitting: decision?.admission)
             } catch StoreError.conflict("riskState") {
                 contended += 1
                 continue
             }
-            logger.debug("challenge created", metadata: ["challenge": "\(challenge.id)", "operation": "\(challenge.operation.rawValue)"])
-            return try await describeWithOptions(challenge)
+            logger.debug("challenge created", metadata: ["challenge": "\(opened.id)", "operation": "\(opened.operation.rawValue)"])
+            return try await describeWithOptions(opened)
         }
     }
 
